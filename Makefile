@@ -1,0 +1,61 @@
+# OpenChrome. The two commands of the README:
+#   make setup   build, register the native host, extract the extension,
+#                launch Chromium with it when there is one, print the MCP config
+#   make test    every test: Go (unit and e2e with real headless Chromium),
+#                the extension's type check and unit tests
+
+BIN := bin/openchrome
+GO_FILES := $(shell find . -name '*.go' -not -path './extension/node_modules/*')
+EXT_FILES := $(shell find extension -path extension/node_modules -prune -o -type f -print)
+
+.PHONY: setup build install launch test deps lint test-go test-ext test-short bench fuzz clean
+
+setup: install
+	@if ./$(BIN) launch >/dev/null 2>&1; then \
+		echo "Launched Chromium with the OpenChrome extension (openchrome doctor checks the chain)."; \
+	else \
+		echo "No Chromium to launch here: load the extension into Chrome as shown above,"; \
+		echo "or install Chromium and run: $(BIN) launch"; \
+	fi
+
+build: $(BIN)
+
+$(BIN): $(GO_FILES) $(EXT_FILES) go.mod go.sum
+	go build -o $(BIN) ./host/cmd/openchrome
+
+install: build
+	./$(BIN) install
+
+launch: build
+	./$(BIN) launch
+
+test: deps lint test-go test-ext
+
+deps:
+	./scripts/deps.sh
+
+lint:
+	@unformatted="$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || echo .))"; \
+	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
+	go vet ./...
+
+test-go:
+	go test -race -count=1 ./...
+
+test-ext:
+	cd extension && npx tsc --noEmit && node --test --test-reporter=dot
+
+# Unit tests only: no browser.
+test-short:
+	go test -short -race ./...
+	cd extension && node --test --test-reporter=dot
+
+bench:
+	go test -run '^$$' -bench . -benchtime 2s ./bridge/ ./e2e/
+
+fuzz:
+	go test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./protocol/
+	go test -run '^$$' -fuzz FuzzDecode -fuzztime 30s ./protocol/
+
+clean:
+	rm -rf bin

@@ -1,0 +1,129 @@
+package bridge
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// agentSession is one connected agent and its calls in flight.
+type agentSession struct {
+	id  string
+	c   *conn
+	srv *Server
+
+	wg sync.WaitGroup // one per call goroutine
+
+	mu    sync.Mutex // guards calls
+	calls map[string]context.CancelFunc
+}
+
+// serveAgent answers hello with ready, then runs calls until the agent
+// disconnects; that cancels every call it still has in flight.
+func (s *Server) serveAgent(ctx context.Context, c *conn, hello *protocol.Hello) {
+	s.mu.Lock()
+	s.seq++
+	a := &agentSession{id: "a" + strconv.Itoa(s.seq), c: c, srv: s, calls: make(map[string]context.CancelFunc)}
+	s.agents[a.id] = a
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.agents, a.id)
+		s.mu.Unlock()
+	}()
+	s.log.Info("agent connected", "agent", a.id, "client", hello.Client)
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer a.wg.Wait()
+	defer cancel() // the agent is gone: cancel what it left running
+
+	if err := c.write(protocol.Ready{Version: s.opts.Version, Agent: a.id, Browsers: s.opts.Browsers.List()}); err != nil {
+		return
+	}
+	for {
+		b, err := c.read()
+		if err != nil {
+			s.log.Info("agent disconnected", "agent", a.id)
+			return
+		}
+		f, err := protocol.DecodeAgentFrame(b)
+		if err != nil {
+			s.log.Warn("bad frame from agent", "agent", a.id, "err", err)
+			continue
+		}
+		switch f := f.(type) {
+		case *protocol.Call:
+			a.start(ctx, f)
+		case *protocol.Cancel:
+			a.cancel(f.ID)
+		case *protocol.Ping:
+			_ = c.write(protocol.Pong{})
+		}
+	}
+}
+
+// start runs call in its own goroutine under a context the agent can cancel.
+func (a *agentSession) start(ctx context.Context, call *protocol.Call) {
+	limit := protocol.MaxCommandTimeout
+	if call.TimeoutMs > 0 {
+		limit = protocol.ClampTimeout(call.TimeoutMs)
+	}
+	ctx, cancel := context.WithTimeout(ctx, limit)
+
+	a.mu.Lock()
+	if _, dup := a.calls[call.ID]; dup {
+		a.mu.Unlock()
+		cancel()
+		_ = a.c.write(protocol.CallResult{ID: call.ID, Result: protocol.ErrorResult(
+			protocol.Errorf(protocol.CodeBadRequest, "call id %q is already in flight", call.ID))})
+		return
+	}
+	a.calls[call.ID] = cancel
+	a.mu.Unlock()
+
+	c := &Call{Agent: a.id, Tool: call.Tool, Args: call.Args}
+	if call.Progress {
+		c.progress = func(p protocol.Progress) {
+			p.ID = call.ID
+			_ = a.c.write(p)
+		}
+	}
+	a.wg.Add(1)
+	go func() {
+		defer a.wg.Done()
+		defer a.forget(call.ID)
+		defer cancel()
+		start := time.Now()
+		r := a.srv.opts.Handler.Call(ctx, c)
+		if r == nil {
+			r = protocol.ErrorResult(protocol.Errorf(protocol.CodeInternal, "the tool %s returned nothing", call.Tool))
+		}
+		a.srv.log.Debug("call", "agent", a.id, "tool", call.Tool, "ms", time.Since(start).Milliseconds(), "error", errorCode(r))
+		_ = a.c.write(protocol.CallResult{ID: call.ID, Result: r})
+	}()
+}
+
+func (a *agentSession) cancel(id string) {
+	a.mu.Lock()
+	cancel := a.calls[id]
+	a.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+func (a *agentSession) forget(id string) {
+	a.mu.Lock()
+	delete(a.calls, id)
+	a.mu.Unlock()
+}
+
+func errorCode(r *protocol.ToolResult) string {
+	if e := protocol.ResultError(r); e != nil {
+		return string(e.Code)
+	}
+	return ""
+}

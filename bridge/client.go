@@ -1,0 +1,232 @@
+package bridge
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Client is an agent's connection to the broker. It is safe for concurrent
+// use: many calls may be in flight at once.
+type Client struct {
+	c     *conn
+	ready protocol.Ready
+	seq   atomic.Uint64
+	done  chan struct{} // closed when the connection has dropped
+
+	mu      sync.Mutex // guards pending
+	pending map[string]*pendingCall
+}
+
+type pendingCall struct {
+	result   chan *protocol.ToolResult
+	progress func(protocol.Progress)
+}
+
+// Dial connects to the broker d describes and says hello as an agent named
+// client. Errors are coded: browser_not_connected when no broker answers,
+// unauthorized for a refused token, conflict for a version mismatch.
+func Dial(ctx context.Context, d Discovery, client string) (*Client, error) {
+	c, first, err := dial(ctx, d, protocol.Hello{Role: protocol.RoleAgent, Version: protocol.Version, Client: client})
+	if err != nil {
+		return nil, err
+	}
+	f, err := protocol.DecodeAgentFrame(first)
+	if err != nil {
+		_ = c.close()
+		return nil, err
+	}
+	switch f := f.(type) {
+	case *protocol.Ready:
+		cl := &Client{c: c, ready: *f, done: make(chan struct{}), pending: make(map[string]*pendingCall)}
+		go cl.readLoop()
+		return cl, nil
+	case *protocol.Fail:
+		_ = c.close()
+		return nil, f.Error
+	default:
+		_ = c.close()
+		return nil, protocol.Errorf(protocol.CodeInternal, "the broker answered hello with %T", f)
+	}
+}
+
+// dial opens the WebSocket, sends hello and returns the first frame's bytes.
+func dial(ctx context.Context, d Discovery, hello protocol.Hello) (*conn, []byte, error) {
+	h := http.Header{}
+	h.Set("Authorization", "Bearer "+d.Token)
+	dialer := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
+	ws, resp, err := dialer.DialContext(ctx, d.URL(), h)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusUnauthorized {
+			return nil, nil, protocol.Errorf(protocol.CodeUnauthorized, "the daemon refused our token").
+				WithHint("bridge.json is stale or was replaced; restart the browser, or run: openchrome doctor").WithCause(err)
+		}
+		return nil, nil, protocol.Errorf(protocol.CodeBrowserNotConnected,
+			"no browser is connected: the OpenChrome daemon on port %d does not answer", d.Port).
+			WithHint("open Chrome with the OpenChrome extension (or run: openchrome launch); run: openchrome doctor").WithCause(err)
+	}
+	c := newConn(ws)
+	if err := c.write(hello); err != nil {
+		_ = c.close()
+		return nil, nil, errLost.WithCause(err)
+	}
+	_ = ws.SetReadDeadline(time.Now().Add(helloWait))
+	first, err := c.read()
+	if err != nil {
+		_ = c.close()
+		return nil, nil, errLost.WithCause(err)
+	}
+	_ = ws.SetReadDeadline(time.Time{})
+	return c, first, nil
+}
+
+// Ready is the broker's answer to hello.
+func (cl *Client) Ready() protocol.Ready { return cl.ready }
+
+// Done is closed when the connection has dropped.
+func (cl *Client) Done() <-chan struct{} { return cl.done }
+
+// CallOptions tune one call.
+type CallOptions struct {
+	// Progress, if set, receives the call's progress frames.
+	Progress func(protocol.Progress)
+	// TimeoutMs bounds the whole call (0: the broker's ceiling, 10 minutes).
+	TimeoutMs int64
+}
+
+// Call runs tool with args and returns its result; a tool error is a result
+// with IsError, not an error. Call returns an error only when the call could
+// not complete: the connection dropped (browser_not_connected) or ctx ended
+// (cancelled or timeout) — then the broker is told to cancel the call, and
+// Call returns at once without waiting for it to wind down.
+func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage, opts CallOptions) (*protocol.ToolResult, error) {
+	id := "c" + strconv.FormatUint(cl.seq.Add(1), 10)
+	p := &pendingCall{result: make(chan *protocol.ToolResult, 1), progress: opts.Progress}
+	cl.mu.Lock()
+	cl.pending[id] = p
+	cl.mu.Unlock()
+	defer cl.forget(id)
+
+	call := protocol.Call{ID: id, Tool: tool, Args: args, Progress: opts.Progress != nil, TimeoutMs: opts.TimeoutMs}
+	if err := cl.c.write(call); err != nil {
+		return nil, errLost.WithCause(err)
+	}
+	select {
+	case r := <-p.result:
+		return r, nil
+	case <-cl.done:
+		return nil, errLost
+	case <-ctx.Done():
+		_ = cl.c.write(protocol.Cancel{ID: id})
+		return nil, ContextError(ctx, tool)
+	}
+}
+
+// Close closes the connection; calls in flight fail with browser_not_connected.
+func (cl *Client) Close() error { return cl.c.close() }
+
+func (cl *Client) readLoop() {
+	defer close(cl.done)
+	for {
+		b, err := cl.c.read()
+		if err != nil {
+			return
+		}
+		f, err := protocol.DecodeAgentFrame(b)
+		if err != nil {
+			continue
+		}
+		switch f := f.(type) {
+		case *protocol.CallResult:
+			if p := cl.take(f.ID); p != nil {
+				p.result <- f.Result
+			}
+		case *protocol.Progress:
+			cl.mu.Lock()
+			p := cl.pending[f.ID]
+			cl.mu.Unlock()
+			if p != nil && p.progress != nil {
+				p.progress(*f)
+			}
+		case *protocol.Ping:
+			_ = cl.c.write(protocol.Pong{})
+		}
+	}
+}
+
+func (cl *Client) take(id string) *pendingCall {
+	cl.mu.Lock()
+	defer cl.mu.Unlock()
+	p := cl.pending[id]
+	delete(cl.pending, id)
+	return p
+}
+
+func (cl *Client) forget(id string) { cl.take(id) }
+
+var errLost = protocol.Errorf(protocol.CodeBrowserNotConnected, "lost the connection to the OpenChrome daemon").
+	WithHint("retry in a moment: the browser restarts the daemon by itself; if it does not, run: openchrome doctor")
+
+// Relay is a second daemon's connection to the broker: it carries one
+// extension's frames, so a second Chrome profile joins the first daemon's
+// broker instead of starting its own.
+type Relay struct {
+	c     *conn
+	ready protocol.Ready
+}
+
+// DialRelay connects to the broker as the browser that said hello.
+func DialRelay(ctx context.Context, d Discovery, hello protocol.Hello) (*Relay, error) {
+	if hello.Role != protocol.RoleExtension {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "a relay says hello as the extension")
+	}
+	c, first, err := dial(ctx, d, hello)
+	if err != nil {
+		return nil, err
+	}
+	f, err := protocol.DecodeAgentFrame(first)
+	if err != nil {
+		_ = c.close()
+		return nil, err
+	}
+	ready, ok := f.(*protocol.Ready)
+	if !ok {
+		_ = c.close()
+		if fail, isFail := f.(*protocol.Fail); isFail {
+			return nil, fail.Error
+		}
+		return nil, errors.New("bridge: broker did not answer the relay's hello")
+	}
+	return &Relay{c: c, ready: *ready}, nil
+}
+
+// Send passes one frame from the extension to the broker.
+func (r *Relay) Send(f protocol.Frame) error { return r.c.write(f) }
+
+// Recv returns the next frame the broker sends for the extension.
+func (r *Relay) Recv() (protocol.Frame, error) {
+	for {
+		b, err := r.c.read()
+		if err != nil {
+			return nil, err
+		}
+		f, err := protocol.DecodeBrowserFrame(b)
+		if err == nil {
+			return f, nil
+		}
+	}
+}
+
+// Close closes the relay's connection.
+func (r *Relay) Close() error { return r.c.close() }

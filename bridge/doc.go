@@ -1,0 +1,14 @@
+// Package bridge is the broker between agents and browsers.
+//
+// Agents (MCP front-ends, `openchrome call`) dial its WebSocket on a loopback
+// port with the bearer token from bridge.json, say hello and send calls; the
+// broker hands each call to a [Handler] (the tool engine) under a context that
+// ends when the agent cancels, disconnects, or the call runs out of time.
+// Browsers are [Link]s: the daemon's own native-messaging link, or another
+// daemon (a second Chrome profile) relaying its extension over the same
+// WebSocket. A Link sends commands with a per-command timeout and passes every
+// cancellation on to the extension as a cancel frame, so nothing is left
+// blocking in a page.
+//
+// gorilla/websocket types never leave this package.
+package bridge

@@ -1,0 +1,95 @@
+package bridge
+
+import (
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Registry holds the connected browsers. The broker adds the browsers other
+// daemons relay; the daemon adds its own native link; the engine picks from it.
+type Registry struct {
+	log     *slog.Logger
+	onEvent func(browser string, ev *protocol.Event)
+
+	mu    sync.Mutex // guards the fields below
+	seq   int
+	links []*Link // in the order they connected; the first is the default
+}
+
+// NewRegistry returns an empty registry. onEvent, if not nil, receives what
+// the extensions report (a human pressed Finish, ...), with the browser's id.
+func NewRegistry(log *slog.Logger, onEvent func(browser string, ev *protocol.Event)) *Registry {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Registry{log: log, onEvent: onEvent}
+}
+
+// Add registers a browser that said hello and sends its commands with send.
+// The caller feeds the link what the browser sends ([Link.Deliver]) and calls
+// Remove when the browser goes.
+func (r *Registry) Add(hello *protocol.Hello, send func(protocol.Frame) error) *Link {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.seq++
+	id := "b" + strconv.Itoa(r.seq)
+	var onEvent func(*protocol.Event)
+	if r.onEvent != nil {
+		onEvent = func(ev *protocol.Event) { r.onEvent(id, ev) }
+	}
+	l := NewLink(protocol.BrowserInfo{
+		ID:               id,
+		Profile:          hello.Profile,
+		Browser:          hello.Browser,
+		ExtensionVersion: hello.Version,
+	}, send, onEvent)
+	r.links = append(r.links, l)
+	r.log.Info("browser connected", "browser", id, "name", hello.Browser, "extension", hello.Version)
+	return l
+}
+
+// Remove closes l and forgets it.
+func (r *Registry) Remove(l *Link) {
+	l.Close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for i, b := range r.links {
+		if b == l {
+			r.links = append(r.links[:i], r.links[i+1:]...)
+			r.log.Info("browser disconnected", "browser", l.info.ID)
+			return
+		}
+	}
+}
+
+// Browser returns the browser with id, or the first connected one when id is
+// empty.
+func (r *Registry) Browser(id string) (*Link, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, l := range r.links {
+		if id == "" || l.info.ID == id {
+			return l, nil
+		}
+	}
+	if id != "" && len(r.links) > 0 {
+		return nil, protocol.Errorf(protocol.CodeNotFound, "no browser %q is connected", id).
+			WithHint("call oc_connection_health for the connected browsers")
+	}
+	return nil, protocol.Errorf(protocol.CodeBrowserNotConnected, "no browser is connected to the daemon").
+		WithHint("open Chrome with the OpenChrome extension enabled; run: openchrome doctor")
+}
+
+// List describes the connected browsers.
+func (r *Registry) List() []protocol.BrowserInfo {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]protocol.BrowserInfo, 0, len(r.links))
+	for _, l := range r.links {
+		out = append(out, l.info)
+	}
+	return out
+}

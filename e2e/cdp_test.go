@@ -1,0 +1,178 @@
+package e2e
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/openchrome/openchrome/manifests"
+)
+
+// cdpClient is a minimal Chrome DevTools Protocol client on the browser's
+// debugging port. Tests use it to play the human and to look at the browser
+// from outside the extension under test.
+type cdpClient struct {
+	ws *websocket.Conn
+
+	wmu sync.Mutex // serializes writes
+	mu  sync.Mutex // guards the fields below
+	seq int
+	out map[int]chan cdpReply
+}
+
+type cdpReply struct {
+	Result json.RawMessage `json:"result"`
+	Error  *struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// dialCDP connects to the browser whose --user-data-dir is udd: Chromium
+// writes its debugging port and path to DevToolsActivePort there.
+func dialCDP(udd string) (*cdpClient, error) {
+	var raw []byte
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		var err error
+		raw, err = os.ReadFile(filepath.Join(udd, "DevToolsActivePort"))
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("cdp: no DevToolsActivePort: %w", err)
+		}
+	}
+	lines := strings.Fields(string(raw))
+	if len(lines) < 2 {
+		return nil, fmt.Errorf("cdp: DevToolsActivePort holds %q", raw)
+	}
+	ws, _, err := websocket.DefaultDialer.Dial("ws://127.0.0.1:"+lines[0]+lines[1], nil)
+	if err != nil {
+		return nil, fmt.Errorf("cdp: %w", err)
+	}
+	c := &cdpClient{ws: ws, out: map[int]chan cdpReply{}}
+	go c.read()
+	return c, nil
+}
+
+func (c *cdpClient) read() {
+	for {
+		var msg struct {
+			ID int `json:"id"`
+			cdpReply
+		}
+		if err := c.ws.ReadJSON(&msg); err != nil {
+			c.mu.Lock()
+			for id, ch := range c.out {
+				close(ch)
+				delete(c.out, id)
+			}
+			c.mu.Unlock()
+			return
+		}
+		c.mu.Lock()
+		ch := c.out[msg.ID]
+		delete(c.out, msg.ID)
+		c.mu.Unlock()
+		if ch != nil {
+			ch <- msg.cdpReply
+		}
+	}
+}
+
+// send runs one CDP method, on the browser when session is empty, and
+// decodes its result into out (when not nil).
+func (c *cdpClient) send(session, method string, params any, out any) error {
+	c.mu.Lock()
+	c.seq++
+	id := c.seq
+	ch := make(chan cdpReply, 1)
+	c.out[id] = ch
+	c.mu.Unlock()
+	msg := map[string]any{"id": id, "method": method, "params": params}
+	if session != "" {
+		msg["sessionId"] = session
+	}
+	c.wmu.Lock()
+	err := c.ws.WriteJSON(msg)
+	c.wmu.Unlock()
+	if err != nil {
+		return err
+	}
+	select {
+	case r, ok := <-ch:
+		if !ok {
+			return errors.New("cdp: connection closed")
+		}
+		if r.Error != nil {
+			return fmt.Errorf("cdp %s: %s", method, r.Error.Message)
+		}
+		if out != nil {
+			return json.Unmarshal(r.Result, out)
+		}
+		return nil
+	case <-time.After(30 * time.Second):
+		return fmt.Errorf("cdp %s: no reply in 30 s", method)
+	}
+}
+
+func (c *cdpClient) close() { c.ws.Close() }
+
+// evalExtension evaluates expression in the extension's service worker and
+// decodes its (awaited) value into out: the view of an inspector who can see
+// every tab and group, which the agent's tools deliberately cannot.
+func (c *cdpClient) evalExtension(expression string, out any) error {
+	var targets struct {
+		TargetInfos []struct {
+			TargetID string `json:"targetId"`
+			Type     string `json:"type"`
+			URL      string `json:"url"`
+		} `json:"targetInfos"`
+	}
+	if err := c.send("", "Target.getTargets", map[string]any{}, &targets); err != nil {
+		return err
+	}
+	for _, t := range targets.TargetInfos {
+		if t.Type != "service_worker" || !strings.HasPrefix(t.URL, manifests.Origin()) {
+			continue
+		}
+		var attached struct {
+			SessionID string `json:"sessionId"`
+		}
+		if err := c.send("", "Target.attachToTarget", map[string]any{"targetId": t.TargetID, "flatten": true}, &attached); err != nil {
+			return err
+		}
+		defer c.send("", "Target.detachFromTarget", map[string]any{"sessionId": attached.SessionID}, nil)
+		var res struct {
+			Result struct {
+				Value json.RawMessage `json:"value"`
+			} `json:"result"`
+			ExceptionDetails *struct {
+				Text      string `json:"text"`
+				Exception struct {
+					Description string `json:"description"`
+				} `json:"exception"`
+			} `json:"exceptionDetails"`
+		}
+		err := c.send(attached.SessionID, "Runtime.evaluate", map[string]any{
+			"expression": expression, "awaitPromise": true, "returnByValue": true,
+		}, &res)
+		if err != nil {
+			return err
+		}
+		if res.ExceptionDetails != nil {
+			return fmt.Errorf("cdp: %s %s", res.ExceptionDetails.Text, res.ExceptionDetails.Exception.Description)
+		}
+		if out == nil {
+			return nil
+		}
+		return json.Unmarshal(res.Result.Value, out)
+	}
+	return errors.New("cdp: the extension's service worker is not running")
+}

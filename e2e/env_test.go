@@ -1,0 +1,226 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/ledger"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// chromiumFlags are ARCHITECTURE §8's: headless, and nothing that reaches
+// out to the network.
+var chromiumFlags = []string{
+	"--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+	"--disable-background-networking", "--disable-component-update", "--disable-sync",
+	"--no-default-browser-check", "--window-size=1280,800",
+}
+
+// env is one test's world: its own OPENCHROME_HOME, its own user home (so
+// install finds no real browser), a Chromium with the extension loaded that
+// has started the daemon, and helpers to reach them.
+type env struct {
+	t         *testing.T
+	home      ledger.Home
+	userHome  string
+	udd       string // Chromium's --user-data-dir
+	chrome    *exec.Cmd
+	chromeLog string
+	cdp       *cdpClient
+}
+
+// newEnv installs openchrome into a fresh home, starts Chromium and waits for
+// the extension to connect (bridge.json appears).
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	skipIfShort(t)
+	root := t.TempDir()
+	e := &env{
+		t:        t,
+		home:     ledger.Home(filepath.Join(root, "openchrome")),
+		userHome: filepath.Join(root, "user"),
+		udd:      filepath.Join(root, "chromium"),
+	}
+	require.NoError(t, os.MkdirAll(e.userHome, 0o700))
+	out, err := e.openchrome("install", "--user-data-dir", e.udd)
+	require.NoError(t, err, "openchrome install: %s", out)
+	e.startChromium()
+	e.waitDaemon(0)
+	return e
+}
+
+// environ is the environment of every process of the test.
+func (e *env) environ() []string {
+	return append(os.Environ(), "OPENCHROME_HOME="+string(e.home), "HOME="+e.userHome, "XDG_CONFIG_HOME="+filepath.Join(e.userHome, ".config"))
+}
+
+// openchrome runs the binary with args and returns its combined output.
+func (e *env) openchrome(args ...string) (string, error) {
+	cmd := exec.Command(suite.binary, args...)
+	cmd.Env = e.environ()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (e *env) startChromium() {
+	t := e.t
+	e.chromeLog = filepath.Join(filepath.Dir(e.udd), "chromium.log")
+	logf, err := os.Create(e.chromeLog)
+	require.NoError(t, err)
+	args := append([]string{
+		"--user-data-dir=" + e.udd,
+		"--load-extension=" + e.home.Extension(),
+		"--remote-debugging-port=0",
+	}, chromiumFlags...)
+	e.chrome = exec.Command(suite.chromium, append(args, "about:blank")...)
+	e.chrome.Env = e.environ()
+	e.chrome.Stdout, e.chrome.Stderr = logf, logf
+	e.chrome.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // so its helpers die with it
+	require.NoError(t, e.chrome.Start())
+	t.Cleanup(func() {
+		e.stopChromium()
+		logf.Close()
+		log, _ := os.ReadFile(e.chromeLog)
+		if bytes.Contains(log, []byte("WARNING: DATA RACE")) {
+			t.Errorf("the daemon raced; its report is in the browser's log:\n%s", tail(log, 6000))
+		}
+		if t.Failed() {
+			t.Logf("browser log (tail):\n%s", tail(log, 3000))
+			if daemonLog, err := os.ReadFile(e.home.LogFile()); err == nil {
+				t.Logf("openchrome log (tail):\n%s", tail(daemonLog, 3000))
+			}
+		}
+	})
+}
+
+// stopChromium ends the browser and everything it started: it closes the
+// native port, so the daemon exits by itself.
+func (e *env) stopChromium() {
+	if e.cdp != nil {
+		e.cdp.close()
+	}
+	pgid := -e.chrome.Process.Pid
+	_ = syscall.Kill(pgid, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { _ = e.chrome.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		_ = syscall.Kill(pgid, syscall.SIGKILL)
+		<-done
+	}
+}
+
+// waitDaemon waits for a daemon whose pid is not notPID to publish its
+// bridge.json, and returns it.
+func (e *env) waitDaemon(notPID int) bridge.Discovery {
+	e.t.Helper()
+	var d bridge.Discovery
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		var err error
+		d, err = bridge.ReadDiscovery(e.home.BridgeFile())
+		if err == nil && d.PID != notPID && ledger.ProcessAlive(d.PID) {
+			return d
+		}
+		if time.Now().After(deadline) {
+			log, _ := os.ReadFile(e.chromeLog)
+			e.t.Fatalf("no daemon came up within 30 s (bridge.json: %v)\nbrowser log:\n%s", err, tail(log, 3000))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// client starts `openchrome mcp` under the go-sdk client, as an MCP client
+// application would.
+func (e *env) client(name string) *mcp.ClientSession {
+	e.t.Helper()
+	cmd := exec.Command(suite.binary, "mcp")
+	cmd.Env = e.environ()
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	require.NoError(e.t, err)
+	e.t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and returns its result; a protocol error fails the test.
+func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+	require.NoError(t, err, "%s", tool)
+	return r
+}
+
+// ok calls a tool that must succeed and returns its text.
+func ok(t *testing.T, cs *mcp.ClientSession, tool string, args any) string {
+	t.Helper()
+	r := call(t, cs, tool, args)
+	require.False(t, r.IsError, "%s: %s", tool, textOf(r))
+	return textOf(r)
+}
+
+// okJSON calls a tool that must succeed and decodes its JSON text into out.
+func okJSON(t *testing.T, cs *mcp.ClientSession, tool string, args any, out any) {
+	t.Helper()
+	text := ok(t, cs, tool, args)
+	require.NoError(t, json.Unmarshal([]byte(text), out), "%s answered %s", tool, text)
+}
+
+// fails calls a tool that must fail with code and returns its error.
+func fails(t *testing.T, cs *mcp.ClientSession, tool string, args any, code protocol.Code) *protocol.Error {
+	t.Helper()
+	r := call(t, cs, tool, args)
+	require.True(t, r.IsError, "%s should fail with %s, answered %s", tool, code, textOf(r))
+	b, err := json.Marshal(r.StructuredContent)
+	require.NoError(t, err)
+	var s struct {
+		Error *protocol.Error `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal(b, &s), "%s", b)
+	require.NotNil(t, s.Error, "%s", b)
+	require.Equal(t, code, s.Error.Code, "%s: %s", tool, s.Error.Message)
+	return s.Error
+}
+
+func textOf(r *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, tc.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func tail(b []byte, n int) string {
+	if len(b) > n {
+		b = b[len(b)-n:]
+	}
+	return string(b)
+}
+
+// devtools returns a CDP connection to the browser, for playing the human.
+func (e *env) devtools() *cdpClient {
+	e.t.Helper()
+	if e.cdp == nil {
+		var err error
+		e.cdp, err = dialCDP(e.udd)
+		require.NoError(e.t, err)
+	}
+	return e.cdp
+}

@@ -1,0 +1,127 @@
+// @ts-check
+// Following one main-frame navigation through the events Chrome reports for
+// its tab, to the outcome tab.navigate answers with. Pure: sw/navigation.js
+// feeds it from webNavigation, webRequest and tabs events.
+//
+// A navigation started while another was still loading must not be answered
+// by the old one: its late onCompleted, or the net::ERR_ABORTED it gets when
+// ours replaces it. Chrome reports both before our onBeforeNavigate, so
+// completion and errors count only once our navigation has started. A
+// same-document navigation (a fragment, back to a pushState entry) has no
+// onBeforeNavigate: it counts only until a cross-document one has started.
+
+import { ActionError } from './errors.js';
+
+/**
+ * One event of a tab's main frame.
+ * @typedef {{ kind: 'start', url: string }
+ *   | { kind: 'status', url: string, status: number }
+ *   | { kind: 'complete', url: string }
+ *   | { kind: 'same-document', url: string }
+ *   | { kind: 'error', error: string }
+ *   | { kind: 'removed' }} NavigationEvent
+ *   start: webNavigation.onBeforeNavigate; status: the HTTP status of a
+ *   main_frame response for url (webRequest); complete: onCompleted;
+ *   same-document: onReferenceFragmentUpdated or onHistoryStateUpdated;
+ *   error: onErrorOccurred; removed: the tab closed. All for frame 0.
+ */
+
+/**
+ * How a navigation ended.
+ * @typedef {{ url: string, status?: number }} NavigationOutcome
+ */
+
+/**
+ * NavigationWatch turns a tab's events into the outcome of the navigation
+ * that was started after it was made.
+ */
+export class NavigationWatch {
+  /**
+   * @param {object} [options]
+   * @param {string} [options.expectUrl] the URL navigated to, when known: a
+   *   same-document navigation counts only when it lands there (one the page
+   *   made itself does not answer ours)
+   */
+  constructor({ expectUrl } = {}) {
+    this.expectUrl = expectUrl;
+    this.started = false;
+    this.settled = false;
+    /**
+     * The HTTP status of each URL's main-frame response. Keyed by URL, not
+     * ordered by events: for a new tab Chrome reports the response before
+     * onBeforeNavigate, and after a redirect the completed URL picks out
+     * the final response.
+     * @type {Map<string, number>}
+     */
+    this.statuses = new Map();
+    /** @type {(outcome: NavigationOutcome) => void} */
+    let resolve = () => {};
+    /** @type {(err: ActionError) => void} */
+    let reject = () => {};
+    /** @type {Promise<NavigationOutcome>} settles once, with the outcome */
+    this.done = new Promise((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    this.done.catch(() => {}); // the caller may have stopped listening
+    this.resolve = resolve;
+    this.reject = reject;
+  }
+
+  /**
+   * Feeds one event of the watched tab's main frame.
+   * @param {NavigationEvent} event
+   */
+  feed(event) {
+    if (this.settled) return;
+    switch (event.kind) {
+      case 'start':
+        this.started = true;
+        break;
+      case 'status':
+        this.statuses.set(event.url, event.status);
+        break;
+      case 'complete':
+        if (this.started) this.settle(event.url, this.statuses.get(event.url));
+        break;
+      case 'same-document':
+        // Once a cross-document navigation has started, a pushState of the
+        // page it loads is not the end of it.
+        if (this.started) break;
+        if (!this.expectUrl || event.url === this.expectUrl) {
+          this.settle(event.url, undefined); // nothing was fetched: no status
+        }
+        break;
+      case 'error':
+        if (this.started) {
+          this.fail(new ActionError('not_found', `navigation failed: ${event.error}`));
+        }
+        break;
+      case 'removed':
+        this.fail(new ActionError(
+          'tab_not_found',
+          'the tab closed during navigation',
+          "call tabs_context for the agent's tabs",
+        ));
+        break;
+    }
+  }
+
+  /**
+   * @param {string} url
+   * @param {number | undefined} status
+   */
+  settle(url, status) {
+    this.settled = true;
+    /** @type {NavigationOutcome} */
+    const outcome = { url };
+    if (status !== undefined) outcome.status = status;
+    this.resolve(outcome);
+  }
+
+  /** @param {ActionError} err */
+  fail(err) {
+    this.settled = true;
+    this.reject(err);
+  }
+}

@@ -1,0 +1,126 @@
+// @ts-check
+/// <reference types="node" />
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { ActionError } from './errors.js';
+import { NavigationWatch } from './navigation.js';
+
+/** @typedef {import('./navigation.js').NavigationEvent} NavigationEvent */
+
+/**
+ * Feeds events to a new watch and returns how it settled ('pending' if not).
+ * @param {NavigationEvent[]} events
+ * @param {string} [expectUrl]
+ */
+async function outcome(events, expectUrl) {
+  const watch = new NavigationWatch({ expectUrl });
+  for (const event of events) watch.feed(event);
+  const pending = Symbol('pending');
+  const got = await Promise.race([
+    watch.done.then((ok) => ({ ok }), (err) => ({ err })),
+    new Promise((resolve) => setImmediate(() => resolve(pending))),
+  ]);
+  return got === pending ? 'pending' : got;
+}
+
+const URL_A = 'http://127.0.0.1:8080/a';
+const URL_B = 'http://127.0.0.1:8080/b';
+
+test('a load completes with its HTTP status', async () => {
+  assert.deepEqual(await outcome([
+    { kind: 'start', url: URL_B },
+    { kind: 'status', url: URL_B, status: 200 },
+    { kind: 'complete', url: URL_B },
+  ]), { ok: { url: URL_B, status: 200 } });
+});
+
+test('a new tab reports its response before the navigation starts', async () => {
+  // Seen in Chromium 156 for chrome.tabs.create({url}): webRequest's
+  // onHeadersReceived, then webNavigation's onBeforeNavigate.
+  assert.deepEqual(await outcome([
+    { kind: 'status', url: URL_B, status: 200 },
+    { kind: 'start', url: URL_B },
+    { kind: 'complete', url: URL_B },
+  ]), { ok: { url: URL_B, status: 200 } });
+});
+
+test('after a redirect the final status counts', async () => {
+  assert.deepEqual(await outcome([
+    { kind: 'start', url: URL_A },
+    { kind: 'status', url: URL_A, status: 301 },
+    { kind: 'status', url: URL_B, status: 404 },
+    { kind: 'complete', url: URL_B },
+  ]), { ok: { url: URL_B, status: 404 } });
+});
+
+test('a load without a response (file:, about:, bfcache) has no status', async () => {
+  assert.deepEqual(await outcome([
+    { kind: 'start', url: 'about:blank' },
+    { kind: 'complete', url: 'about:blank' },
+  ]), { ok: { url: 'about:blank' } });
+});
+
+test('the old page finishing before ours started does not answer', async () => {
+  assert.equal(await outcome([
+    { kind: 'status', url: URL_A, status: 500 },
+    { kind: 'complete', url: URL_A },
+    { kind: 'error', error: 'net::ERR_ABORTED' },
+  ]), 'pending');
+  // ...and its status does not leak into ours.
+  assert.deepEqual(await outcome([
+    { kind: 'status', url: URL_A, status: 500 },
+    { kind: 'complete', url: URL_A },
+    { kind: 'start', url: 'file:///tmp/x.html' },
+    { kind: 'complete', url: 'file:///tmp/x.html' },
+  ]), { ok: { url: 'file:///tmp/x.html' } });
+});
+
+test('a main-frame error is not_found with the net error', async () => {
+  const got = await outcome([
+    { kind: 'start', url: URL_B },
+    { kind: 'error', error: 'net::ERR_CONNECTION_REFUSED' },
+  ]);
+  assert.ok(typeof got === 'object' && 'err' in got);
+  assert.ok(got.err instanceof ActionError);
+  assert.equal(got.err.code, 'not_found');
+  assert.equal(got.err.message, 'navigation failed: net::ERR_CONNECTION_REFUSED');
+});
+
+test('a fragment navigation answers when it lands on the URL asked for', async () => {
+  assert.deepEqual(await outcome([
+    { kind: 'same-document', url: `${URL_A}#x` },
+  ], `${URL_A}#x`), { ok: { url: `${URL_A}#x` } });
+  // The page's own pushState elsewhere is not ours.
+  assert.equal(await outcome([
+    { kind: 'same-document', url: `${URL_A}#other` },
+  ], `${URL_A}#x`), 'pending');
+  // Going back or forward, any same-document landing is ours.
+  assert.deepEqual(await outcome([
+    { kind: 'same-document', url: URL_A },
+  ]), { ok: { url: URL_A } });
+});
+
+test('a pushState during a cross-document load does not end it', async () => {
+  assert.deepEqual(await outcome([
+    { kind: 'start', url: URL_B },
+    { kind: 'status', url: URL_B, status: 200 },
+    { kind: 'same-document', url: `${URL_B}?spa` },
+    { kind: 'complete', url: URL_B },
+  ], URL_B), { ok: { url: URL_B, status: 200 } });
+});
+
+test('the tab closing is tab_not_found', async () => {
+  const got = await outcome([{ kind: 'start', url: URL_B }, { kind: 'removed' }]);
+  assert.ok(typeof got === 'object' && 'err' in got);
+  assert.equal(/** @type {ActionError} */ (got.err).code, 'tab_not_found');
+});
+
+test('only the first outcome counts', async () => {
+  assert.deepEqual(await outcome([
+    { kind: 'start', url: URL_B },
+    { kind: 'complete', url: URL_B },
+    { kind: 'error', error: 'net::ERR_ABORTED' },
+    { kind: 'removed' },
+  ]), { ok: { url: URL_B } });
+});

@@ -1,0 +1,215 @@
+// @ts-check
+// The command router: one dispatcher for the frames the daemon sends. Each
+// command runs its action under an AbortSignal that its timeout or a cancel
+// frame aborts, and gets exactly one result, errors included. The router is
+// given `send` and its actions, never the port or `chrome`, so node can test
+// it.
+
+import { ActionError, toWireError } from './errors.js';
+import {
+  TYPE,
+  clampTimeout,
+  decodeBrowserFrame,
+  errorResult,
+  okResult,
+} from './frames.js';
+
+/** @typedef {import('./frames.js').BrowserFrame} BrowserFrame */
+/** @typedef {import('./frames.js').Command} Command */
+
+/**
+ * What an action gets besides its params.
+ * @typedef {object} ActionContext
+ * @property {AbortSignal} signal aborted on timeout or cancel, with an
+ *   ActionError ('timeout' or 'cancelled') as its reason
+ * @property {string} id the command's id, for logs
+ */
+
+/**
+ * An action does one thing in the browser and returns the result's data. It
+ * honours signal: it rejects promptly once it aborts and tears down what it
+ * started.
+ * @typedef {(params: Record<string, unknown>, ctx: ActionContext)
+ *   => Promise<unknown>} Action
+ */
+
+/**
+ * @typedef {Pick<Console, 'warn' | 'debug'>} Logger
+ */
+
+/**
+ * @typedef {object} Running a command in flight
+ * @property {string} action
+ * @property {AbortController} controller
+ * @property {ReturnType<typeof setTimeout>} timer
+ */
+
+/**
+ * Router answers command frames through send.
+ */
+export class Router {
+  /**
+   * @param {object} options
+   * @param {ReadonlyMap<string, Action>} options.actions action name -> action
+   * @param {(frame: BrowserFrame) => void} options.send sends one frame
+   * @param {Logger} [options.log]
+   */
+  constructor({ actions, send, log = console }) {
+    this.actions = actions;
+    this.send = send;
+    this.log = log;
+    /** @type {Map<string, Running>} commands in flight, by id */
+    this.running = new Map();
+  }
+
+  /**
+   * Handles one frame from the daemon, as Chrome delivers it (parsed JSON).
+   * @param {unknown} input
+   */
+  handle(input) {
+    let frame;
+    try {
+      frame = decodeBrowserFrame(input);
+    } catch (err) {
+      this.refuse(input, err);
+      return;
+    }
+    switch (frame.type) {
+      case TYPE.COMMAND:
+        this.run(frame);
+        break;
+      case TYPE.CANCEL:
+        this.cancel(frame.id);
+        break;
+      case TYPE.PING:
+        this.sendSafely({ type: TYPE.PONG });
+        break;
+      default:
+        this.log.warn(`router: ignoring a ${frame.type} frame`);
+    }
+  }
+
+  /**
+   * Answers a command that does not decode, when its id can be read, so
+   * that the daemon is not left waiting for its timeout.
+   * @param {unknown} input
+   * @param {unknown} err
+   */
+  refuse(input, err) {
+    const raw = /** @type {{ type?: unknown, id?: unknown }} */ (
+      typeof input === 'object' && input !== null ? input : {}
+    );
+    const id = raw.type === TYPE.COMMAND && typeof raw.id === 'string' ? raw.id : '';
+    if (id && !this.running.has(id)) {
+      this.sendSafely(errorResult(id, toWireError(err)));
+      return;
+    }
+    this.log.warn(`router: dropping a frame: ${toWireError(err).message}`);
+  }
+
+  /**
+   * Runs one command and sends its one result.
+   * @param {Command} command
+   */
+  run({ id, action: name, params, timeoutMs }) {
+    if (this.running.has(id)) {
+      // Its first copy will answer; a second result would break the rule.
+      this.log.warn(`router: command ${id} is already running`);
+      return;
+    }
+    const ms = clampTimeout(timeoutMs);
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      this.stop(id, new ActionError('timeout', `${name} timed out after ${ms} ms`));
+    }, ms);
+    this.running.set(id, { action: name, controller, timer });
+
+    const ctx = { signal: controller.signal, id };
+    Promise.resolve()
+      .then(() => {
+        const action = this.actions.get(name);
+        if (!action) {
+          throw new ActionError('bad_request', `unknown action ${JSON.stringify(name)}`);
+        }
+        return action(paramsOf(params), ctx);
+      })
+      .then(
+        (data) => this.finish(id, okResult(id, data ?? {})),
+        (err) => this.finish(id, errorResult(id, toWireError(err))),
+      );
+  }
+
+  /**
+   * Cancels command id: its signal aborts and it is answered 'cancelled'.
+   * A cancel for an unknown or finished id is ignored.
+   * @param {string} id
+   */
+  cancel(id) {
+    this.stop(id, new ActionError('cancelled', 'command cancelled'));
+  }
+
+  /**
+   * Cancels every command in flight, e.g. when the port closes.
+   */
+  cancelAll() {
+    for (const id of [...this.running.keys()]) {
+      this.stop(id, new ActionError('cancelled', 'the native host went away'));
+    }
+  }
+
+  /** The number of commands in flight. */
+  get size() {
+    return this.running.size;
+  }
+
+  /**
+   * Answers command id with reason, then aborts its signal with it. The
+   * action's own settling comes later and is dropped by finish.
+   * @param {string} id
+   * @param {ActionError} reason
+   */
+  stop(id, reason) {
+    const running = this.running.get(id);
+    if (!running) return;
+    this.finish(id, errorResult(id, toWireError(reason)));
+    running.controller.abort(reason);
+  }
+
+  /**
+   * Sends frame as command id's result unless it has been answered already.
+   * @param {string} id
+   * @param {BrowserFrame} frame
+   */
+  finish(id, frame) {
+    const running = this.running.get(id);
+    if (!running) {
+      this.log.debug?.(`router: late ${frame.type} for ${id} dropped`);
+      return;
+    }
+    this.running.delete(id);
+    clearTimeout(running.timer);
+    this.sendSafely(frame);
+  }
+
+  /** @param {BrowserFrame} frame */
+  sendSafely(frame) {
+    try {
+      this.send(frame);
+    } catch (err) {
+      this.log.warn(`router: cannot send a ${frame.type}: ${toWireError(err).message}`);
+    }
+  }
+}
+
+/**
+ * Returns a command's params as an object; absent params are {}.
+ * @param {unknown} params
+ * @returns {Record<string, unknown>}
+ */
+function paramsOf(params) {
+  if (params === undefined || params === null) return {};
+  if (typeof params !== 'object' || Array.isArray(params)) {
+    throw new ActionError('bad_request', 'params must be a JSON object');
+  }
+  return /** @type {Record<string, unknown>} */ (params);
+}

@@ -1,0 +1,152 @@
+// @ts-check
+// tab.* and tabs.* actions: list, create, close and navigate the agent's tabs.
+
+import { ActionError } from '../../lib/errors.js';
+import { boolParam, enumParam, stringParam, tabIdParam } from '../../lib/params.js';
+import { checkUrl } from '../../lib/url.js';
+import * as cdp from '../cdp.js';
+import * as navigation from '../navigation.js';
+import { checkTab, closeTab, createTab, listTabs } from '../tab-group.js';
+
+/** @typedef {import('../../lib/router.js').Action} Action */
+
+/**
+ * A tab as actions report it (docs/wire.md).
+ * @typedef {{ tabId: number, url: string, title: string, active: boolean,
+ *   status: string }} Tab
+ */
+
+/**
+ * @param {chrome.tabs.Tab} tab
+ * @returns {Tab}
+ */
+function describe(tab) {
+  return {
+    tabId: /** @type {number} */ (tab.id),
+    url: tab.url || tab.pendingUrl || '',
+    title: tab.title ?? '',
+    active: tab.active,
+    status: tab.status ?? 'complete',
+  };
+}
+
+/**
+ * tabs.list: the agent's tabs, in tab-strip order.
+ * @type {Action}
+ */
+export async function list() {
+  return { tabs: (await listTabs()).map(describe) };
+}
+
+/**
+ * tab.create: opens a tab in the OpenChrome group and waits until it has
+ * loaded url (or about:blank); answers as tab.navigate does. If the load
+ * fails the tab is closed again.
+ * @type {Action}
+ */
+export async function create(params, { signal }) {
+  const raw = stringParam(params, 'url');
+  const url = raw === undefined ? 'about:blank' : checkUrl(raw);
+  const active = boolParam(params, 'active', true);
+  /** @type {number | undefined} */
+  let tabId;
+  try {
+    const outcome = await navigation.load(() => createTab({ url, active }), {
+      signal,
+      expectUrl: url,
+      onCreated: (tab) => {
+        tabId = tab.id;
+      },
+    });
+    const id = /** @type {number} */ (tabId);
+    return loaded(await chrome.tabs.get(id), outcome);
+  } catch (err) {
+    if (tabId !== undefined) chrome.tabs.remove(tabId).catch(() => {});
+    throw err;
+  }
+}
+
+/**
+ * What tab.create and tab.navigate answer: where the tab ended up, and the
+ * HTTP status of the main-frame response when there was one.
+ * @param {chrome.tabs.Tab} tab
+ * @param {{ url: string, status?: number }} outcome
+ */
+function loaded(tab, outcome) {
+  /** @type {{ tabId: number, url: string, title: string, status?: number }} */
+  const data = {
+    tabId: /** @type {number} */ (tab.id),
+    url: tab.url || outcome.url,
+    title: tab.title ?? '',
+  };
+  if (outcome.status !== undefined) data.status = outcome.status;
+  return data;
+}
+
+/**
+ * tab.close: closes one of the agent's tabs.
+ * @type {Action}
+ */
+export async function close(params) {
+  const tabId = tabIdParam(params);
+  await closeTab(tabId);
+  return { tabId };
+}
+
+const DIRECTIONS = /** @type {const} */ (['back', 'forward', 'reload']);
+
+/**
+ * tab.navigate: opens url in the tab, or goes back, forward or reloads, and
+ * waits until the main frame has finished loading.
+ * @type {Action}
+ */
+export async function navigate(params, { signal }) {
+  const tabId = tabIdParam(params);
+  const raw = stringParam(params, 'url');
+  const direction = enumParam(params, 'direction', DIRECTIONS);
+  if ((raw === undefined) === (direction === undefined)) {
+    throw new ActionError('bad_request', 'pass either url or direction');
+  }
+  const url = raw === undefined ? undefined : checkUrl(raw);
+  await checkTab(tabId);
+
+  /** @type {() => Promise<unknown>} */
+  let begin;
+  if (url !== undefined) {
+    begin = () => chrome.tabs.update(tabId, { url });
+  } else if (direction === 'reload') {
+    begin = () => chrome.tabs.reload(tabId);
+  } else {
+    begin = () => goHistory(tabId, direction === 'back' ? -1 : 1, signal);
+  }
+  const outcome = await navigation.navigate(tabId, begin, { signal, expectUrl: url });
+  return loaded(await chrome.tabs.get(tabId), outcome);
+}
+
+/**
+ * Starts going one entry back (-1) or forward (1) in the tab's history.
+ *
+ * Not chrome.tabs.goBack: it skips entries the way the back button does, and
+ * the back button skips every page the user never interacted with (Chrome's
+ * history manipulation intervention), which is every page an agent opened
+ * with tab.navigate; goBack then says "Cannot find a next page in history."
+ * although there is one. CDP's history has every entry, as history.back() in
+ * the page would.
+ * @param {number} tabId
+ * @param {-1 | 1} step
+ * @param {AbortSignal} signal
+ */
+async function goHistory(tabId, step, signal) {
+  const history = await cdp.send(tabId, 'Page.getNavigationHistory', {}, { signal });
+  /** @type {{ id: number }[]} */
+  const entries = history.entries ?? [];
+  const entry = entries[history.currentIndex + step];
+  if (!entry) {
+    throw new ActionError(
+      'bad_request',
+      `the tab has no page to go ${step < 0 ? 'back' : 'forward'} to`,
+      'call navigate with a url',
+    );
+  }
+  await cdp.send(tabId, 'Page.navigateToHistoryEntry', { entryId: entry.id }, { signal });
+}

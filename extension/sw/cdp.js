@@ -1,0 +1,254 @@
+// @ts-check
+// The Chrome DevTools Protocol through chrome.debugger, the only caller of
+// that API. A tab is attached lazily, on its first command, and stays
+// attached until it closes or something detaches it (the user pressing Cancel
+// on the "started debugging" bar, a crash). There is no
+// chrome.debugger.onEvent listener: nothing needs CDP events yet, and one
+// would be called for every event of every attached tab.
+
+import { raceSignal, sleep } from '../lib/abort.js';
+import { ActionError } from '../lib/errors.js';
+
+const PROTOCOL_VERSION = '1.3';
+
+/** Tabs we hold a debugger session on. @type {Set<number>} */
+const attached = new Set();
+/**
+ * Attaches under way, so that two commands attach once.
+ * @type {Map<number, Promise<void>>}
+ */
+const attaching = new Map();
+/**
+ * Tabs whose Debugger domain is on, with how many evaluations hold it.
+ * @type {Map<number, { users: number, ready: Promise<void> }>}
+ */
+const debuggerDomains = new Map();
+
+// Registered at the top level, in the worker's first evaluation: an event
+// that wakes a stopped worker is dispatched only to the listeners present
+// then.
+chrome.debugger.onDetach.addListener((source, reason) => {
+  if (source.tabId === undefined) return;
+  attached.delete(source.tabId);
+  debuggerDomains.delete(source.tabId); // its session, and state, are gone
+  console.info(`cdp: tab ${source.tabId} detached (${reason})`);
+});
+
+/**
+ * The number of tabs we hold a debugger session on.
+ * @returns {number}
+ */
+export function attachedCount() {
+  return attached.size;
+}
+
+/**
+ * Attaches the debugger to tabId unless it is attached already.
+ * @param {number} tabId
+ * @returns {Promise<void>}
+ * @throws {ActionError} conflict when another debugger holds the tab
+ */
+export function attach(tabId) {
+  if (attached.has(tabId)) return Promise.resolve();
+  let pending = attaching.get(tabId);
+  if (!pending) {
+    pending = attachNow(tabId).finally(() => attaching.delete(tabId));
+    attaching.set(tabId, pending);
+  }
+  return pending;
+}
+
+/** @param {number} tabId */
+async function attachNow(tabId) {
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+  } catch (err) {
+    if (!/already attached/i.test(messageOf(err))) throw attachError(err);
+    // Sessions outlive the service worker, so the holder may be us, from
+    // before a restart. Detaching succeeds only then; for DevTools, another
+    // extension or a remote client it fails, and the tab is theirs.
+    try {
+      await chrome.debugger.detach({ tabId });
+    } catch {
+      throw conflict();
+    }
+    try {
+      await chrome.debugger.attach({ tabId }, PROTOCOL_VERSION);
+    } catch (again) {
+      throw attachError(again);
+    }
+  }
+  attached.add(tabId);
+}
+
+/**
+ * Sends a CDP command to tabId, attaching first when needed. CDP results are
+ * typed per method; callers read the fields they asked for.
+ * @param {number} tabId
+ * @param {string} method e.g. 'Runtime.evaluate'
+ * @param {Record<string, unknown>} [params]
+ * @param {{ signal?: AbortSignal }} [options] the wait stops on abort; the
+ *   command itself may still run to its end in the browser
+ * @returns {Promise<any>}
+ */
+export async function send(tabId, method, params = {}, { signal } = {}) {
+  for (let attempt = 0; ; attempt++) {
+    await raceSignal(attach(tabId), signal);
+    try {
+      return await raceSignal(
+        chrome.debugger.sendCommand({ tabId }, method, params),
+        signal,
+      );
+    } catch (err) {
+      if (signal?.aborted) throw signal.reason;
+      // Detached between attach and send (DevTools opened, a crash): attach
+      // again once.
+      if (attempt === 0 && /not attached/i.test(messageOf(err))) {
+        attached.delete(tabId);
+        continue;
+      }
+      throw err;
+    }
+  }
+}
+
+/**
+ * Turns tabId's Debugger domain on for the caller, so that interrupt can
+ * stop a script it runs, and returns the function that gives it back; the
+ * domain goes off when the last holder has given it back. Breakpoints are
+ * deactivated meanwhile: the page's `debugger;` statements must not pause it
+ * with nobody to resume.
+ * @param {number} tabId
+ * @param {{ signal?: AbortSignal }} [options]
+ * @returns {Promise<() => void>} release; calling it twice is harmless
+ */
+export async function holdDebugger(tabId, { signal } = {}) {
+  let held = debuggerDomains.get(tabId);
+  if (!held) {
+    const ready = (async () => {
+      await send(tabId, 'Debugger.enable');
+      await send(tabId, 'Debugger.setBreakpointsActive', { active: false });
+    })();
+    const entry = { users: 0, ready };
+    ready.catch(() => {
+      if (debuggerDomains.get(tabId) === entry) debuggerDomains.delete(tabId);
+    });
+    debuggerDomains.set(tabId, (held = entry));
+  }
+  const entry = held;
+  entry.users++;
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (--entry.users > 0 || debuggerDomains.get(tabId) !== entry) return;
+    debuggerDomains.delete(tabId);
+    // Also drops a pause that interrupt asked for and never got.
+    send(tabId, 'Debugger.disable').catch(() => {});
+  };
+  try {
+    await raceSignal(entry.ready, signal);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  return release;
+}
+
+// How long the page's main thread may take to answer before it counts as
+// busy (running a script) rather than idle (waiting, e.g. on a timer).
+const PROBE_MS = 150;
+// The waits between attempts to resume a pause that has not happened yet.
+const RESUME_WAITS_MS = [0, 10, 20, 50, 100, 200, 400];
+
+/**
+ * Stops the script running in tabId's main thread, if one is running; the
+ * caller must hold the Debugger domain (holdDebugger). Best effort.
+ *
+ * Runtime.terminateExecution would do, but Chrome refuses it to extensions
+ * ("not allowed for untrusted clients"). Pausing and resuming with
+ * terminateOnResume ends the script the same way. A thread that is idle is
+ * left alone: a pause asked for then would stop the page's next script, not
+ * ours. A page's own long task that happens to run right then is stopped too.
+ * @param {number} tabId
+ * @returns {Promise<void>}
+ */
+export async function interrupt(tabId) {
+  const answered = send(tabId, 'Runtime.evaluate', { expression: '0' }).then(
+    () => true,
+    () => true,
+  );
+  if (await Promise.race([answered, sleep(PROBE_MS).then(() => false)])) return;
+  await send(tabId, 'Debugger.pause');
+  for (const ms of RESUME_WAITS_MS) {
+    await sleep(ms);
+    try {
+      await send(tabId, 'Debugger.resume', { terminateOnResume: true });
+      return;
+    } catch {
+      // "Can only perform operation while paused": not paused yet
+    }
+  }
+}
+
+/**
+ * Detaches the debugger from tabId; nothing happens when it is not attached.
+ * @param {number} tabId
+ * @returns {Promise<void>}
+ */
+export async function detach(tabId) {
+  debuggerDomains.delete(tabId);
+  if (!attached.delete(tabId)) return;
+  try {
+    await chrome.debugger.detach({ tabId });
+  } catch {
+    // already gone: the tab closed or someone else detached us
+  }
+}
+
+/**
+ * Detaches from every tab.
+ * @returns {Promise<void>}
+ */
+export async function detachAll() {
+  await Promise.all([...attached].map(detach));
+}
+
+function conflict() {
+  return new ActionError(
+    'conflict',
+    'another debugger (DevTools?) is attached to the tab',
+    'close DevTools on that tab, then retry',
+  );
+}
+
+/**
+ * Maps a failed attach to what the agent can act on.
+ * @param {unknown} err
+ * @returns {unknown}
+ */
+function attachError(err) {
+  const text = messageOf(err);
+  if (/already attached/i.test(text)) return conflict();
+  if (/no tab with/i.test(text)) {
+    return new ActionError(
+      'tab_not_found',
+      'no such tab',
+      "call tabs_context for the agent's tabs",
+    );
+  }
+  if (/cannot access|cannot attach/i.test(text)) {
+    // chrome://, the Web Store, other extensions' pages, and file:// pages
+    // unless "Allow access to file URLs" is on.
+    return new ActionError(
+      'bad_request',
+      'the browser does not let extensions debug this page',
+    );
+  }
+  return err;
+}
+
+/** @param {unknown} err */
+function messageOf(err) {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,142 @@
+// @ts-check
+// The native port: the only caller of chrome.runtime.connectNative. It
+// connects at start-up, says hello, hands every incoming frame to onFrame and
+// reconnects with backoff when the host goes away (Chrome then spawns a new
+// host). While the port is open Chrome keeps the service worker alive.
+
+import { Backoff } from '../lib/backoff.js';
+import { helloFrame } from '../lib/frames.js';
+import { identity } from './identity.js';
+
+/** @typedef {import('../lib/frames.js').BrowserFrame} BrowserFrame */
+
+/** The native host's name, as in its manifest (manifests/). */
+export const HOST_NAME = 'com.openchrome.host';
+
+/**
+ * @typedef {object} PortHandlers
+ * @property {(message: unknown) => void} onFrame a frame from the host
+ * @property {(reason: string) => void} onClose the port closed; nothing
+ *   sent before it reaches the host any more
+ */
+
+/** @type {PortHandlers | undefined} */
+let handlers;
+/** @type {chrome.runtime.Port | undefined} the open port */
+let port;
+/** Frames sent before the hello went out, in order. @type {BrowserFrame[]} */
+let queued = [];
+let helloSent = false;
+/** @type {ReturnType<typeof setTimeout> | undefined} */
+let retryTimer;
+const backoff = new Backoff();
+
+// Listeners are registered at the top level, in the worker's first
+// evaluation: an event that wakes a stopped worker is dispatched only to the
+// listeners present then. These two exist to wake it when the browser starts
+// or the extension is installed or updated, so that it connects.
+chrome.runtime.onStartup.addListener(ensureConnected);
+chrome.runtime.onInstalled.addListener(ensureConnected);
+
+/**
+ * Starts the port: connects now and keeps reconnecting.
+ * @param {PortHandlers} h
+ */
+export function start(h) {
+  handlers = h;
+  ensureConnected();
+}
+
+/**
+ * Reports whether the port is open.
+ * @returns {boolean}
+ */
+export function isConnected() {
+  return port !== undefined;
+}
+
+/**
+ * Sends frame to the host. Frames sent while no port is open are dropped:
+ * the host that sent the command is gone.
+ * @param {BrowserFrame} frame
+ */
+export function send(frame) {
+  if (!port) {
+    console.warn(`port: not connected, dropping a ${frame.type} frame`);
+    return;
+  }
+  if (!helloSent) {
+    queued.push(frame);
+    return;
+  }
+  port.postMessage(frame);
+}
+
+function ensureConnected() {
+  if (handlers && !port && retryTimer === undefined) connect();
+}
+
+function connect() {
+  retryTimer = undefined;
+  /** @type {chrome.runtime.Port} */
+  let p;
+  try {
+    p = chrome.runtime.connectNative(HOST_NAME);
+  } catch (err) {
+    reconnectLater(err instanceof Error ? err.message : String(err));
+    return;
+  }
+  port = p;
+  helloSent = false;
+  queued = [];
+  backoff.connected(Date.now());
+  p.onMessage.addListener((message) => handlers?.onFrame(message));
+  p.onDisconnect.addListener(() => {
+    // Read lastError here, or Chrome reports it as unchecked. It says why:
+    // "Specified native messaging host not found.", "Native host has
+    // exited.", ...
+    const reason = chrome.runtime.lastError?.message ?? 'the port closed';
+    if (port !== p) return;
+    port = undefined;
+    handlers?.onClose(reason);
+    reconnectLater(reason);
+  });
+  sayHello(p);
+}
+
+/**
+ * Sends the hello on p, then whatever was sent meanwhile.
+ * @param {chrome.runtime.Port} p
+ */
+async function sayHello(p) {
+  let who;
+  try {
+    who = await identity();
+  } catch (err) {
+    console.error('port: cannot say hello', err);
+    p.disconnect(); // onDisconnect does not fire for our own disconnect
+    if (port === p) {
+      port = undefined;
+      handlers?.onClose('no hello');
+      reconnectLater('no hello');
+    }
+    return;
+  }
+  if (port !== p) return;
+  try {
+    p.postMessage(helloFrame(who));
+    helloSent = true;
+    for (const frame of queued) p.postMessage(frame);
+  } catch (err) {
+    console.warn('port: cannot send', err); // onDisconnect follows
+  } finally {
+    queued = [];
+  }
+}
+
+/** @param {string} reason */
+function reconnectLater(reason) {
+  const delay = backoff.disconnected(Date.now());
+  console.warn(`port: ${reason} Reconnecting in ${delay} ms.`);
+  retryTimer = setTimeout(connect, delay);
+}

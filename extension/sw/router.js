@@ -1,0 +1,35 @@
+// @ts-check
+// The extension's command table: which action answers which wire action
+// (docs/wire.md). The routing itself (timeouts, cancel, one result per id) is
+// lib/router.js, which node tests.
+
+import { Router } from '../lib/router.js';
+import * as browser from './actions/browser.js';
+import * as page from './actions/page.js';
+import * as tab from './actions/tab.js';
+
+/** @typedef {import('../lib/router.js').Action} Action */
+/** @typedef {import('../lib/frames.js').BrowserFrame} BrowserFrame */
+
+/**
+ * Wire action -> action. Nothing else can be invoked.
+ * @type {ReadonlyMap<string, Action>}
+ */
+export const ACTIONS = new Map([
+  ['browser.health', browser.health],
+  ['tabs.list', tab.list],
+  ['tab.create', tab.create],
+  ['tab.close', tab.close],
+  ['tab.navigate', tab.navigate],
+  ['page.screenshot', page.screenshot],
+  ['page.evaluate', page.evaluate],
+]);
+
+/**
+ * Returns the router that answers the daemon's commands through send.
+ * @param {(frame: BrowserFrame) => void} send
+ * @returns {Router}
+ */
+export function createRouter(send) {
+  return new Router({ actions: ACTIONS, send });
+}

@@ -1,0 +1,153 @@
+// @ts-check
+// The sole judge of which tabs are the agent's: the tabs of tab groups titled
+// "OpenChrome" (one per window). The groups themselves, not memory, are the
+// source of truth, so a restarted worker finds its tabs again and a tab the
+// user drags into a group becomes drivable.
+
+import { ActionError } from '../lib/errors.js';
+import { retry } from '../lib/retry.js';
+
+export const GROUP_TITLE = 'OpenChrome';
+/** @type {`${chrome.tabGroups.Color}`} */
+const GROUP_COLOR = 'blue';
+
+const HINT_NOT_FOUND = "call tabs_context for the agent's tabs";
+const HINT_NOT_ALLOWED =
+  'open one with tabs_create, or drag the tab into the OpenChrome group';
+
+/**
+ * The ids of the OpenChrome groups, in every window.
+ * @returns {Promise<Set<number>>}
+ */
+async function groupIds() {
+  // query's title is a pattern; keep the exact matches.
+  const groups = await chrome.tabGroups.query({ title: GROUP_TITLE });
+  return new Set(groups.filter((g) => g.title === GROUP_TITLE).map((g) => g.id));
+}
+
+/**
+ * Returns the agent's tabs, in tab-strip order (window by window).
+ * @returns {Promise<chrome.tabs.Tab[]>}
+ */
+export async function listTabs() {
+  const ids = await groupIds();
+  if (ids.size === 0) return [];
+  const tabs = await chrome.tabs.query({});
+  return tabs
+    .filter((t) => ids.has(t.groupId))
+    .sort((a, b) => a.windowId - b.windowId || a.index - b.index);
+}
+
+/**
+ * Returns tab tabId when it is the agent's.
+ * @param {number} tabId
+ * @returns {Promise<chrome.tabs.Tab>}
+ * @throws {ActionError} tab_not_found or tab_not_allowed
+ */
+export async function checkTab(tabId) {
+  let tab;
+  try {
+    tab = await chrome.tabs.get(tabId);
+  } catch {
+    throw new ActionError('tab_not_found', `no tab ${tabId}`, HINT_NOT_FOUND);
+  }
+  if (!(await isGroupOurs(tab.groupId))) {
+    throw new ActionError(
+      'tab_not_allowed',
+      `tab ${tabId} is not in the OpenChrome tab group`,
+      HINT_NOT_ALLOWED,
+    );
+  }
+  return tab;
+}
+
+/**
+ * @param {number} groupId
+ * @returns {Promise<boolean>}
+ */
+async function isGroupOurs(groupId) {
+  if (groupId === chrome.tabGroups.TAB_GROUP_ID_NONE) return false;
+  try {
+    const group = await chrome.tabGroups.get(groupId);
+    return group.title === GROUP_TITLE;
+  } catch {
+    return false; // the group went away meanwhile
+  }
+}
+
+/** @type {Promise<unknown>} */
+let grouping = Promise.resolve();
+
+/**
+ * Opens a tab on url inside the OpenChrome group of the last focused normal
+ * window, making the group (or a window) when there is none. The tab starts
+ * loading before it joins the group; if it cannot join, it is closed.
+ * @param {object} options
+ * @param {string} options.url
+ * @param {boolean} options.active
+ * @returns {Promise<chrome.tabs.Tab>}
+ */
+export async function createTab({ url, active }) {
+  const win = await lastFocusedWindow();
+  let tab;
+  if (win?.id === undefined) {
+    const created = await chrome.windows.create({ url, focused: active });
+    tab = created?.tabs?.[0];
+  } else {
+    tab = await chrome.tabs.create({ windowId: win.id, url, active });
+  }
+  const tabId = tab?.id;
+  if (!tab || tabId === undefined) {
+    throw new ActionError('internal', 'the browser opened no tab');
+  }
+  try {
+    // One at a time: two tabs made at once must not make two groups.
+    const joined = grouping.then(() => joinGroup(tabId, tab.windowId));
+    grouping = joined.catch(() => {});
+    await joined;
+  } catch (err) {
+    chrome.tabs.remove(tabId).catch(() => {});
+    throw err;
+  }
+  return chrome.tabs.get(tabId);
+}
+
+/**
+ * Puts tabId in its window's OpenChrome group, making the group if needed.
+ * @param {number} tabId
+ * @param {number} windowId
+ */
+async function joinGroup(tabId, windowId) {
+  const groups = await chrome.tabGroups.query({ windowId, title: GROUP_TITLE });
+  const group = groups.find((g) => g.title === GROUP_TITLE);
+  if (group) {
+    await retry(() => chrome.tabs.group({ groupId: group.id, tabIds: tabId }));
+    return;
+  }
+  const groupId = await retry(() =>
+    chrome.tabs.group({ tabIds: tabId, createProperties: { windowId } }));
+  await retry(() =>
+    chrome.tabGroups.update(groupId, { title: GROUP_TITLE, color: GROUP_COLOR }));
+}
+
+/**
+ * The last focused normal window, or undefined when there is none.
+ * @returns {Promise<chrome.windows.Window | undefined>}
+ */
+async function lastFocusedWindow() {
+  try {
+    const win = await chrome.windows.getLastFocused({ windowTypes: ['normal'] });
+    return win.type === 'normal' ? win : undefined;
+  } catch {
+    return undefined; // "No last-focused window"
+  }
+}
+
+/**
+ * Closes tab tabId, which must be the agent's.
+ * @param {number} tabId
+ */
+export async function closeTab(tabId) {
+  await checkTab(tabId);
+  await retry(() => chrome.tabs.remove(tabId));
+}

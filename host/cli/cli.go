@@ -1,0 +1,284 @@
+// Package cli is the openchrome command line: it parses arguments, reads the
+// environment once, and hands the rest to the packages that do the work.
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/openchrome/openchrome/host/daemon"
+	"github.com/openchrome/openchrome/host/doctor"
+	"github.com/openchrome/openchrome/host/engine"
+	"github.com/openchrome/openchrome/host/frontend"
+	"github.com/openchrome/openchrome/host/install"
+	"github.com/openchrome/openchrome/host/launch"
+	"github.com/openchrome/openchrome/ledger"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Env is everything the commands take from the process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	// Executable is this binary's absolute path, symlinks resolved: what the
+	// host manifests name.
+	Executable string
+}
+
+const usage = `openchrome lets AI agents drive your Chrome, in their own tab group, while you stay in control.
+
+Usage:
+  openchrome install [--browser ID] [--user-data-dir DIR]
+                        register the native host, extract the extension, print the MCP config
+  openchrome launch [--headless] [--browser-path PATH] [URL]
+                        start Chromium with the extension in OpenChrome's own profile
+  openchrome mcp [--tools core,long,tasks,handoff,interactive,debug]
+                        the MCP stdio server your MCP client runs
+  openchrome doctor     check every link of the chain and say how to fix what is broken
+  openchrome call TOOL ['{json args}'] [--out FILE]
+                        call one tool through the running browser and print the result
+  openchrome uninstall  remove exactly what install wrote
+  openchrome version
+
+OPENCHROME_HOME overrides the home directory (default ~/.openchrome).
+`
+
+// Run runs the command in args (without the program name) and returns the
+// process's exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	// Chrome starts the native host with the extension's origin as argv[1].
+	if len(args) > 0 && strings.HasPrefix(args[0], "chrome-extension://") {
+		return native(ctx, env)
+	}
+	if len(args) == 0 {
+		fmt.Fprint(env.Stderr, usage)
+		return 2
+	}
+	cmd, rest := args[0], args[1:]
+	run := map[string]func(context.Context, []string, Env) error{
+		"install":   installCmd,
+		"uninstall": uninstallCmd,
+		"launch":    launchCmd,
+		"mcp":       mcpCmd,
+		"doctor":    doctorCmd,
+		"call":      callCmd,
+		"version":   versionCmd,
+	}[cmd]
+	switch {
+	case cmd == "help" || cmd == "-h" || cmd == "--help":
+		fmt.Fprint(env.Stdout, usage)
+		return 0
+	case run == nil:
+		fmt.Fprintf(env.Stderr, "openchrome: unknown command %q\n\n%s", cmd, usage)
+		return 2
+	}
+	err := run(ctx, rest, env)
+	var exit exitCode
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &exit):
+		return int(exit)
+	case errors.Is(err, flag.ErrHelp):
+		return 0
+	}
+	fmt.Fprintf(env.Stderr, "openchrome %s: %v\n", cmd, err)
+	return 1
+}
+
+// exitCode ends a command with a code and no further message: the command
+// has printed what went wrong.
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit %d", int(e)) }
+
+func home(env Env) (ledger.Home, error) {
+	return ledger.HomeFromEnv(env.Getenv)
+}
+
+// openLog returns a logger writing JSON lines to the home's log file. Logs
+// never go to stdout: in native mode and in mcp, stdout is the wire.
+func openLog(h ledger.Home, component string) (*slog.Logger, func()) {
+	path := h.LogFile()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return slog.New(slog.DiscardHandler), func() {}
+	}
+	rotate(path)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	if err != nil {
+		return slog.New(slog.DiscardHandler), func() {}
+	}
+	log := slog.New(slog.NewJSONHandler(f, nil)).With("component", component, "pid", os.Getpid())
+	return log, func() { f.Close() }
+}
+
+// rotate moves a log over 10 MiB aside, keeping one old file.
+func rotate(path string) {
+	if st, err := os.Stat(path); err == nil && st.Size() > 10<<20 {
+		_ = os.Rename(path, path+".1")
+	}
+}
+
+func native(ctx context.Context, env Env) int {
+	h, err := home(env)
+	if err != nil {
+		fmt.Fprintln(env.Stderr, "openchrome:", err)
+		return 1
+	}
+	log, closeLog := openLog(h, "daemon")
+	defer closeLog()
+	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log})
+	if err != nil {
+		log.Error("daemon stopped", "err", err)
+		fmt.Fprintln(env.Stderr, "openchrome:", err) // Chrome shows the host's stderr in its log
+		return 1
+	}
+	return 0
+}
+
+func installOptions(env Env, browser, userDataDir string) (install.Options, error) {
+	h, err := home(env)
+	if err != nil {
+		return install.Options{}, err
+	}
+	if userDataDir != "" {
+		if userDataDir, err = filepath.Abs(userDataDir); err != nil {
+			return install.Options{}, err
+		}
+	}
+	userHome, _ := os.UserHomeDir() // empty is handled: install asks for --user-data-dir
+	return install.Options{
+		Home:        h,
+		UserHome:    userHome,
+		ConfigHome:  env.Getenv("XDG_CONFIG_HOME"),
+		GOOS:        runtime.GOOS,
+		Binary:      env.Executable,
+		Browser:     browser,
+		UserDataDir: userDataDir,
+	}, nil
+}
+
+func newFlags(name string, env Env) *flag.FlagSet {
+	fs := flag.NewFlagSet("openchrome "+name, flag.ContinueOnError)
+	fs.SetOutput(env.Stderr)
+	return fs
+}
+
+func installCmd(_ context.Context, args []string, env Env) error {
+	fs := newFlags("install", env)
+	browser := fs.String("browser", "", "register for this browser only: "+strings.Join(install.BrowserIDs(), ", "))
+	userDataDir := fs.String("user-data-dir", "", "register into this Chrome user data dir only")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	opts, err := installOptions(env, *browser, *userDataDir)
+	if err != nil {
+		return err
+	}
+	r, err := install.Install(opts)
+	if err != nil {
+		return err
+	}
+	return r.Print(env.Stdout)
+}
+
+func uninstallCmd(_ context.Context, args []string, env Env) error {
+	if err := newFlags("uninstall", env).Parse(args); err != nil {
+		return err
+	}
+	opts, err := installOptions(env, "", "")
+	if err != nil {
+		return err
+	}
+	r, err := install.Uninstall(opts)
+	if err != nil {
+		return err
+	}
+	return r.Print(env.Stdout)
+}
+
+func launchCmd(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("launch", env)
+	headless := fs.Bool("headless", launch.NeedsHeadless(runtime.GOOS, env.Getenv), "no window (the default on Linux without a display)")
+	browserPath := fs.String("browser-path", env.Getenv("OPENCHROME_CHROMIUM"), "the Chromium or Chrome for Testing executable")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	h, err := home(env)
+	if err != nil {
+		return err
+	}
+	opts := launch.Options{
+		Home:     h,
+		Browser:  *browserPath,
+		Headless: *headless,
+		Root:     os.Geteuid() == 0,
+		URL:      fs.Arg(0),
+	}
+	pid, err := launch.Start(ctx, opts)
+	if err != nil {
+		return err
+	}
+	mode := "with a window"
+	if *headless {
+		mode = "headless"
+	}
+	fmt.Fprintf(env.Stdout, "Started Chromium (pid %d, %s) with the OpenChrome extension in %s.\n"+
+		"Its log: %s. Check the chain with: openchrome doctor\n", pid, mode, h.Profile(), launch.LogFile(h))
+	return nil
+}
+
+func mcpCmd(ctx context.Context, args []string, env Env) error {
+	fs := newFlags("mcp", env)
+	tools := fs.String("tools", "", "tool groups to serve, comma-separated (default: "+strings.Join(engine.DefaultGroups(), ",")+")")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	h, err := home(env)
+	if err != nil {
+		return err
+	}
+	var groups []string
+	if *tools != "" {
+		groups = strings.Split(*tools, ",")
+	}
+	log, closeLog := openLog(h, "mcp")
+	defer closeLog()
+	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log})
+	if err != nil {
+		return err
+	}
+	return s.ServeStdio(ctx)
+}
+
+func doctorCmd(ctx context.Context, args []string, env Env) error {
+	if err := newFlags("doctor", env).Parse(args); err != nil {
+		return err
+	}
+	opts, err := installOptions(env, "", "")
+	if err != nil {
+		return err
+	}
+	checks := doctor.Run(ctx, doctor.Options{Install: opts})
+	if err := doctor.Print(env.Stdout, checks); err != nil {
+		return err
+	}
+	if doctor.Failed(checks) {
+		return exitCode(1)
+	}
+	return nil
+}
+
+func versionCmd(_ context.Context, _ []string, env Env) error {
+	fmt.Fprintf(env.Stdout, "openchrome %s (%s/%s)\n", protocol.Version, runtime.GOOS, runtime.GOARCH)
+	return nil
+}

@@ -1,0 +1,195 @@
+// Package doctor checks each link of the chain an agent's call travels — the
+// binary, the extension on disk, the native host registrations, the daemon,
+// the browser — and says what is broken and the command that fixes it.
+package doctor
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/install"
+	"github.com/openchrome/openchrome/ledger"
+	"github.com/openchrome/openchrome/manifests"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Status grades one check.
+type Status string
+
+// The grades, from fine to broken.
+const (
+	OK   Status = "ok"
+	Warn Status = "warn"
+	Fail Status = "FAIL"
+)
+
+// Check is one finding.
+type Check struct {
+	Name   string
+	Status Status
+	Detail string
+	Fix    string // the command or step that fixes it, when not OK
+}
+
+// Options is what the checks need from the environment.
+type Options struct {
+	Install install.Options // Home, Binary, UserHome, ... as `openchrome install` gets them
+}
+
+// Run runs every check, in the order a call travels.
+func Run(ctx context.Context, opts Options) []Check {
+	home := opts.Install.Home
+	checks := []Check{binary(opts.Install.Binary), extensionDir(home)}
+	checks = append(checks, registrations(opts.Install)...)
+	return append(checks, daemonAndBrowser(ctx, home)...)
+}
+
+// Failed reports whether any check failed.
+func Failed(checks []Check) bool {
+	for _, c := range checks {
+		if c.Status == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Print writes the checks as a table, each fix under its failure.
+func Print(w io.Writer, checks []Check) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range checks {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", c.Status, c.Name, c.Detail)
+		if c.Fix != "" && c.Status != OK {
+			fmt.Fprintf(tw, "\t\t  fix: %s\n", c.Fix)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if Failed(checks) {
+		_, err := fmt.Fprintln(w, "\nSome links are broken; fix them from the top: each one needs those above it.")
+		return err
+	}
+	_, err := fmt.Fprintln(w, "\nEverything checks out.")
+	return err
+}
+
+func binary(path string) Check {
+	c := Check{Name: "binary", Status: OK, Detail: path + " (" + protocol.Version + ")"}
+	if strings.Contains(path, "go-build") {
+		c.Status, c.Fix = Warn, "build it where it stays: make build (Chrome starts the binary the host manifest names)"
+	}
+	return c
+}
+
+func extensionDir(home ledger.Home) Check {
+	c := Check{Name: "extension"}
+	raw, err := os.ReadFile(home.Path("extension", "manifest.json"))
+	if err != nil {
+		c.Status, c.Detail, c.Fix = Fail, "not extracted to "+home.Extension(), "openchrome install"
+		return c
+	}
+	var m struct {
+		Version string `json:"version"`
+	}
+	_ = json.Unmarshal(raw, &m)
+	c.Detail = fmt.Sprintf("%s (id %s, version %s)", home.Extension(), manifests.ExtensionID(), m.Version)
+	c.Status = OK
+	if m.Version != protocol.Version {
+		c.Status, c.Fix = Fail, "openchrome install, then reload the extension at chrome://extensions"
+	}
+	return c
+}
+
+// registrations grades each host manifest. One browser not registered is a
+// warning (install may have been asked for another); none working fails.
+func registrations(opts install.Options) []Check {
+	regs, err := install.Registrations(opts)
+	if err != nil {
+		return []Check{{Name: "host manifest", Status: Fail, Detail: err.Error(), Fix: "openchrome install"}}
+	}
+	var out []Check
+	working := false
+	for _, r := range regs {
+		c := Check{Name: "host manifest", Detail: r.Name + ": " + r.Path}
+		switch r.State {
+		case install.RegOK:
+			c.Status, working = OK, true
+		case install.RegOtherBinary:
+			c.Status, c.Detail = Warn, r.Name+": names "+r.Binary
+			c.Fix = "openchrome install (to register this binary instead)"
+		case install.RegMissing:
+			c.Status, c.Detail, c.Fix = Warn, r.Name+": not registered", "openchrome install"
+		default:
+			c.Status, c.Detail, c.Fix = Fail, fmt.Sprintf("%s: %s (%s)", r.Name, r.State, r.Path), "openchrome install"
+		}
+		out = append(out, c)
+	}
+	if !working {
+		for i := range out {
+			if out[i].Status == Warn {
+				out[i].Status = Fail
+			}
+		}
+	}
+	return out
+}
+
+// daemonAndBrowser checks the running daemon and, through it, the browser.
+func daemonAndBrowser(ctx context.Context, home ledger.Home) []Check {
+	const startBrowser = "open Chrome with the OpenChrome extension loaded (or run: openchrome launch)"
+	d, err := bridge.ReadDiscovery(home.BridgeFile())
+	if err != nil {
+		return []Check{{Name: "daemon", Status: Fail, Detail: "not running (no " + home.BridgeFile() + ")", Fix: startBrowser}}
+	}
+	if !ledger.ProcessAlive(d.PID) {
+		return []Check{{Name: "daemon", Status: Fail,
+			Detail: fmt.Sprintf("pid %d in bridge.json is dead (the browser or daemon crashed)", d.PID), Fix: startBrowser}}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	cl, err := bridge.Dial(ctx, d, "openchrome doctor")
+	if err != nil {
+		e := protocol.AsError(err)
+		return []Check{{Name: "daemon", Status: Fail, Detail: fmt.Sprintf("pid %d: %s", d.PID, e.Message), Fix: e.Hint}}
+	}
+	defer cl.Close()
+	checks := []Check{{Name: "daemon", Status: OK,
+		Detail: fmt.Sprintf("pid %d, port %d, version %s, up %s", d.PID, d.Port, d.Version, time.Since(d.StartedAt).Round(time.Second))}}
+
+	r, err := cl.Call(ctx, "oc_connection_health", nil, bridge.CallOptions{})
+	if err == nil && r.IsError {
+		err = protocol.ResultError(r)
+	}
+	if err != nil {
+		e := protocol.AsError(err)
+		return append(checks, Check{Name: "browser", Status: Fail, Detail: e.Message, Fix: e.Hint})
+	}
+	var health struct {
+		Browsers []struct {
+			protocol.BrowserInfo
+			GroupTabs int    `json:"groupTabs"`
+			LatencyMs int64  `json:"latencyMs"`
+			Problem   string `json:"problem"`
+		} `json:"browsers"`
+	}
+	if err := json.Unmarshal([]byte(r.Content[0].Text), &health); err != nil {
+		return append(checks, Check{Name: "browser", Status: Fail, Detail: "unreadable health report", Fix: "openchrome version; restart the browser"})
+	}
+	for _, b := range health.Browsers {
+		c := Check{Name: "browser", Status: OK,
+			Detail: fmt.Sprintf("%s %s, extension %s, %d agent tabs, %d ms", b.ID, b.Browser, b.ExtensionVersion, b.GroupTabs, b.LatencyMs)}
+		if b.Problem != "" {
+			c.Status, c.Detail, c.Fix = Fail, b.ID+" "+b.Browser+": "+b.Problem, "openchrome install, then reload the extension at chrome://extensions"
+		}
+		checks = append(checks, c)
+	}
+	return checks
+}

@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// call is what a handler sees of the engine for the length of one call.
+type call struct {
+	engine *Engine
+	bc     *bridge.Call
+	agent  *agentState
+}
+
+// browser returns the browser to act in.
+func (c *call) browser() (*bridge.Link, error) {
+	if c.engine.browsers == nil {
+		return nil, bridge.ErrNoDaemon
+	}
+	return c.engine.browsers.Browser("")
+}
+
+// do runs one extension command in the browser and decodes its data into out
+// (when not nil).
+func (c *call) do(ctx context.Context, cmd protocol.Command, out any) error {
+	l, err := c.browser()
+	if err != nil {
+		return err
+	}
+	return doInto(ctx, l, cmd, out)
+}
+
+func doInto(ctx context.Context, l *bridge.Link, cmd protocol.Command, out any) error {
+	data, err := l.Do(ctx, cmd)
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		return fmt.Errorf("engine: %s answered %.100s: %w", cmd.Action, data, err)
+	}
+	return nil
+}
+
+// progress reports how far the call has got, when the agent asked.
+func (c *call) progress(done, total float64, message string) {
+	c.bc.Progress(done, total, message)
+}
+
+// currentTab returns the agent's current tab, 0 if none.
+func (c *call) currentTab() int {
+	c.agent.mu.Lock()
+	defer c.agent.mu.Unlock()
+	return c.agent.currentTab
+}
+
+func (c *call) setCurrentTab(id int) {
+	c.agent.mu.Lock()
+	c.agent.currentTab = id
+	c.agent.mu.Unlock()
+}
+
+// tab resolves the tab a tool acts on: tabID when given (the extension checks
+// it is the agent's), else the agent's current tab, else the last tab of the
+// OpenChrome group. With no tab at all it returns 0 and no error; callers
+// that can open one do, the rest call needTab.
+func (c *call) tab(ctx context.Context, tabID int) (int, error) {
+	if tabID != 0 {
+		return tabID, nil
+	}
+	tabs, err := c.listTabs(ctx)
+	if err != nil {
+		return 0, err
+	}
+	cur := c.currentTab()
+	for _, t := range tabs {
+		if t.TabID == cur {
+			return cur, nil
+		}
+	}
+	if len(tabs) == 0 {
+		c.setCurrentTab(0)
+		return 0, nil
+	}
+	pick := tabs[len(tabs)-1]
+	for _, t := range tabs {
+		if t.Active {
+			pick = t
+		}
+	}
+	c.setCurrentTab(pick.TabID)
+	return pick.TabID, nil
+}
+
+// needTab is tab for tools that cannot open one themselves.
+func (c *call) needTab(ctx context.Context, tabID int) (int, error) {
+	id, err := c.tab(ctx, tabID)
+	if err == nil && id == 0 {
+		err = protocol.Errorf(protocol.CodeNotFound, "the agent has no tab yet").
+			WithHint("call navigate with a url, or tabs_create")
+	}
+	return id, err
+}
+
+func (c *call) listTabs(ctx context.Context) ([]tabInfo, error) {
+	var out struct {
+		Tabs []tabInfo `json:"tabs"`
+	}
+	if err := c.do(ctx, tabsList(), &out); err != nil {
+		return nil, err
+	}
+	return out.Tabs, nil
+}

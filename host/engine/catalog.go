@@ -1,0 +1,150 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Tool groups, chosen with `openchrome mcp --tools core,tasks,...`.
+const (
+	GroupCore        = "core"
+	GroupLong        = "long"
+	GroupTasks       = "tasks"
+	GroupHandoff     = "handoff"
+	GroupInteractive = "interactive" // opt-in
+	GroupDebug       = "debug"       // opt-in
+)
+
+// Groups lists every group; DefaultGroups those served when none are chosen.
+func Groups() []string {
+	return []string{GroupCore, GroupLong, GroupTasks, GroupHandoff, GroupInteractive, GroupDebug}
+}
+
+// DefaultGroups are all but the opt-in groups.
+func DefaultGroups() []string {
+	return []string{GroupCore, GroupLong, GroupTasks, GroupHandoff}
+}
+
+// Tool is one entry of the catalog.
+type Tool struct {
+	Name        string
+	Group       string
+	Description string
+	InputSchema *jsonschema.Schema
+	// Local tools need no browser: the front-end runs them itself when no
+	// daemon is up (they read the ledger).
+	Local bool
+	// ReadOnly tools change nothing, so a call lost with its connection can
+	// be sent again; MCP clients see it as readOnlyHint.
+	ReadOnly bool
+
+	resolved *jsonschema.Resolved
+	run      func(ctx context.Context, c *call, args json.RawMessage) (*protocol.ToolResult, error)
+}
+
+// define builds a catalog entry whose schema comes from In's fields and tags
+// (`json:"name,omitempty"` marks optional; `jsonschema:"..."` describes);
+// shape adjusts what tags cannot say (enums, bounds). A schema that cannot be
+// built is a programming error and panics at start-up.
+func define[In any](name, group, description string, h func(context.Context, *call, In) (*protocol.ToolResult, error), shape ...func(*jsonschema.Schema)) Tool {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("engine: schema of %s: %v", name, err))
+	}
+	for _, f := range shape {
+		f(s)
+	}
+	resolved, err := s.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("engine: schema of %s: %v", name, err))
+	}
+	return Tool{
+		Name:        name,
+		Group:       group,
+		Description: description,
+		InputSchema: s,
+		resolved:    resolved,
+		run: func(ctx context.Context, c *call, raw json.RawMessage) (*protocol.ToolResult, error) {
+			var in In
+			if err := decodeArgs(resolved, raw, &in); err != nil {
+				return nil, err
+			}
+			return h(ctx, c, in)
+		},
+	}
+}
+
+// readOnly marks t as changing nothing.
+func readOnly(t Tool) Tool {
+	t.ReadOnly = true
+	return t
+}
+
+// enum limits a string property to values.
+func enum(s *jsonschema.Schema, prop string, values ...string) {
+	p := property(s, prop)
+	p.Enum = nil
+	for _, v := range values {
+		p.Enum = append(p.Enum, v)
+	}
+}
+
+// between bounds a number property.
+func between(s *jsonschema.Schema, prop string, lo, hi float64) {
+	p := property(s, prop)
+	p.Minimum, p.Maximum = &lo, &hi
+}
+
+func property(s *jsonschema.Schema, prop string) *jsonschema.Schema {
+	p, ok := s.Properties[prop]
+	if !ok {
+		panic("engine: schema has no property " + prop)
+	}
+	return p
+}
+
+// Catalog returns every tool, in the order tools/list shows them.
+func Catalog() []Tool {
+	return []Tool{
+		healthTool(),
+		tabsContextTool(),
+		tabsCreateTool(),
+		tabsCloseTool(),
+		navigateTool(),
+		screenshotTool(),
+		javascriptTool(),
+	}
+}
+
+// Select returns the tools of the given groups; nil selects DefaultGroups.
+// Unknown group names are an error that lists the valid ones.
+func Select(groups []string) ([]Tool, error) {
+	if groups == nil {
+		groups = DefaultGroups()
+	}
+	for _, g := range groups {
+		if !slices.Contains(Groups(), g) {
+			return nil, fmt.Errorf("unknown tool group %q (groups: %s)", g, strings.Join(Groups(), ", "))
+		}
+	}
+	var out []Tool
+	for _, t := range Catalog() {
+		if slices.Contains(groups, t.Group) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// positive makes an integer property at least 1 (tab ids, counts).
+func positive(s *jsonschema.Schema, prop string) {
+	lo := 1.0
+	property(s, prop).Minimum = &lo
+}

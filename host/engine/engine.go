@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Options configure an Engine.
+type Options struct {
+	// Browsers are the connected browsers; nil means no daemon (the
+	// front-end's local engine), and browser tools say so.
+	Browsers *bridge.Registry
+	Logger   *slog.Logger
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Engine runs tool calls. It implements [bridge.Handler].
+type Engine struct {
+	browsers *bridge.Registry
+	log      *slog.Logger
+	now      func() time.Time
+	started  time.Time
+	tools    map[string]Tool
+
+	mu     sync.Mutex // guards agents
+	agents map[string]*agentState
+}
+
+var _ bridge.Handler = (*Engine)(nil)
+
+// agentState is what the engine remembers between one agent's calls.
+type agentState struct {
+	mu         sync.Mutex // guards currentTab
+	currentTab int
+}
+
+// New returns an engine serving the whole catalog.
+func New(opts Options) *Engine {
+	e := &Engine{
+		browsers: opts.Browsers,
+		log:      opts.Logger,
+		now:      opts.Now,
+		tools:    make(map[string]Tool),
+		agents:   make(map[string]*agentState),
+	}
+	if e.log == nil {
+		e.log = slog.New(slog.DiscardHandler)
+	}
+	if e.now == nil {
+		e.now = time.Now
+	}
+	e.started = e.now()
+	for _, t := range Catalog() {
+		e.tools[t.Name] = t
+	}
+	return e
+}
+
+// Call runs one tool call. Every failure comes back as an error result with a
+// code; a panic in a handler is caught, logged and reported as internal.
+func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolResult) {
+	start := e.now()
+	defer func() {
+		if p := recover(); p != nil {
+			e.log.Error("tool panicked", "tool", bc.Tool, "panic", p)
+			res = protocol.ErrorResult(errors.New("panic"))
+		}
+		e.log.Info("call", "agent", bc.Agent, "tool", bc.Tool, "ms", e.now().Sub(start).Milliseconds(), "error", errorCode(res))
+	}()
+	t, ok := e.tools[bc.Tool]
+	if !ok {
+		return protocol.ErrorResult(protocol.Errorf(protocol.CodeBadRequest, "unknown tool %q", bc.Tool).
+			WithHint("call tools/list for the tools this server offers"))
+	}
+	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
+	r, err := t.run(ctx, c, bc.Args)
+	if err != nil {
+		if ctx.Err() != nil && !isCoded(err) {
+			err = bridge.ContextError(ctx, bc.Tool)
+		}
+		if e := protocol.AsError(err); e.Code == protocol.CodeInternal {
+			c.engine.log.Error("tool failed", "tool", bc.Tool, "err", err)
+		}
+		return protocol.ErrorResult(err)
+	}
+	return r
+}
+
+func (e *Engine) agent(id string) *agentState {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	a := e.agents[id]
+	if a == nil {
+		a = &agentState{}
+		e.agents[id] = a
+	}
+	return a
+}
+
+func isCoded(err error) bool {
+	var e *protocol.Error
+	return errors.As(err, &e)
+}
+
+func errorCode(r *protocol.ToolResult) string {
+	if e := protocol.ResultError(r); e != nil {
+		return string(e.Code)
+	}
+	return ""
+}
+
+// jsonResult returns v as compact JSON text: what most tools answer with.
+func jsonResult(v any) (*protocol.ToolResult, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return protocol.TextResult(string(b)), nil
+}

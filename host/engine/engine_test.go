@@ -1,0 +1,376 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"image"
+	"image/png"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// fakeBrowser is an in-process extension: it answers each command with what
+// answer returns and records the commands it saw.
+type fakeBrowser struct {
+	mu   sync.Mutex
+	seen []protocol.Command
+}
+
+func (f *fakeBrowser) actions() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.seen {
+		out = append(out, c.Action)
+	}
+	return out
+}
+
+func (f *fakeBrowser) last() protocol.Command {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.seen[len(f.seen)-1]
+}
+
+// newEngine returns an engine with one fake browser that answers with answer.
+func newEngine(t *testing.T, version string, answer func(protocol.Command) (any, *protocol.Error)) (*Engine, *fakeBrowser) {
+	t.Helper()
+	reg := bridge.NewRegistry(nil, nil)
+	fb := &fakeBrowser{}
+	var link *bridge.Link
+	link = reg.Add(&protocol.Hello{Role: protocol.RoleExtension, Version: version, Browser: "Fake/1"}, func(f protocol.Frame) error {
+		cmd, ok := f.(protocol.Command)
+		if !ok {
+			return nil
+		}
+		fb.mu.Lock()
+		fb.seen = append(fb.seen, cmd)
+		fb.mu.Unlock()
+		go func() {
+			data, err := answer(cmd)
+			if err != nil {
+				link.Deliver(&protocol.CommandResult{ID: cmd.ID, Error: err})
+				return
+			}
+			b, _ := json.Marshal(data)
+			link.Deliver(&protocol.CommandResult{ID: cmd.ID, OK: true, Data: b})
+		}()
+		return nil
+	})
+	return New(Options{Browsers: reg}), fb
+}
+
+func run(t *testing.T, e *Engine, tool, args string) *protocol.ToolResult {
+	t.Helper()
+	return e.Call(context.Background(), bridge.NewCall("a1", tool, json.RawMessage(args), nil))
+}
+
+func textOf(t *testing.T, r *protocol.ToolResult) string {
+	t.Helper()
+	require.NotNil(t, r)
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			return c.Text
+		}
+	}
+	t.Fatalf("no text in %+v", r)
+	return ""
+}
+
+func wantError(t *testing.T, r *protocol.ToolResult, code protocol.Code) *protocol.Error {
+	t.Helper()
+	e := protocol.ResultError(r)
+	require.NotNil(t, e, "want a %s error, got %s", code, textOf(t, r))
+	assert.Equal(t, code, e.Code, e.Message)
+	return e
+}
+
+// tabs answers tabs.list with the given tabs and everything else from more.
+func tabs(list []tabInfo, more func(protocol.Command) (any, *protocol.Error)) func(protocol.Command) (any, *protocol.Error) {
+	return func(cmd protocol.Command) (any, *protocol.Error) {
+		if cmd.Action == "tabs.list" {
+			return map[string]any{"tabs": list}, nil
+		}
+		if more == nil {
+			return map[string]any{}, nil
+		}
+		return more(cmd)
+	}
+}
+
+func TestCatalogNamesFollowTheArchitecture(t *testing.T) {
+	// ARCHITECTURE §5.
+	known := strings.Fields(`tabs_context tabs_create tabs_close navigate read_page find interact act
+		form_input javascript_tool page_screenshot computer wait_for oc_connection_health oc_stop
+		crawl crawl_sitemap recording oc_evidence_bundle oc_session_snapshot oc_session_resume
+		oc_task_start oc_task_list oc_task_get oc_task_update oc_task_finish oc_task_cancel oc_task_wait
+		oc_handoff_start oc_handoff_status oc_handoff_finish oc_handoff_cancel
+		browser_request_feedback console_messages network_requests`)
+	seen := map[string]bool{}
+	for _, tool := range Catalog() {
+		assert.Contains(t, known, tool.Name)
+		assert.False(t, seen[tool.Name], "%s twice", tool.Name)
+		seen[tool.Name] = true
+		assert.Contains(t, Groups(), tool.Group)
+		assert.NotEmpty(t, tool.Description)
+		assert.LessOrEqual(t, len(tool.Description), 160, "%s: descriptions stay short", tool.Name)
+		assert.Equal(t, "object", tool.InputSchema.Type)
+	}
+}
+
+func TestCatalogCostsFewTokens(t *testing.T) {
+	// tools/list is paid for in every agent's context. About 4 characters a
+	// token; Playwright MCP's list costs about 4,000 tokens.
+	b, err := json.Marshal(func() (out []map[string]any) {
+		for _, tool := range Catalog() {
+			out = append(out, map[string]any{"name": tool.Name, "description": tool.Description, "inputSchema": tool.InputSchema})
+		}
+		return out
+	}())
+	require.NoError(t, err)
+	assert.Less(t, len(b), 16_000)
+	t.Logf("tools/list: %d tools, %d characters", len(Catalog()), len(b))
+}
+
+func TestSelectGroups(t *testing.T) {
+	all, err := Select(nil)
+	require.NoError(t, err)
+	assert.NotEmpty(t, all)
+	for _, tool := range all {
+		assert.NotContains(t, []string{GroupInteractive, GroupDebug}, tool.Group, "opt-in groups are off by default")
+	}
+	core, err := Select([]string{GroupCore})
+	require.NoError(t, err)
+	for _, tool := range core {
+		assert.Equal(t, GroupCore, tool.Group)
+	}
+	_, err = Select([]string{"core", "magic"})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"magic"`)
+	assert.Contains(t, err.Error(), "handoff")
+}
+
+func TestWithoutADaemonBrowserToolsSaySo(t *testing.T) {
+	e := New(Options{})
+	for _, tool := range []string{"oc_connection_health", "tabs_context", "navigate", "page_screenshot", "javascript_tool"} {
+		args := `{}`
+		switch tool {
+		case "navigate":
+			args = `{"url":"https://example.com/"}`
+		case "javascript_tool":
+			args = `{"code":"1"}`
+		}
+		t.Run(tool, func(t *testing.T) {
+			err := wantError(t, run(t, e, tool, args), protocol.CodeBrowserNotConnected)
+			assert.Contains(t, err.Hint, "openchrome doctor")
+		})
+	}
+}
+
+func TestUnknownToolAndBadArguments(t *testing.T) {
+	e, fb := newEngine(t, protocol.Version, tabs(nil, nil))
+	wantError(t, run(t, e, "teleport", `{}`), protocol.CodeBadRequest)
+
+	tests := []struct{ tool, args, want string }{
+		{"navigate", `{}`, `missing required field "url"`},
+		{"navigate", `{"url":"http://127.0.0.1/","tabId":"7"}`, "tabId: want integer, got string"},
+		{"navigate", `{"url":"http://127.0.0.1/","tabId":0}`, "tabId: must be at least 1"},
+		{"page_screenshot", `{"format":"gif"}`, "format: must be one of png, jpeg"},
+		{"page_screenshot", `{"quality":101}`, "quality: must be at most 100"},
+		{"javascript_tool", `{"script":"1"}`, `unknown field "script"`},
+		{"tabs_close", `{}`, `missing required field "tabId"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {
+			e := wantError(t, run(t, e, tt.tool, tt.args), protocol.CodeBadRequest)
+			assert.Contains(t, e.Message, tt.want)
+		})
+	}
+	assert.Empty(t, fb.actions(), "bad arguments send nothing to the browser")
+}
+
+func TestNavigateRefusesMalformedURLs(t *testing.T) {
+	e, fb := newEngine(t, protocol.Version, tabs(nil, nil))
+	for _, url := range []string{"", "example.com", "/relative", "http://", "javascript:alert(1)", "chrome://settings", "ht tp://x"} {
+		t.Run(url, func(t *testing.T) {
+			err := wantError(t, run(t, e, "navigate", `{"url":`+jsonString(url)+`}`), protocol.CodeBadRequest)
+			assert.Contains(t, err.Hint, "absolute URL")
+		})
+	}
+	assert.Empty(t, fb.actions())
+}
+
+func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
+
+func TestNavigateOpensATabWhenTheAgentHasNone(t *testing.T) {
+	e, fb := newEngine(t, protocol.Version, tabs(nil, func(cmd protocol.Command) (any, *protocol.Error) {
+		return pageInfo{TabID: 12, URL: "http://127.0.0.1:8080/", Title: "Fixture", Status: 200}, nil
+	}))
+	r := run(t, e, "navigate", `{"url":"http://127.0.0.1:8080/"}`)
+	assert.JSONEq(t, `{"tabId":12,"url":"http://127.0.0.1:8080/","title":"Fixture","status":200}`, textOf(t, r))
+	assert.Equal(t, []string{"tabs.list", "tab.create"}, fb.actions())
+	assert.JSONEq(t, `{"url":"http://127.0.0.1:8080/","active":true}`, string(fb.last().Params))
+}
+
+func TestNavigateUsesTheCurrentTab(t *testing.T) {
+	list := []tabInfo{{TabID: 3, URL: "about:blank"}, {TabID: 12, URL: "about:blank", Active: true}}
+	e, fb := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {
+		var p struct {
+			TabID int `json:"tabId"`
+		}
+		_ = json.Unmarshal(cmd.Params, &p)
+		return pageInfo{TabID: p.TabID, URL: "http://127.0.0.1/", Title: "T", Status: 200}, nil
+	}))
+	run(t, e, "navigate", `{"url":"http://127.0.0.1/","tabId":3}`)
+	assert.JSONEq(t, `{"tabId":3,"url":"http://127.0.0.1/"}`, string(fb.last().Params))
+
+	// The tab it last used is now current, even though 12 is the active one.
+	run(t, e, "navigate", `{"url":"reload"}`)
+	assert.JSONEq(t, `{"tabId":3,"direction":"reload"}`, string(fb.last().Params))
+
+	// Another agent has its own current tab: the group's active one.
+	e.Call(context.Background(), bridge.NewCall("a2", "navigate", json.RawMessage(`{"url":"back","timeoutMs":5000}`), nil))
+	assert.JSONEq(t, `{"tabId":12,"direction":"back"}`, string(fb.last().Params))
+	assert.EqualValues(t, 5000, fb.last().TimeoutMs)
+}
+
+func TestNavigateBackWithoutATab(t *testing.T) {
+	e, _ := newEngine(t, protocol.Version, tabs(nil, nil))
+	wantError(t, run(t, e, "navigate", `{"url":"back"}`), protocol.CodeNotFound)
+}
+
+func TestExtensionErrorsPassThrough(t *testing.T) {
+	e, _ := newEngine(t, protocol.Version, tabs(nil, func(cmd protocol.Command) (any, *protocol.Error) {
+		return nil, protocol.Errorf(protocol.CodeTabNotAllowed, "tab 5 is not in the OpenChrome group").WithHint("open one with tabs_create")
+	}))
+	err := wantError(t, run(t, e, "tabs_close", `{"tabId":5}`), protocol.CodeTabNotAllowed)
+	assert.Equal(t, "open one with tabs_create", err.Hint)
+}
+
+func TestTabsContextAndClose(t *testing.T) {
+	list := []tabInfo{{TabID: 4, URL: "http://127.0.0.1/a", Title: "A", Active: true}}
+	e, _ := newEngine(t, protocol.Version, tabs(list, nil))
+	assert.JSONEq(t, `{"current":4,"tabs":[{"tabId":4,"url":"http://127.0.0.1/a","title":"A","active":true}]}`,
+		textOf(t, run(t, e, "tabs_context", `{}`)))
+	assert.JSONEq(t, `{"closed":4}`, textOf(t, run(t, e, "tabs_close", `{"tabId":4}`)))
+
+	empty, _ := newEngine(t, protocol.Version, tabs(nil, nil))
+	assert.JSONEq(t, `{"tabs":[]}`, textOf(t, run(t, empty, "tabs_context", `{}`)))
+}
+
+func TestToolsThatNeedATab(t *testing.T) {
+	e, _ := newEngine(t, protocol.Version, tabs(nil, nil))
+	for tool, args := range map[string]string{"page_screenshot": `{}`, "javascript_tool": `{"code":"1"}`} {
+		err := wantError(t, run(t, e, tool, args), protocol.CodeNotFound)
+		assert.Contains(t, err.Hint, "navigate")
+	}
+}
+
+func TestJavascriptResults(t *testing.T) {
+	list := []tabInfo{{TabID: 1, Active: true}}
+	tests := []struct {
+		name   string
+		answer any
+		want   string
+	}{
+		{"a string", map[string]any{"type": "string", "value": "Fixture"}, `"Fixture"`},
+		{"an object", map[string]any{"type": "object", "value": map[string]int{"a": 1}}, `{"a":1}`},
+		{"undefined", map[string]any{"type": "undefined"}, "undefined"},
+		{"null", map[string]any{"type": "object", "value": nil}, "null"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) { return tt.answer, nil }))
+			assert.Equal(t, tt.want, textOf(t, run(t, e, "javascript_tool", `{"code":"x"}`)))
+		})
+	}
+
+	big := strings.Repeat("x", maxScriptResult*2)
+	e, _ := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) {
+		return map[string]any{"type": "string", "value": big}, nil
+	}))
+	out := textOf(t, run(t, e, "javascript_tool", `{"code":"x"}`))
+	assert.Less(t, len(out), maxScriptResult+200)
+	assert.Contains(t, out, "[truncated: the value is 100002 characters")
+
+	thrown, _ := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "script threw: Error: boom")
+	}))
+	err := wantError(t, run(t, thrown, "javascript_tool", `{"code":"throw new Error('boom')"}`), protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "boom")
+}
+
+func TestScreenshotIsAnImage(t *testing.T) {
+	var buf bytes.Buffer
+	require.NoError(t, png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 800, 600))))
+	list := []tabInfo{{TabID: 1, Active: true}}
+	e, fb := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) {
+		return map[string]any{"data": base64.StdEncoding.EncodeToString(buf.Bytes()), "mimeType": "image/png"}, nil
+	}))
+	r := run(t, e, "page_screenshot", `{}`)
+	require.Len(t, r.Content, 2)
+	assert.Equal(t, "image", r.Content[0].Type)
+	assert.Equal(t, "image/png", r.Content[0].MimeType)
+	assert.Equal(t, buf.Bytes(), r.Content[0].Data)
+	assert.Contains(t, r.Content[1].Text, "800x600")
+	assert.JSONEq(t, `{"tabId":1,"format":"png"}`, string(fb.last().Params))
+
+	wantError(t, run(t, e, "page_screenshot", `{"quality":50}`), protocol.CodeBadRequest)
+	run(t, e, "page_screenshot", `{"format":"jpeg"}`)
+	assert.JSONEq(t, `{"tabId":1,"format":"jpeg","quality":80}`, string(fb.last().Params))
+}
+
+func TestHealthFlagsAVersionMismatch(t *testing.T) {
+	e, _ := newEngine(t, "0.0.1", func(protocol.Command) (any, *protocol.Error) {
+		return map[string]int{"groupTabs": 2, "attachedTabs": 1}, nil
+	})
+	var out struct {
+		OK       bool               `json:"ok"`
+		Browsers []browserHealthOut `json:"browsers"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(textOf(t, run(t, e, "oc_connection_health", `{}`))), &out))
+	assert.False(t, out.OK)
+	require.Len(t, out.Browsers, 1)
+	assert.Equal(t, 2, out.Browsers[0].GroupTabs)
+	assert.Contains(t, out.Browsers[0].Problem, "reload the extension")
+}
+
+func TestHealthWithNoBrowser(t *testing.T) {
+	e := New(Options{Browsers: bridge.NewRegistry(nil, nil)})
+	err := wantError(t, run(t, e, "oc_connection_health", `{}`), protocol.CodeBrowserNotConnected)
+	assert.Contains(t, err.Hint, "openchrome doctor")
+}
+
+func TestAPanickingToolIsAnInternalError(t *testing.T) {
+	e, _ := newEngine(t, protocol.Version, tabs(nil, nil))
+	e.tools["boom"] = define("boom", GroupCore, "panics", func(context.Context, *call, struct{}) (*protocol.ToolResult, error) {
+		panic("boom")
+	})
+	err := wantError(t, run(t, e, "boom", `{}`), protocol.CodeInternal)
+	assert.NotContains(t, err.Message, "boom", "a panic's text stays in the log")
+}
+
+func TestACancelledCallSaysCancelled(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	e, _ := newEngine(t, protocol.Version, tabs([]tabInfo{{TabID: 1}}, func(protocol.Command) (any, *protocol.Error) {
+		<-block
+		return nil, nil
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan *protocol.ToolResult)
+	go func() {
+		done <- e.Call(ctx, bridge.NewCall("a1", "javascript_tool", json.RawMessage(`{"code":"await new Promise(() => {})"}`), nil))
+	}()
+	cancel()
+	wantError(t, <-done, protocol.CodeCancelled)
+}

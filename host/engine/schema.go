@@ -1,0 +1,127 @@
+package engine
+
+import (
+	"encoding/json"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// decodeArgs validates raw against a tool's schema and decodes it into in.
+// Errors are bad_request and name the field first, e.g.
+// `invalid arguments: quality: must be at most 100`.
+func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) error {
+	v := map[string]any{}
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &v); err != nil {
+			return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: not a JSON object")
+		}
+	}
+	if err := resolved.Validate(v); err != nil {
+		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", describeSchemaError(err.Error())).
+			WithHint("see the tool's input schema in tools/list")
+	}
+	b, _ := json.Marshal(v) // v came from JSON: it marshals
+	if err := json.Unmarshal(b, in); err != nil {
+		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %v", err)
+	}
+	return nil
+}
+
+var (
+	// "validating /properties/steps/items/properties/action: type: ..."
+	reLast    = regexp.MustCompile(`^validating (/[^:]*): (.*)$`)
+	reType    = regexp.MustCompile(`^type: .* has type "(\w+)", want (?:one of )?"(?:null, )?([\w, ]+)"$`)
+	reEnum    = regexp.MustCompile(`^enum: .* does not equal any of: \[(.*)\]$`)
+	reBound   = regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum): .* (?:less|greater) than ([-\d.e+]+)$`)
+	reMissing = regexp.MustCompile(`^required: missing properties: \[(.*)\]$`)
+	reExtra   = regexp.MustCompile(`^unexpected additional properties \[(.*)\]$`)
+)
+
+// describeSchemaError turns jsonschema-go's validation error into one line
+// that names the field first. The library's text is not a stable API: what
+// is not recognised passes through, minus its prefixes.
+func describeSchemaError(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	field, detail := "", strings.TrimPrefix(line, "validating root: ")
+	// The deepest "validating <pointer>: " names the field that failed.
+	if i := strings.LastIndex(line, "validating /"); i >= 0 {
+		if m := reLast.FindStringSubmatch(line[i:]); m != nil {
+			field, detail = fieldPath(m[1]), m[2]
+		}
+	}
+	join := func(field, s string) string {
+		if field == "" {
+			return s
+		}
+		return field + ": " + s
+	}
+	switch {
+	case reType.MatchString(detail):
+		m := reType.FindStringSubmatch(detail)
+		return join(field, "want "+m[2]+", got "+m[1])
+	case reEnum.MatchString(detail):
+		return join(field, "must be one of "+strings.ReplaceAll(reEnum.FindStringSubmatch(detail)[1], " ", ", "))
+	case reBound.MatchString(detail):
+		m := reBound.FindStringSubmatch(detail)
+		n, _ := strconv.ParseFloat(m[2], 64)
+		bound := strconv.FormatFloat(n, 'f', -1, 64)
+		switch m[1] {
+		case "minimum":
+			return join(field, "must be at least "+bound)
+		case "maximum":
+			return join(field, "must be at most "+bound)
+		case "exclusiveMinimum":
+			return join(field, "must be more than "+bound)
+		default:
+			return join(field, "must be less than "+bound)
+		}
+	case reMissing.MatchString(detail):
+		return join(field, "missing required "+fields(reMissing.FindStringSubmatch(detail)[1]))
+	case reExtra.MatchString(detail):
+		return join(field, "unknown "+fields(reExtra.FindStringSubmatch(detail)[1]))
+	}
+	return join(field, detail)
+}
+
+// fieldPath turns a schema pointer into the argument's path:
+// /properties/steps/items/properties/action -> steps[].action.
+func fieldPath(pointer string) string {
+	var b strings.Builder
+	parts := strings.Split(strings.TrimPrefix(pointer, "/"), "/")
+	for i := 0; i < len(parts); i++ {
+		switch parts[i] {
+		case "properties":
+			if i+1 < len(parts) {
+				if b.Len() > 0 {
+					b.WriteByte('.')
+				}
+				b.WriteString(parts[i+1])
+				i++
+			}
+		case "items":
+			b.WriteString("[]")
+		}
+	}
+	return b.String()
+}
+
+// fields turns the library's `"b" "a"` (in map order) into
+// `fields "a", "b"`, sorted so the message is the same every time.
+func fields(list string) string {
+	names := strings.Split(list, `" "`)
+	for i, n := range names {
+		names[i] = strings.Trim(n, `"`)
+	}
+	slices.Sort(names)
+	word := "field"
+	if len(names) > 1 {
+		word = "fields"
+	}
+	return word + ` "` + strings.Join(names, `", "`) + `"`
+}

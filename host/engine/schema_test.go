@@ -1,0 +1,68 @@
+package engine
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+type schemaStep struct {
+	Action string `json:"action"`
+	Ref    string `json:"ref,omitempty"`
+}
+
+type schemaIn struct {
+	URL     string       `json:"url"`
+	Quality int          `json:"quality,omitempty"`
+	Format  string       `json:"format,omitempty"`
+	Steps   []schemaStep `json:"steps,omitempty"`
+}
+
+func TestDecodeArgsNamesTheField(t *testing.T) {
+	s, err := jsonschema.For[schemaIn](nil)
+	require.NoError(t, err)
+	enum(s, "format", "png", "jpeg")
+	between(s, "quality", 1, 100)
+	resolved, err := s.Resolve(nil)
+	require.NoError(t, err)
+
+	tests := []struct {
+		args string
+		want string
+	}{
+		{`{}`, `invalid arguments: missing required field "url"`},
+		{`{"url":5}`, `invalid arguments: url: want string, got integer`},
+		{`{"url":"x","quality":0}`, `invalid arguments: quality: must be at least 1`},
+		{`{"url":"x","quality":101}`, `invalid arguments: quality: must be at most 100`},
+		{`{"url":"x","quality":1.5}`, `invalid arguments: quality: want integer, got number`},
+		{`{"url":"x","format":"gif"}`, `invalid arguments: format: must be one of png, jpeg`},
+		{`{"url":"x","steps":[{"ref":"e1"}]}`, `invalid arguments: steps[]: missing required field "action"`},
+		{`{"url":"x","steps":[{"action":5}]}`, `invalid arguments: steps[].action: want string, got integer`},
+		{`{"url":"x","steps":"no"}`, `invalid arguments: steps: want array, got string`},
+		{`{"url":"x","tabid":1}`, `invalid arguments: unknown field "tabid"`},
+		{`{"a":1,"b":2,"url":"x"}`, `invalid arguments: unknown fields "a", "b"`},
+		{`[1]`, `invalid arguments: not a JSON object`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			var in schemaIn
+			err := decodeArgs(resolved, json.RawMessage(tt.args), &in)
+			require.ErrorIs(t, err, protocol.ErrBadRequest)
+			assert.Equal(t, tt.want, protocol.AsError(err).Message)
+		})
+	}
+
+	var in schemaIn
+	require.NoError(t, decodeArgs(resolved, json.RawMessage(`{"url":"x","quality":80,"steps":[{"action":"click","ref":"e2"}]}`), &in))
+	assert.Equal(t, schemaIn{URL: "x", Quality: 80, Steps: []schemaStep{{Action: "click", Ref: "e2"}}}, in)
+}
+
+func TestDescribeSchemaErrorPassesUnknownTextThrough(t *testing.T) {
+	assert.Equal(t, "x: something new", describeSchemaError("validating root: validating /properties/x: something new"))
+	assert.Equal(t, "odd", describeSchemaError("validating root: odd"))
+}

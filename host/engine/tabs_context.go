@@ -1,0 +1,37 @@
+package engine
+
+import (
+	"context"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+type tabsContextIn struct{}
+
+func tabsContextTool() Tool {
+	return readOnly(define("tabs_context", GroupCore,
+		"List the agent's tabs (the OpenChrome tab group) and which one is current.",
+		tabsContext))
+}
+
+func tabsContext(ctx context.Context, c *call, _ tabsContextIn) (*protocol.ToolResult, error) {
+	current, err := c.tab(ctx, 0)
+	if err != nil {
+		return nil, err
+	}
+	tabs, err := c.listTabs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(struct {
+		Current int       `json:"current,omitempty"`
+		Tabs    []tabInfo `json:"tabs"`
+	}{current, nonNil(tabs)})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

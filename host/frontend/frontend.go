@@ -1,0 +1,224 @@
+// Package frontend is the MCP server an agent's client runs (`openchrome mcp`).
+//
+// It is a thin adapter: it lists the tools of the compiled-in catalog and
+// forwards each call to the daemon's broker, passing progress and
+// cancellation both ways. Tools that only read the ledger run here when no
+// daemon is up. go-sdk types never leave this package.
+package frontend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/engine"
+	"github.com/openchrome/openchrome/ledger"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Options configure a Server.
+type Options struct {
+	Home   ledger.Home
+	Groups []string // tool groups; nil: engine.DefaultGroups
+	Logger *slog.Logger
+	// ReconnectGrace is how long a call waits for a daemon that has just
+	// died to be replaced; default 3 s. Chrome restarts the daemon as soon as
+	// the extension reconnects, within a second or two; the bridge.json the
+	// dead one left behind tells us one was running.
+	ReconnectGrace time.Duration
+}
+
+// Server is the MCP front-end.
+type Server struct {
+	home  ledger.Home
+	grace time.Duration
+	log   *slog.Logger
+	mcp   *mcp.Server
+	local *engine.Engine // runs Local tools when no daemon is up
+
+	mu     sync.Mutex // guards client
+	client *bridge.Client
+}
+
+// New returns a front-end serving the tools of opts.Groups.
+func New(opts Options) (*Server, error) {
+	tools, err := engine.Select(opts.Groups)
+	if err != nil {
+		return nil, err
+	}
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	grace := opts.ReconnectGrace
+	if grace == 0 {
+		grace = 3 * time.Second
+	}
+	s := &Server{home: opts.Home, grace: grace, log: log, local: engine.New(engine.Options{Logger: log})}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "openchrome", Title: "OpenChrome", Version: protocol.Version}, &mcp.ServerOptions{
+		Instructions: "Drive the user's real Chrome. You work only in the tabs of the OpenChrome tab group; " +
+			"errors carry a code and a hint naming the call that fixes them.",
+		Logger: log,
+	})
+	for _, t := range tools {
+		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
+		if t.ReadOnly {
+			mt.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
+		}
+		s.mcp.AddTool(mt, s.handler(t))
+	}
+	return s, nil
+}
+
+// ServeStdio serves MCP on stdin and stdout until the client goes away or
+// ctx ends.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	return s.run(ctx, &mcp.StdioTransport{})
+}
+
+func (s *Server) run(ctx context.Context, t mcp.Transport) error {
+	defer s.disconnect()
+	return s.mcp.Run(ctx, t)
+}
+
+func (s *Server) handler(t engine.Tool) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var progress func(protocol.Progress)
+		if token := req.Params.GetProgressToken(); token != nil {
+			progress = func(p protocol.Progress) {
+				_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{
+					ProgressToken: token, Progress: p.Progress, Total: p.Total, Message: p.Message,
+				})
+			}
+		}
+		client := "mcp"
+		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
+			client = p.ClientInfo.Name
+		}
+		return toMCP(s.call(ctx, client, t, req.Params.Arguments, progress)), nil
+	}
+}
+
+// call runs one tool through the daemon, or here when the tool is local and
+// no daemon answers.
+func (s *Server) call(ctx context.Context, client string, t engine.Tool, args json.RawMessage, progress func(protocol.Progress)) *protocol.ToolResult {
+	cl, err := s.connect(ctx, client)
+	if err != nil {
+		if t.Local {
+			return s.local.Call(ctx, bridge.NewCall("local", t.Name, args, progress))
+		}
+		return protocol.ErrorResult(err)
+	}
+	opts := bridge.CallOptions{Progress: progress}
+	r, err := cl.Call(ctx, t.Name, args, opts)
+	if errors.Is(err, protocol.ErrBrowserNotConnected) {
+		// The daemon went away under us (Chrome restarts it). A read-only
+		// call is safe to send again to the next one; any other call might
+		// have run, so the agent decides.
+		s.drop(cl)
+		if t.ReadOnly && ctx.Err() == nil {
+			if cl, err = s.connect(ctx, client); err == nil {
+				r, err = cl.Call(ctx, t.Name, args, opts)
+			}
+		}
+	}
+	if err != nil {
+		return protocol.ErrorResult(err)
+	}
+	return r
+}
+
+// drop forgets cl, so that the next call dials afresh.
+func (s *Server) drop(cl *bridge.Client) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client == cl {
+		_ = cl.Close()
+		s.client = nil
+	}
+}
+
+// connect returns the connection to the broker, dialling when there is none
+// or the last one dropped.
+func (s *Server) connect(ctx context.Context, client string) (*bridge.Client, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client != nil {
+		select {
+		case <-s.client.Done():
+			s.client = nil
+		default:
+			return s.client, nil
+		}
+	}
+	deadline := time.Now().Add(s.grace)
+	for {
+		cl, err := s.dial(ctx, client)
+		if err == nil {
+			s.client = cl
+			return cl, nil
+		}
+		// Only a daemon that was running (its bridge.json is still there)
+		// is worth waiting for; with none, say so at once.
+		stale := errors.Is(err, protocol.ErrBrowserNotConnected) && fileExists(s.home.BridgeFile())
+		if !stale || time.Now().After(deadline) {
+			return nil, err
+		}
+		select {
+		case <-ctx.Done():
+			return nil, bridge.ContextError(ctx, "connecting to the daemon")
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Server) dial(ctx context.Context, client string) (*bridge.Client, error) {
+	d, err := bridge.ReadDiscovery(s.home.BridgeFile())
+	if err != nil {
+		return nil, err
+	}
+	cl, err := bridge.Dial(ctx, d, client)
+	if err != nil {
+		s.log.Info("no daemon", "err", err)
+		return nil, err
+	}
+	return cl, nil
+}
+
+func (s *Server) disconnect() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.client != nil {
+		_ = s.client.Close()
+		s.client = nil
+	}
+}
+
+// toMCP converts the engine's result to the go-sdk's.
+func toMCP(r *protocol.ToolResult) *mcp.CallToolResult {
+	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
+	for _, c := range r.Content {
+		switch c.Type {
+		case "image":
+			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MimeType})
+		default:
+			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
+		}
+	}
+	if len(r.StructuredContent) > 0 {
+		out.StructuredContent = r.StructuredContent
+	}
+	return out
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
