@@ -32,7 +32,7 @@ var chromiumFlags = []string{
 // install finds no real browser), a Chromium with the extension loaded that
 // has started the daemon, and helpers to reach them.
 type env struct {
-	t         *testing.T
+	t         testing.TB
 	home      ledger.Home
 	userHome  string
 	udd       string // Chromium's --user-data-dir
@@ -43,7 +43,7 @@ type env struct {
 
 // newEnv installs openchrome into a fresh home, starts Chromium and waits for
 // the extension to connect (bridge.json appears).
-func newEnv(t *testing.T) *env {
+func newEnv(t testing.TB) *env {
 	t.Helper()
 	skipIfShort(t)
 	root := t.TempDir()
@@ -157,7 +157,7 @@ func (e *env) client(name string) *mcp.ClientSession {
 }
 
 // call calls a tool and returns its result; a protocol error fails the test.
-func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
+func call(t testing.TB, cs *mcp.ClientSession, tool string, args any) *mcp.CallToolResult {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -167,7 +167,7 @@ func call(t *testing.T, cs *mcp.ClientSession, tool string, args any) *mcp.CallT
 }
 
 // ok calls a tool that must succeed and returns its text.
-func ok(t *testing.T, cs *mcp.ClientSession, tool string, args any) string {
+func ok(t testing.TB, cs *mcp.ClientSession, tool string, args any) string {
 	t.Helper()
 	r := call(t, cs, tool, args)
 	require.False(t, r.IsError, "%s: %s", tool, textOf(r))
@@ -175,14 +175,14 @@ func ok(t *testing.T, cs *mcp.ClientSession, tool string, args any) string {
 }
 
 // okJSON calls a tool that must succeed and decodes its JSON text into out.
-func okJSON(t *testing.T, cs *mcp.ClientSession, tool string, args any, out any) {
+func okJSON(t testing.TB, cs *mcp.ClientSession, tool string, args any, out any) {
 	t.Helper()
 	text := ok(t, cs, tool, args)
 	require.NoError(t, json.Unmarshal([]byte(text), out), "%s answered %s", tool, text)
 }
 
 // fails calls a tool that must fail with code and returns its error.
-func fails(t *testing.T, cs *mcp.ClientSession, tool string, args any, code protocol.Code) *protocol.Error {
+func fails(t testing.TB, cs *mcp.ClientSession, tool string, args any, code protocol.Code) *protocol.Error {
 	t.Helper()
 	r := call(t, cs, tool, args)
 	require.True(t, r.IsError, "%s should fail with %s, answered %s", tool, code, textOf(r))

@@ -129,8 +129,12 @@ func TestScreenshotIsTheViewport(t *testing.T) {
 	cs := e.client("e2e")
 	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/tall.html"})
 
+	// Measure once the debugger is attached and its infobar ("started
+	// debugging this browser") has taken its share of the window.
 	var vp struct{ W, H, DPR float64 }
-	okJSON(t, cs, "javascript_tool", map[string]any{"code": "({W: innerWidth, H: innerHeight, DPR: devicePixelRatio})"}, &vp)
+	okJSON(t, cs, "javascript_tool", map[string]any{"code": `
+		await new Promise(r => setTimeout(r, 500));
+		({W: innerWidth, H: innerHeight, DPR: devicePixelRatio})`}, &vp)
 	require.NotZero(t, vp.W)
 
 	shot := func(args map[string]any) (image.Config, string) {

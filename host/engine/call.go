@@ -78,24 +78,29 @@ func (c *call) tab(ctx context.Context, tabID int) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	return c.pickTab(tabs), nil
+}
+
+// pickTab returns the agent's current tab if it is still among tabs, else the
+// group's active tab, else its last; it becomes current. 0 when tabs is empty.
+func (c *call) pickTab(tabs []tabInfo) int {
 	cur := c.currentTab()
 	for _, t := range tabs {
 		if t.TabID == cur {
-			return cur, nil
+			return cur
 		}
 	}
-	if len(tabs) == 0 {
-		c.setCurrentTab(0)
-		return 0, nil
+	pick := 0
+	if len(tabs) > 0 {
+		pick = tabs[len(tabs)-1].TabID
 	}
-	pick := tabs[len(tabs)-1]
 	for _, t := range tabs {
 		if t.Active {
-			pick = t
+			pick = t.TabID
 		}
 	}
-	c.setCurrentTab(pick.TabID)
-	return pick.TabID, nil
+	c.setCurrentTab(pick)
+	return pick
 }
 
 // needTab is tab for tools that cannot open one themselves.

@@ -15,10 +15,6 @@ func tabsContextTool() Tool {
 }
 
 func tabsContext(ctx context.Context, c *call, _ tabsContextIn) (*protocol.ToolResult, error) {
-	current, err := c.tab(ctx, 0)
-	if err != nil {
-		return nil, err
-	}
 	tabs, err := c.listTabs(ctx)
 	if err != nil {
 		return nil, err
@@ -26,7 +22,7 @@ func tabsContext(ctx context.Context, c *call, _ tabsContextIn) (*protocol.ToolR
 	return jsonResult(struct {
 		Current int       `json:"current,omitempty"`
 		Tabs    []tabInfo `json:"tabs"`
-	}{current, nonNil(tabs)})
+	}{c.pickTab(tabs), nonNil(tabs)})
 }
 
 func nonNil[T any](s []T) []T {
