@@ -10,7 +10,9 @@ func Args(opts Options) []string {
 		"--no-default-browser-check",
 	}
 	if opts.Headless {
-		args = append(args, "--headless=new", "--disable-gpu")
+		// Headless windows default to 800x600, where many sites serve
+		// their mobile layout; agents expect the desktop one.
+		args = append(args, "--headless=new", "--disable-gpu", "--window-size=1280,800")
 	}
 	// Chromium refuses to start as root with its sandbox on, headless or not.
 	if opts.Root {

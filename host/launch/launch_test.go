@@ -88,9 +88,9 @@ func TestArgs(t *testing.T) {
 	}{
 		{"defaults", Options{Home: home}, append(base, "about:blank")},
 		{"headless", Options{Home: home, Headless: true},
-			append(base, "--headless=new", "--disable-gpu", "about:blank")},
+			append(base, "--headless=new", "--disable-gpu", "--window-size=1280,800", "about:blank")},
 		{"headless as root", Options{Home: home, Headless: true, Root: true},
-			append(base, "--headless=new", "--disable-gpu", "--no-sandbox", "about:blank")},
+			append(base, "--headless=new", "--disable-gpu", "--window-size=1280,800", "--no-sandbox", "about:blank")},
 		{"root with a display", Options{Home: home, Root: true}, append(base, "--no-sandbox", "about:blank")},
 		{"extra args and URL", Options{Home: home, ExtraArgs: []string{"--remote-debugging-port=0"}, URL: "https://example.com/"},
 			append(base, "--remote-debugging-port=0", "https://example.com/")},
@@ -196,9 +196,11 @@ func TestStartChromium(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, pid, pgid, "the browser leads its own process group")
 
-	environ, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
-	require.NoError(t, err)
-	assert.Contains(t, strings.Split(string(environ), "\x00"), "OPENCHROME_HOME="+string(h))
+	// Read once the child has exec'd: until then /proc shows no environment.
+	assert.Eventually(t, func() bool {
+		environ, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "environ"))
+		return err == nil && slices.Contains(strings.Split(string(environ), "\x00"), "OPENCHROME_HOME="+string(h))
+	}, 10*time.Second, 10*time.Millisecond, "the browser's environment names the OpenChrome home")
 
 	// Chromium writes DevToolsActivePort into its user data dir once up.
 	assert.Eventually(t, func() bool {

@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// run runs the CLI with OPENCHROME_HOME in a temp dir and returns its exit
+// code, stdout and stderr.
+func run(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	home := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	code := Run(context.Background(), args, Env{
+		Stdin:  strings.NewReader(""),
+		Stdout: &stdout,
+		Stderr: &stderr,
+		Getenv: func(k string) string {
+			if k == "OPENCHROME_HOME" {
+				return home
+			}
+			return ""
+		},
+		Executable: filepath.Join(home, "openchrome"),
+	})
+	return code, stdout.String(), stderr.String()
+}
+
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{"no command prints usage", nil, 2, "", "Usage:"},
+		{"help", []string{"help"}, 0, "openchrome mcp", ""},
+		{"unknown command", []string{"fly"}, 2, "", `unknown command "fly"`},
+		{"version", []string{"version"}, 0, "openchrome " + protocol.Version, ""},
+		{"call needs a tool", []string{"call"}, 1, "", "usage: openchrome call TOOL"},
+		{"call refuses bad JSON", []string{"call", "navigate", "{url:"}, 1, "", "not valid JSON"},
+		{"call without a daemon names the fix", []string{"call", "tabs_context"}, 1, "", "openchrome doctor"},
+		{"mcp refuses an unknown group", []string{"mcp", "--tools", "core,magic"}, 1, "", `unknown tool group "magic"`},
+		{"bad flag", []string{"install", "--frobnicate"}, 1, "", "flag provided but not defined"},
+		{"native mode without a hello", []string{"chrome-extension://pmdndpcaaogpfkegdbdkbpfpldaklhac/"}, 1, "", "hello"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := run(t, tt.args...)
+			assert.Equal(t, tt.code, code, "stdout: %s\nstderr: %s", stdout, stderr)
+			assert.Contains(t, stdout, tt.stdout)
+			assert.Contains(t, stderr, tt.stderr)
+		})
+	}
+}
+
+func TestNativeModeWritesNothingButFramesToStdout(t *testing.T) {
+	// Chrome closes the port at once: the daemon must leave stdout empty
+	// (it is the wire) and log to the home's log file instead.
+	code, stdout, _ := run(t, "chrome-extension://pmdndpcaaogpfkegdbdkbpfpldaklhac/")
+	assert.Equal(t, 1, code)
+	assert.Empty(t, stdout)
+}
+
+func TestLogRotation(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "openchrome.log")
+	require.NoError(t, os.WriteFile(path, bytes.Repeat([]byte("x"), 11<<20), 0o600))
+	rotate(path)
+	_, err := os.Stat(path + ".1")
+	assert.NoError(t, err)
+	_, err = os.Stat(path)
+	assert.True(t, os.IsNotExist(err))
+}
