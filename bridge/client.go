@@ -3,7 +3,6 @@ package bridge
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"sync"
@@ -35,31 +34,18 @@ type pendingCall struct {
 // client. Errors are coded: browser_not_connected when no broker answers,
 // unauthorized for a refused token, conflict for a version mismatch.
 func Dial(ctx context.Context, d Discovery, client string) (*Client, error) {
-	c, first, err := dial(ctx, d, protocol.Hello{Role: protocol.RoleAgent, Version: protocol.Version, Client: client})
+	c, ready, err := dial(ctx, d, protocol.Hello{Role: protocol.RoleAgent, Version: protocol.Version, Client: client})
 	if err != nil {
 		return nil, err
 	}
-	f, err := protocol.DecodeAgentFrame(first)
-	if err != nil {
-		_ = c.close()
-		return nil, err
-	}
-	switch f := f.(type) {
-	case *protocol.Ready:
-		cl := &Client{c: c, ready: *f, done: make(chan struct{}), pending: make(map[string]*pendingCall)}
-		go cl.readLoop()
-		return cl, nil
-	case *protocol.Fail:
-		_ = c.close()
-		return nil, f.Error
-	default:
-		_ = c.close()
-		return nil, protocol.Errorf(protocol.CodeInternal, "the broker answered hello with %T", f)
-	}
+	cl := &Client{c: c, ready: *ready, done: make(chan struct{}), pending: make(map[string]*pendingCall)}
+	go cl.readLoop()
+	return cl, nil
 }
 
-// dial opens the WebSocket, sends hello and returns the first frame's bytes.
-func dial(ctx context.Context, d Discovery, hello protocol.Hello) (*conn, []byte, error) {
+// dial opens the WebSocket, sends hello and returns the broker's ready, or
+// the error it refused the session with.
+func dial(ctx context.Context, d Discovery, hello protocol.Hello) (*conn, *protocol.Ready, error) {
 	h := http.Header{}
 	h.Set("Authorization", "Bearer "+d.Token)
 	dialer := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
@@ -77,18 +63,36 @@ func dial(ctx context.Context, d Discovery, hello protocol.Hello) (*conn, []byte
 			WithHint("open Chrome with the OpenChrome extension (or run: openchrome launch); run: openchrome doctor").WithCause(err)
 	}
 	c := newConn(ws)
-	if err := c.write(hello); err != nil {
-		_ = c.close()
-		return nil, nil, errLost.WithCause(err)
-	}
-	_ = ws.SetReadDeadline(time.Now().Add(helloWait))
-	first, err := c.read()
+	ready, err := handshake(c, hello)
 	if err != nil {
 		_ = c.close()
-		return nil, nil, errLost.WithCause(err)
+		return nil, nil, err
 	}
-	_ = ws.SetReadDeadline(time.Time{})
-	return c, first, nil
+	return c, ready, nil
+}
+
+func handshake(c *conn, hello protocol.Hello) (*protocol.Ready, error) {
+	if err := c.write(hello); err != nil {
+		return nil, errLost.WithCause(err)
+	}
+	_ = c.ws.SetReadDeadline(time.Now().Add(helloWait))
+	first, err := c.read()
+	if err != nil {
+		return nil, errLost.WithCause(err)
+	}
+	_ = c.ws.SetReadDeadline(time.Time{})
+	f, err := protocol.DecodeAgentFrame(first)
+	if err != nil {
+		return nil, err
+	}
+	switch f := f.(type) {
+	case *protocol.Ready:
+		return f, nil
+	case *protocol.Fail:
+		return nil, f.Error
+	default:
+		return nil, protocol.Errorf(protocol.CodeInternal, "the broker answered hello with a %T", f)
+	}
 }
 
 // Ready is the broker's answer to hello.
@@ -182,8 +186,7 @@ var errLost = protocol.Errorf(protocol.CodeBrowserNotConnected, "lost the connec
 // extension's frames, so a second Chrome profile joins the first daemon's
 // broker instead of starting its own.
 type Relay struct {
-	c     *conn
-	ready protocol.Ready
+	c *conn
 }
 
 // DialRelay connects to the broker as the browser that said hello.
@@ -191,24 +194,11 @@ func DialRelay(ctx context.Context, d Discovery, hello protocol.Hello) (*Relay, 
 	if hello.Role != protocol.RoleExtension {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "a relay says hello as the extension")
 	}
-	c, first, err := dial(ctx, d, hello)
+	c, _, err := dial(ctx, d, hello)
 	if err != nil {
 		return nil, err
 	}
-	f, err := protocol.DecodeAgentFrame(first)
-	if err != nil {
-		_ = c.close()
-		return nil, err
-	}
-	ready, ok := f.(*protocol.Ready)
-	if !ok {
-		_ = c.close()
-		if fail, isFail := f.(*protocol.Fail); isFail {
-			return nil, fail.Error
-		}
-		return nil, errors.New("bridge: broker did not answer the relay's hello")
-	}
-	return &Relay{c: c, ready: *ready}, nil
+	return &Relay{c: c}, nil
 }
 
 // Send passes one frame from the extension to the broker.
