@@ -53,3 +53,10 @@ func (h Home) Extension() string  { return h.Path("extension") }
 func (h Home) InstallRecord() string {
 	return h.Path("install.json")
 }
+
+// Tasks is the root of the task records: open it with [TaskLifecycle].
+func (h Home) Tasks() string { return h.Path("tasks") }
+
+// Handoffs is the root of the handoff records: open it with
+// [HandoffLifecycle].
+func (h Home) Handoffs() string { return h.Path("handoffs") }
