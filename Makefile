@@ -8,7 +8,7 @@ BIN := bin/openchrome
 GO_FILES := $(shell find . -name '*.go' -not -path './extension/node_modules/*')
 EXT_FILES := $(shell find extension -path extension/node_modules -prune -o -type f -print)
 
-.PHONY: setup build install launch test deps lint test-go test-ext test-short bench fuzz clean
+.PHONY: setup build install launch test deps lint test-go test-ext test-short bench bench-pages fuzz clean
 
 setup: install
 	@if ./$(BIN) launch >/dev/null 2>&1; then \
@@ -51,7 +51,13 @@ test-short:
 	cd extension && node --test --test-reporter=dot
 
 bench:
-	go test -run '^$$' -bench . -benchtime 2s ./bridge/ ./e2e/
+	go test -run '^$$' -bench 'Broker|ToolsContext' -benchtime 2s ./bridge/ ./e2e/
+
+# read_page over the real Python documentation (issue 3's targets): tokens,
+# refs, and the median navigate and read_page times of 7 runs per page.
+bench-pages:
+	./scripts/bench-deps.sh
+	go test -run '^$$' -bench PythonDocs -benchtime 7x -timeout 20m ./e2e/
 
 fuzz:
 	go test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./protocol/

@@ -29,7 +29,7 @@ import (
 // they appear. Tests and tooling caught by these patterns are dropped by
 // [Files], not here.
 //
-//go:embed manifest.json *.js sw lib
+//go:embed manifest.json *.js sw lib page
 var embedded embed.FS
 
 // manifestFile marks a folder as an extension, for Chrome and for [WriteTo].

@@ -14,6 +14,16 @@ const PROTOCOL_VERSION = '1.3';
 /** Tabs we hold a debugger session on. @type {Set<number>} */
 const attached = new Set();
 /**
+ * Why each tab's session last ended, when something other than us ended it.
+ * @type {Map<number, string>}
+ */
+const detachedBy = new Map();
+/**
+ * Event subscribers by CDP method.
+ * @type {Map<string, Set<(tabId: number, params: any) => void>>}
+ */
+const subscribers = new Map();
+/**
  * Attaches under way, so that two commands attach once.
  * @type {Map<number, Promise<void>>}
  */
@@ -31,8 +41,36 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   if (source.tabId === undefined) return;
   attached.delete(source.tabId);
   debuggerDomains.delete(source.tabId); // its session, and state, are gone
+  if (reason === 'canceled_by_user') detachedBy.set(source.tabId, reason);
+  for (const fn of subscribers.get('detached') ?? []) fn(source.tabId, { reason });
   console.info(`cdp: tab ${source.tabId} detached (${reason})`);
 });
+chrome.debugger.onEvent.addListener((source, method, params) => {
+  const fns = source.tabId === undefined ? undefined : subscribers.get(method);
+  if (fns) for (const fn of fns) fn(/** @type {number} */ (source.tabId), params ?? {});
+});
+chrome.tabs.onRemoved.addListener((tabId) => detachedBy.delete(tabId));
+
+/**
+ * Calls fn for every CDP event named method, from any attached tab; the
+ * pseudo-event 'detached' reports a session ending ({reason}).
+ * @param {string} method e.g. 'Page.javascriptDialogOpening'
+ * @param {(tabId: number, params: any) => void} fn
+ */
+export function onEvent(method, fn) {
+  let fns = subscribers.get(method);
+  if (!fns) subscribers.set(method, (fns = new Set()));
+  fns.add(fn);
+}
+
+/**
+ * Reports whether the user dismissed the debugging bar on tabId since we
+ * last attached: the next command says so before attaching again.
+ * @param {number} tabId
+ */
+export function dismissedByUser(tabId) {
+  return detachedBy.get(tabId) === 'canceled_by_user';
+}
 
 /**
  * The number of tabs we hold a debugger session on.
@@ -79,6 +117,9 @@ async function attachNow(tabId) {
     }
   }
   attached.add(tabId);
+  detachedBy.delete(tabId);
+  // Dialog events, and an open dialog reported at once.
+  await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
 }
 
 /**

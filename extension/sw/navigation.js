@@ -20,12 +20,68 @@ const watches = new Map();
 const buffers = new Set();
 
 /**
+ * Each tab's main-frame navigation in progress, if any: when it started, and
+ * the promise that settles when it ends (completes, fails or is replaced).
+ * @type {Map<number, { since: number, ended: Promise<void>, end: () => void }>}
+ */
+const inProgress = new Map();
+/** When each tab's main frame last started navigating. @type {Map<number, number>} */
+const lastStart = new Map();
+
+/**
  * @param {number} tabId
  * @param {NavigationEvent} event
  */
 function deliver(tabId, event) {
   for (const watch of watches.get(tabId) ?? []) watch.feed(event);
   for (const buffer of buffers) buffer.push({ tabId, event });
+  track(tabId, event);
+}
+
+/**
+ * Follows whether a tab's main frame is navigating, for actions that may
+ * start a navigation without asking for one (a click on a link).
+ * @param {number} tabId
+ * @param {NavigationEvent} event
+ */
+function track(tabId, event) {
+  if (event.kind === 'start') {
+    lastStart.set(tabId, Date.now());
+    inProgress.get(tabId)?.end();
+    /** @type {() => void} */
+    let end = () => {};
+    const ended = new Promise((r) => {
+      end = () => r(undefined);
+    });
+    const entry = { since: Date.now(), ended, end: () => {} };
+    entry.end = () => {
+      if (inProgress.get(tabId) === entry) inProgress.delete(tabId);
+      end();
+    };
+    inProgress.set(tabId, entry);
+  } else if (event.kind === 'complete' || event.kind === 'error') {
+    inProgress.get(tabId)?.end();
+  } else if (event.kind === 'removed') {
+    inProgress.get(tabId)?.end();
+    lastStart.delete(tabId);
+  }
+}
+
+/**
+ * Reports whether tabId's main frame started navigating at or after since
+ * (a Date.now() value) and, if it did, waits until that navigation ends, at
+ * most timeoutMs.
+ * @param {number} tabId
+ * @param {number} since
+ * @param {number} timeoutMs
+ * @param {AbortSignal} signal
+ * @returns {Promise<boolean>} whether a navigation started since
+ */
+export async function settleNavigation(tabId, since, timeoutMs, signal) {
+  if ((lastStart.get(tabId) ?? 0) < since) return false;
+  const nav = inProgress.get(tabId);
+  if (nav) await raceSignal(Promise.race([nav.ended, new Promise((r) => setTimeout(r, timeoutMs))]), signal);
+  return true;
 }
 
 // Registered at the top level, in the worker's first evaluation: an event
@@ -35,6 +91,21 @@ function deliver(tabId, event) {
 chrome.webNavigation.onBeforeNavigate.addListener((d) => {
   if (d.frameId === 0) deliver(d.tabId, { kind: 'start', url: d.url });
 });
+/** Subscribers to main-frame commits. @type {Set<(tabId: number) => void>} */
+const commitSubscribers = new Set();
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId === 0) for (const fn of commitSubscribers) fn(d.tabId);
+});
+
+/**
+ * Calls fn with the tab's id each time a tab's main frame commits a new
+ * document: its content is arriving, its scripts have not run yet.
+ * @param {(tabId: number) => void} fn
+ */
+export function onCommit(fn) {
+  commitSubscribers.add(fn);
+}
+
 chrome.webNavigation.onCompleted.addListener((d) => {
   if (d.frameId === 0) deliver(d.tabId, { kind: 'complete', url: d.url });
 });

@@ -5,7 +5,10 @@
 
 import { Router } from '../lib/router.js';
 import * as browser from './actions/browser.js';
+import * as element from './actions/element.js';
 import * as page from './actions/page.js';
+import * as pointer from './actions/pointer.js';
+import * as read from './actions/read.js';
 import * as tab from './actions/tab.js';
 
 /** @typedef {import('../lib/router.js').Action} Action */
@@ -23,6 +26,20 @@ export const ACTIONS = new Map([
   ['tab.navigate', tab.navigate],
   ['page.screenshot', page.screenshot],
   ['page.evaluate', page.evaluate],
+  ['page.snapshot', read.snapshot],
+  ['page.text', read.text],
+  ['page.find', read.find],
+  ['page.field', read.field],
+  ['page.wait', read.wait],
+  ['element.act', element.act],
+  ['element.locate', element.locate],
+  ['input.click', pointer.click],
+  ['input.move', pointer.move],
+  ['input.drag', pointer.drag],
+  ['input.type', pointer.type],
+  ['input.key', pointer.key],
+  ['input.scroll', pointer.scroll],
+  ['input.viewport', pointer.viewport],
 ]);
 
 /**

@@ -75,6 +75,20 @@ async function isGroupOurs(groupId) {
   }
 }
 
+/**
+ * Reports whether tabId is one of the agent's tabs; false for a tab that is
+ * gone.
+ * @param {number} tabId
+ * @returns {Promise<boolean>}
+ */
+export async function isAgentTab(tabId) {
+  try {
+    return await isGroupOurs((await chrome.tabs.get(tabId)).groupId);
+  } catch {
+    return false;
+  }
+}
+
 /** @type {Promise<unknown>} */
 let grouping = Promise.resolve();
 

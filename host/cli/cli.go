@@ -117,7 +117,12 @@ func openLog(h ledger.Home, component string) (*slog.Logger, func()) {
 	if err != nil {
 		return slog.New(slog.DiscardHandler), func() {}
 	}
-	log := slog.New(slog.NewJSONHandler(f, nil)).With("component", component, "pid", os.Getpid())
+	// OPENCHROME_LOG=debug also logs each extension command and its time.
+	level := slog.LevelInfo
+	if os.Getenv("OPENCHROME_LOG") == "debug" {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level})).With("component", component, "pid", os.Getpid())
 	return log, func() { f.Close() }
 }
 

@@ -14,6 +14,9 @@ type call struct {
 	engine *Engine
 	bc     *bridge.Call
 	agent  *agentState
+	// guessed says tab used the agent's current tab without asking the
+	// browser whether it is still there; if it is not, the call runs again.
+	guessed bool
 }
 
 // browser returns the browser to act in.
@@ -31,7 +34,10 @@ func (c *call) do(ctx context.Context, cmd protocol.Command, out any) error {
 	if err != nil {
 		return err
 	}
-	return doInto(ctx, l, cmd, out)
+	start := c.engine.now()
+	err = doInto(ctx, l, cmd, out)
+	c.engine.log.Debug("command", "tool", c.bc.Tool, "action", cmd.Action, "ms", c.engine.now().Sub(start).Milliseconds())
+	return err
 }
 
 func doInto(ctx context.Context, l *bridge.Link, cmd protocol.Command, out any) error {
@@ -73,6 +79,13 @@ func (c *call) setCurrentTab(id int) {
 func (c *call) tab(ctx context.Context, tabID int) (int, error) {
 	if tabID != 0 {
 		return tabID, nil
+	}
+	if cur := c.currentTab(); cur != 0 && !c.guessed {
+		// Most calls act where the last one did: skip the listing, which
+		// costs a round trip through a busy browser. Engine.Call runs the
+		// tool again, listing, if the tab is gone.
+		c.guessed = true
+		return cur, nil
 	}
 	tabs, err := c.listTabs(ctx)
 	if err != nil {

@@ -118,6 +118,13 @@ func Catalog() []Tool {
 		tabsCreateTool(),
 		tabsCloseTool(),
 		navigateTool(),
+		readPageTool(),
+		findTool(),
+		interactTool(),
+		actTool(),
+		formInputTool(),
+		computerTool(),
+		waitForTool(),
 		screenshotTool(),
 		javascriptTool(),
 	}

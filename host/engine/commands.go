@@ -88,3 +88,81 @@ func pageEvaluate(tab int, expression string, timeout time.Duration) protocol.Co
 		Expression string `json:"expression"`
 	}{tab, expression}, timeout)
 }
+
+func pageSnapshot(tab int) protocol.Command {
+	return command("page.snapshot", tabParams{tab}, 0)
+}
+
+func pageText(tab int) protocol.Command {
+	return command("page.text", tabParams{tab}, 0)
+}
+
+func pageFind(tab int, query string, limit int) protocol.Command {
+	return command("page.find", struct {
+		TabID int    `json:"tabId"`
+		Query string `json:"query"`
+		Limit int    `json:"limit"`
+	}{tab, query, limit}, 0)
+}
+
+func pageField(tab int, label, value string) protocol.Command {
+	return command("page.field", struct {
+		TabID int    `json:"tabId"`
+		Label string `json:"label"`
+		Value string `json:"value,omitempty"`
+	}{tab, label, value}, 0)
+}
+
+// waitCondition is what page.wait waits for: one of its fields.
+type waitCondition struct {
+	Text      *string `json:"text,omitempty"`
+	TextGone  *string `json:"textGone,omitempty"`
+	Ref       string  `json:"ref,omitempty"`
+	Selector  *string `json:"selector,omitempty"`
+	URL       *string `json:"url,omitempty"`
+	Predicate *string `json:"predicate,omitempty"`
+	State     string  `json:"state,omitempty"`
+}
+
+// pageWait waits up to wait; the command itself gets a little longer, so
+// that the extension's own timeout, which says what it saw, comes first.
+func pageWait(tab int, c waitCondition, wait time.Duration) protocol.Command {
+	return command("page.wait", struct {
+		TabID     int           `json:"tabId"`
+		Condition waitCondition `json:"condition"`
+		WaitMs    int64         `json:"waitMs"`
+	}{tab, c, wait.Milliseconds()}, wait+5*time.Second)
+}
+
+// elementParams are the params of element.act.
+type elementParams struct {
+	TabID     int      `json:"tabId"`
+	Ref       string   `json:"ref,omitempty"`
+	Action    string   `json:"action"`
+	Text      *string  `json:"text,omitempty"`
+	Key       string   `json:"key,omitempty"`
+	Values    []string `json:"values,omitempty"`
+	Direction string   `json:"direction,omitempty"`
+	Amount    int      `json:"amount,omitempty"`
+}
+
+func elementAct(p elementParams) protocol.Command {
+	return command("element.act", p, 60*time.Second)
+}
+
+// point is a position in CSS pixels of a tab's viewport.
+type point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+func inputCommand(action string, params any) protocol.Command {
+	return command("input."+action, params, 0)
+}
+
+func elementLocate(tab int, ref string) protocol.Command {
+	return command("element.locate", struct {
+		TabID int    `json:"tabId"`
+		Ref   string `json:"ref"`
+	}{tab, ref}, 0)
+}

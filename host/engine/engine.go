@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -29,6 +30,7 @@ type Engine struct {
 	now      func() time.Time
 	started  time.Time
 	tools    map[string]Tool
+	snaps    snapshots
 
 	mu     sync.Mutex // guards agents
 	agents map[string]*agentState
@@ -82,6 +84,11 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 	}
 	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
 	r, err := t.run(ctx, c, bc.Args)
+	if c.guessed && (errors.Is(err, protocol.ErrTabNotFound) || errors.Is(err, protocol.ErrTabNotAllowed)) {
+		// The current tab was closed or left the group: pick another.
+		c.setCurrentTab(0)
+		r, err = t.run(ctx, c, bc.Args)
+	}
 	if err != nil {
 		if ctx.Err() != nil && !isCoded(err) {
 			err = bridge.ContextError(ctx, bc.Tool)
@@ -119,9 +126,21 @@ func errorCode(r *protocol.ToolResult) string {
 
 // jsonResult returns v as compact JSON text: what most tools answer with.
 func jsonResult(v any) (*protocol.ToolResult, error) {
-	b, err := json.Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return nil, err
 	}
 	return protocol.TextResult(string(b)), nil
+}
+
+// marshal is json.Marshal without HTML escaping: results are read by
+// models, for whom "->" reads better than "-\u003e".
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -374,3 +374,26 @@ func TestACancelledCallSaysCancelled(t *testing.T) {
 	cancel()
 	wantError(t, <-done, protocol.CodeCancelled)
 }
+
+func TestAClosedCurrentTabFallsBackToAnother(t *testing.T) {
+	list := []tabInfo{{TabID: 3, Active: true}}
+	e, fb := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {
+		var p struct {
+			TabID int `json:"tabId"`
+		}
+		_ = json.Unmarshal(cmd.Params, &p)
+		if p.TabID == 99 {
+			return nil, protocol.Errorf(protocol.CodeTabNotFound, "no tab 99")
+		}
+		return pageInfo{TabID: p.TabID, URL: "http://127.0.0.1/", Title: "T"}, nil
+	}))
+	e.agent("a1").currentTab = 99 // the user closed it since
+
+	r := run(t, e, "navigate", `{"url":"http://127.0.0.1/"}`)
+	assert.JSONEq(t, `{"tabId":3,"url":"http://127.0.0.1/","title":"T"}`, textOf(t, r))
+	assert.Equal(t, []string{"tab.navigate", "tabs.list", "tab.navigate"}, fb.actions(),
+		"the current tab is tried first, without a listing")
+
+	// An explicit tabId is never second-guessed.
+	wantError(t, run(t, e, "navigate", `{"url":"http://127.0.0.1/","tabId":99}`), protocol.CodeTabNotFound)
+}

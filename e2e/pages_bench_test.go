@@ -1,0 +1,143 @@
+package e2e
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// pythonDocs is where Debian's python3.11-doc puts the HTML documentation.
+const pythonDocs = "/usr/share/doc/python3.11/html"
+
+// benchPages are the pages of issue 3's targets.
+var benchPages = []string{
+	"index.html",
+	"library/index.html",
+	"library/stdtypes.html",
+	"library/functions.html",
+	"reference/expressions.html",
+	"glossary.html",
+}
+
+// interactive are the roles counted as interactive, as the targets count
+// them: links, buttons, text boxes, checkboxes, radios, comboboxes, options,
+// menu items, tabs, switches, sliders, spin buttons, tree items.
+var interactive = map[string]bool{
+	"link": true, "button": true, "textbox": true, "searchbox": true, "checkbox": true,
+	"radio": true, "combobox": true, "option": true, "menuitem": true, "menuitemcheckbox": true,
+	"menuitemradio": true, "tab": true, "switch": true, "slider": true, "spinbutton": true,
+	"treeitem": true,
+}
+
+// refLabel matches an element with a ref in read_page's tree: role, name, ref.
+var refLabel = regexp.MustCompile(`(?m)(?:^|[\s:|])([a-z][a-z0-9]*)(?: "(?:[^"\\]|\\.)*")? e(\d+)\b`)
+
+// BenchmarkPythonDocs reads the real Python documentation, served on
+// loopback, and reports for each page what issue 3's targets compare:
+// read_page's characters, o200k tokens, refs and interactive refs (from a
+// fresh tab), and the median time of navigate and of read_page. Run it with
+// `make bench-pages`, which installs the documentation and the tokenizer.
+func BenchmarkPythonDocs(b *testing.B) {
+	docs := os.Getenv("OPENCHROME_PYDOCS")
+	if docs == "" {
+		docs = pythonDocs
+	}
+	if _, err := os.Stat(filepath.Join(docs, "index.html")); err != nil {
+		b.Skipf("no Python documentation at %s: run make bench-pages (Debian: apt-get install python3.11-doc)", docs)
+	}
+	counter := filepath.Join("bench", "count.js")
+	if _, err := os.Stat(filepath.Join("bench", "node_modules", "gpt-tokenizer")); err != nil {
+		b.Skip("the tokenizer is not installed: run make bench-pages (it runs npm ci in e2e/bench)")
+	}
+	site := httptest.NewServer(http.FileServer(http.Dir(docs)))
+	defer site.Close()
+	e := newEnv(b)
+	cs := e.client("bench")
+
+	for _, p := range benchPages {
+		b.Run(strings.ReplaceAll(p, "/", "_"), func(b *testing.B) {
+			url := site.URL + "/" + p
+			full := map[string]any{"maxChars": 2_000_000}
+
+			// Size, as a new tab shows it.
+			var fresh page
+			okJSON(b, cs, "tabs_create", map[string]any{"url": url}, &fresh)
+			tree := ok(b, cs, "read_page", with(full, "tabId", fresh.TabID))
+			ok(b, cs, "tabs_close", map[string]any{"tabId": fresh.TabID})
+			refs, active := 0, 0
+			for _, m := range refLabel.FindAllStringSubmatch(tree, -1) {
+				refs++
+				if interactive[m[1]] {
+					active++
+				}
+			}
+			tokens := countTokens(b, counter, tree)
+
+			// Speed: navigate and read, again and again, in one tab.
+			var tab page
+			okJSON(b, cs, "tabs_create", map[string]any{"url": "about:blank"}, &tab)
+			var nav, read []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				ok(b, cs, "navigate", map[string]any{"url": url, "tabId": tab.TabID})
+				mid := time.Now()
+				ok(b, cs, "read_page", with(full, "tabId", tab.TabID))
+				nav, read = append(nav, mid.Sub(start)), append(read, time.Since(mid))
+			}
+			ok(b, cs, "tabs_close", map[string]any{"tabId": tab.TabID})
+
+			b.ReportMetric(float64(len(tree)), "chars")
+			b.ReportMetric(float64(tokens), "tokens")
+			b.ReportMetric(float64(refs), "refs")
+			b.ReportMetric(float64(active), "interactive")
+			b.ReportMetric(ms(median(nav)), "navigate-ms")
+			b.ReportMetric(ms(median(read)), "read_page-ms")
+			b.ReportMetric(ms(median(nav)+median(read)), "both-ms")
+		})
+	}
+}
+
+func with(m map[string]any, k string, v any) map[string]any {
+	out := map[string]any{k: v}
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+// countTokens counts text's o200k tokens with the npm gpt-tokenizer.
+func countTokens(b *testing.B, counter, text string) int {
+	b.Helper()
+	cmd := exec.Command("node", counter)
+	cmd.Stdin = strings.NewReader(text)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("count tokens: %v: %s", err, errb.String())
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(out.String()))
+	if err != nil {
+		b.Fatalf("count tokens: %q", out.String())
+	}
+	return n
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

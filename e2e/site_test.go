@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"embed"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"path"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// sitePages is the fixture site the tool tests drive: one page per
+// behaviour (login, form controls, dialogs, frames, shadow DOM, long list,
+// hover menu, overlays, moving targets, replaced DOM, delays, keys and
+// pointer). Each page says at its top what it exercises; index.html links
+// them all.
+//
+//go:embed testdata/site/*
+var sitePages embed.FS
+
+// fixtureSite serves testdata/site/ on 127.0.0.1.
+func fixtureSite(t testing.TB) *httptest.Server {
+	t.Helper()
+	root, err := fs.Sub(sitePages, "testdata/site")
+	require.NoError(t, err)
+	srv := httptest.NewServer(http.FileServer(http.FS(root)))
+	t.Cleanup(srv.Close)
+	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
+		t.Fatalf("fixture site must be on loopback, got %s", srv.URL)
+	}
+	return srv
+}
+
+// fixtureSites serves the fixture site twice, on two loopback ports, for
+// frames.html?cross=<b.URL>/frame-inner.html. The two are cross-origin but
+// same-site, so Chrome keeps b's frame in the page's process; for an
+// out-of-process (cross-site) frame, pass [siteOnLocalhost] of b instead.
+func fixtureSites(t testing.TB) (a, b *httptest.Server) {
+	t.Helper()
+	return fixtureSite(t), fixtureSite(t)
+}
+
+// siteOnLocalhost returns the URL of path on srv with the host spelled
+// localhost rather than 127.0.0.1: the same server, but another site to
+// Chrome, so a frame loaded from it is cross-site.
+func siteOnLocalhost(srv *httptest.Server, path string) string {
+	return strings.Replace(srv.URL, "127.0.0.1", "localhost", 1) + path
+}
+
+var (
+	siteTitle = regexp.MustCompile(`<title>([^<]+)</title>`)
+	siteHref  = regexp.MustCompile(`href="([a-z-]+\.html)"`)
+)
+
+// TestFixtureSiteServes checks that every page of the fixture site is served
+// whole, has its own title, stays offline, and is linked from index.html.
+// It needs no browser, so it runs with -short too.
+func TestFixtureSiteServes(t *testing.T) {
+	srv := fixtureSite(t)
+	names, err := fs.Glob(sitePages, "testdata/site/*.html")
+	require.NoError(t, err)
+	require.NotEmpty(t, names)
+
+	titles := map[string]string{} // title -> page
+	linked := map[string]bool{}
+	for _, name := range names {
+		page := path.Base(name)
+		t.Run(page, func(t *testing.T) {
+			resp, err := http.Get(srv.URL + "/" + page)
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			body, err := io.ReadAll(resp.Body)
+			require.NoError(t, err)
+			require.Equal(t, http.StatusOK, resp.StatusCode)
+			assert.Contains(t, resp.Header.Get("Content-Type"), "text/html")
+
+			html := string(body)
+			m := siteTitle.FindStringSubmatch(html)
+			require.NotNil(t, m, "no <title>")
+			if other, dup := titles[m[1]]; dup {
+				t.Errorf("title %q also used by %s", m[1], other)
+			}
+			titles[m[1]] = page
+			assert.Contains(t, html, `<html lang="en">`)
+			assert.Contains(t, html, `<meta charset="utf-8">`)
+			for _, external := range []string{`src="http`, `href="http`, `url(http`, `https://`, `src="//`, `href="//`} {
+				assert.NotContains(t, html, external, "fixture pages load nothing from elsewhere")
+			}
+			if page == "index.html" {
+				for _, m := range siteHref.FindAllStringSubmatch(html, -1) {
+					linked[m[1]] = true
+				}
+			}
+		})
+	}
+	for _, name := range names {
+		if page := path.Base(name); page != "index.html" {
+			assert.True(t, linked[page], "index.html does not link %s", page)
+		}
+	}
+}

@@ -1,0 +1,54 @@
+// @ts-check
+/// <reference types="node" />
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { ActionError } from './errors.js';
+import { charKey, chordEvents, parseChord } from './keys.js';
+
+test('named keys and their aliases', () => {
+  for (const [input, key, code] of [['Enter', 'Enter', 'Enter'], ['return', 'Enter', 'Enter'], ['esc', 'Escape', 'Escape'],
+    ['Space', ' ', 'Space'], ['down', 'ArrowDown', 'ArrowDown'], ['F5', 'F5', 'F5'], ['a', 'a', 'KeyA'], ['7', '7', 'Digit7']]) {
+    const c = parseChord(input);
+    assert.equal(c.key.key, key, input);
+    assert.equal(c.key.code, code, input);
+    assert.equal(c.modifiers, 0, input);
+  }
+});
+
+test('chords hold their modifiers', () => {
+  const c = parseChord('ctrl+shift+t');
+  assert.equal(c.modifiers, 2 | 8);
+  assert.deepEqual(c.held.map((h) => h.key), ['Control', 'Shift']);
+  assert.equal(c.key.code, 'KeyT');
+  assert.equal(parseChord('cmd+a').modifiers, 4);
+  assert.equal(parseChord('ctrl++').key.key, '+');
+});
+
+test('a shifted character presses shift itself', () => {
+  const c = parseChord('A');
+  assert.equal(c.modifiers, 8);
+  assert.equal(charKey('?')?.shift, true);
+  assert.equal(charKey('/')?.def.code, 'Slash');
+  assert.equal(charKey('é'), undefined);
+});
+
+test('events press and release in order; modifier chords type no text', () => {
+  const events = /** @type {Array<Record<string, unknown>>} */ (chordEvents(parseChord('ctrl+a')));
+  assert.deepEqual(events.map((e) => `${e.type}:${e.key}`),
+    ['rawKeyDown:Control', 'rawKeyDown:a', 'keyUp:a', 'keyUp:Control']);
+  assert.equal(events[1].text, undefined);
+  assert.equal(events[1].modifiers, 2);
+  const enter = /** @type {Array<Record<string, unknown>>} */ (chordEvents(parseChord('Enter')));
+  assert.equal(enter[0].type, 'keyDown');
+  assert.equal(enter[0].text, '\r');
+  const shiftA = /** @type {Array<Record<string, unknown>>} */ (chordEvents(parseChord('shift+a')));
+  assert.equal(shiftA[1].text, 'A', 'shift alone still types, in capitals');
+});
+
+test('bad chords name what is wrong', () => {
+  for (const [input, says] of [['', 'empty'], ['foo+a', 'not a modifier'], ['ctrl+nope', 'unknown key']]) {
+    assert.throws(() => parseChord(input), (/** @type {unknown} */ e) =>
+      e instanceof ActionError && e.code === 'bad_request' && e.message.includes(says), input);
+  }
+});

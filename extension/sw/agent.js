@@ -1,0 +1,364 @@
+// @ts-check
+// The page agent's service-worker half: injects page/agent.js into frames and
+// calls it, keeps each tab's refs (lib/refs.js) and merges cross-origin frames
+// into one tree. Every call into a page goes through here.
+
+import { raceSignal } from '../lib/abort.js';
+import { ActionError } from '../lib/errors.js';
+import { RefBook, parseRef } from '../lib/refs.js';
+import * as cdp from './cdp.js';
+import * as dialogs from './dialogs.js';
+import * as navigation from './navigation.js';
+import { isAgentTab } from './tab-group.js';
+
+const AGENT_FILE = 'page/agent.js';
+const STORAGE_KEY = 'refs';
+
+/** @typedef {{ tabId: number, frameId: number, documentId: string, ref: number }} RefTarget */
+
+/**
+ * Where a cross-origin frame sits: the iframe element that holds it, by its
+ * ref in the parent frame.
+ * @typedef {{ parentFrameId: number, iframeRef: number }} FramePlace
+ */
+
+/** @type {RefBook} */
+let book = new RefBook();
+/** Restores the book a previous worker saved; every use awaits it. */
+const restored = chrome.storage.session.get(STORAGE_KEY).then(
+  (stored) => {
+    book = RefBook.from(stored[STORAGE_KEY]);
+  },
+  () => {},
+);
+/** @type {Map<number, Map<number, FramePlace>>} tab -> frame -> place */
+const places = new Map();
+/** Per-tab chain serializing calls that hand out refs. @type {Map<number, Promise<unknown>>} */
+const chains = new Map();
+
+// An agent tab's new document gets the page agent as soon as it commits,
+// while the page is still loading: the read that usually follows a
+// navigation then pays neither the injection nor its compile.
+navigation.onCommit((tabId) => {
+  isAgentTab(tabId).then((ours) => {
+    if (!ours) return;
+    chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] }, world: 'ISOLATED', files: [AGENT_FILE], injectImmediately: true,
+    }).catch(() => {}); // a page the extension cannot script: the read says so
+  });
+});
+
+// Registered at the top level (see service-worker.js).
+chrome.tabs.onRemoved.addListener((tabId) => {
+  book.forget(tabId);
+  places.delete(tabId);
+  chains.delete(tabId);
+  save();
+});
+
+let saving = false;
+function save() {
+  if (saving) return;
+  saving = true;
+  queueMicrotask(() => {
+    saving = false;
+    chrome.storage.session.set({ [STORAGE_KEY]: book.toJSON() }).catch(() => {});
+  });
+}
+
+/**
+ * Runs fn alone among tabId's ref-handing calls: two frames must not hand
+ * out the same numbers.
+ * @template T
+ * @param {number} tabId
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+function serialized(tabId, fn) {
+  const prev = chains.get(tabId) ?? Promise.resolve();
+  const run = prev.catch(() => {}).then(fn);
+  chains.set(tabId, run.catch(() => {}));
+  return run;
+}
+
+/**
+ * Fails fast when the page cannot run script: a JavaScript dialog is open,
+ * or the user stopped our debugger on the tab.
+ * @param {number} tabId
+ */
+function ready(tabId) {
+  const d = dialogs.current(tabId);
+  if (d) {
+    throw new ActionError('conflict', `a JavaScript dialog is open: ${dialogs.describe(d)}`,
+      'call interact with action accept_dialog or dismiss_dialog');
+  }
+  if (cdp.dismissedByUser(tabId)) {
+    cdp.attach(tabId).catch(() => {}); // the retry finds it attached again
+    throw new ActionError('conflict',
+      'the user stopped OpenChrome debugging this tab (the "started debugging" bar was dismissed)',
+      'retry to attach again, or ask the user');
+  }
+}
+
+/**
+ * Calls method on the page agent of one frame or document, injecting the
+ * agent first when the frame has none.
+ * @param {{ tabId: number, frameId?: number, documentId?: string }} where
+ * @param {string} method
+ * @param {unknown} args
+ * @param {AbortSignal} signal
+ * @returns {Promise<{ data: any, frameId: number, documentId: string }>}
+ */
+export async function call(where, method, args, signal) {
+  await restored;
+  ready(where.tabId);
+  // Attached, so that a dialog the call opens is seen (Page events).
+  await raceSignal(cdp.attach(where.tabId), signal);
+  /** @type {chrome.scripting.InjectionTarget} */
+  const target = where.documentId
+    ? { tabId: where.tabId, documentIds: [where.documentId] }
+    : { tabId: where.tabId, frameIds: [where.frameId ?? 0] };
+  // injectImmediately: without it Chrome holds the call until the document
+  // is "idle", which can be a while after the load the agent just waited for.
+  const run = () => chrome.scripting.executeScript({
+    target,
+    world: 'ISOLATED',
+    injectImmediately: true,
+    func: (m, a) => {
+      const agent = /** @type {any} */ (globalThis).__openchrome;
+      return agent ? agent.call(m, a) : { missing: true };
+    },
+    args: [method, args],
+  });
+  const dialog = dialogs.next(where.tabId);
+  try {
+    let [res] = await raceDialog(run(), dialog.opened, signal);
+    if (res?.result?.missing) {
+      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: [AGENT_FILE], injectImmediately: true });
+      [res] = await raceDialog(run(), dialog.opened, signal);
+    }
+    const out = /** @type {{ ok?: unknown, error?: { code: string, message: string, hint?: string } }} */ (res?.result ?? {});
+    if (out.error) throw new ActionError(/** @type {import("../lib/errors.js").Code} */ (out.error.code), out.error.message, out.error.hint);
+    return { data: out.ok, frameId: res.frameId, documentId: /** @type {string} */ (res.documentId) };
+  } catch (err) {
+    throw scriptingError(err, where);
+  } finally {
+    dialog.cancel();
+  }
+}
+
+/**
+ * A call's answer, unless a dialog opens first: its page then runs nothing
+ * until the dialog is answered.
+ * @template T
+ * @param {Promise<T>} p
+ * @param {Promise<dialogs.Dialog>} opened
+ * @param {AbortSignal} signal
+ * @returns {Promise<T>}
+ */
+async function raceDialog(p, opened, signal) {
+  const d = await raceSignal(Promise.race([p, opened.then((dlg) => ({ dialog: dlg }))]), signal);
+  if (d && typeof d === 'object' && 'dialog' in d) throw new DialogOpened(/** @type {any} */ (d).dialog);
+  return /** @type {T} */ (d);
+}
+
+/** A call ended because its page opened a JavaScript dialog. */
+export class DialogOpened extends Error {
+  /** @param {dialogs.Dialog} dialog */
+  constructor(dialog) {
+    super(`a JavaScript dialog opened: ${dialogs.describe(dialog)}`);
+    this.dialog = dialog;
+  }
+}
+
+/**
+ * Maps chrome.scripting's failures to what the agent can act on.
+ * @param {unknown} err
+ * @param {{ documentId?: string }} where
+ */
+function scriptingError(err, where) {
+  if (err instanceof ActionError || err instanceof DialogOpened || (err instanceof Error && err.name === 'AbortError')) {
+    return err;
+  }
+  const text = err instanceof Error ? err.message : String(err);
+  if (where.documentId && /no document|document.*(not|no longer)|frame.*removed|no frame/i.test(text)) {
+    return new ActionError('stale_ref', 'the ref is from a page this tab has left (it navigated or reloaded)',
+      'call read_page for fresh refs');
+  }
+  if (/cannot access|cannot be scripted|extensions gallery|chrome:\/\//i.test(text)) {
+    return new ActionError('tab_not_allowed', 'Chrome does not let extensions read this page (a chrome:// page, the Web Store, or a PDF)',
+      'navigate the tab to an ordinary web page');
+  }
+  if (/no tab with id/i.test(text)) {
+    return new ActionError('tab_not_found', 'the tab is gone', "call tabs_context for the agent's tabs");
+  }
+  if (/no frame with id/i.test(text)) {
+    return new ActionError('not_found', 'the frame is gone', 'call read_page');
+  }
+  return err;
+}
+
+/**
+ * The tab's whole tree: the top frame, same-origin frames in place, and
+ * cross-origin frames injected one by one and put where their iframe is.
+ * @param {number} tabId
+ * @param {AbortSignal} signal
+ */
+export function snapshot(tabId, signal) {
+  return serialized(tabId, async () => {
+    const top = await snapshotFrame(tabId, 0, signal);
+    const framePlaces = new Map();
+    places.set(tabId, framePlaces);
+    await fillFrames(tabId, 0, top.data.tree, framePlaces, signal, 0);
+    save();
+    return top.data;
+  });
+}
+
+/**
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {AbortSignal} signal
+ */
+async function snapshotFrame(tabId, frameId, signal) {
+  const base = book.base(tabId);
+  const res = await call({ tabId, frameId }, 'snapshot', { refBase: base }, signal);
+  book.record(tabId, res.frameId, res.documentId, base, res.data.nextRef);
+  return res;
+}
+
+/**
+ * Injects into the cross-origin frames the tree of frameId shows as
+ * placeholders, and puts their trees in place.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {any[]} tree
+ * @param {Map<number, FramePlace>} framePlaces
+ * @param {AbortSignal} signal
+ * @param {number} depth
+ */
+async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
+  /** @type {any[]} */
+  const holes = [];
+  const visit = (/** @type {any[]} */ nodes) => {
+    for (const n of nodes) {
+      if (n.frame?.crossOrigin) holes.push(n);
+      if (n.kids) visit(n.kids);
+    }
+  };
+  visit(tree);
+  if (!holes.length || depth > 3) return;
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
+  const children = frames.filter((f) => f.parentFrameId === frameId);
+  const used = new Set();
+  for (const hole of holes) {
+    const url = hole.frame.url;
+    const f = children.find((c) => !used.has(c.frameId) && c.url === url) ??
+      children.find((c) => !used.has(c.frameId) && sameOrigin(c.url, url));
+    if (!f) continue;
+    used.add(f.frameId);
+    try {
+      const sub = await snapshotFrame(tabId, f.frameId, signal);
+      framePlaces.set(f.frameId, { parentFrameId: frameId, iframeRef: hole.ref });
+      hole.frame = { url: sub.data.url };
+      if (sub.data.tree.length) hole.kids = sub.data.tree;
+      await fillFrames(tabId, f.frameId, sub.data.tree, framePlaces, signal, depth + 1);
+    } catch (err) {
+      if (signal.aborted) throw err;
+      hole.frame.unreadable = true; // the tree still says where it is
+    }
+  }
+}
+
+/**
+ * @param {string} a
+ * @param {string} b
+ */
+function sameOrigin(a, b) {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Calls a ref-handing method (find) in the top frame.
+ * @param {number} tabId
+ * @param {string} method
+ * @param {Record<string, unknown>} args
+ * @param {AbortSignal} signal
+ */
+export function callHanding(tabId, method, args, signal) {
+  return serialized(tabId, async () => {
+    const base = book.base(tabId);
+    const res = await call({ tabId, frameId: 0 }, method, { ...args, refBase: base }, signal);
+    book.record(tabId, res.frameId, res.documentId, base, res.data.nextRef);
+    save();
+    return res.data;
+  });
+}
+
+/**
+ * Where ref lives: its frame and document.
+ * @param {number} tabId
+ * @param {unknown} rawRef "e12", "12" or 12
+ * @returns {Promise<RefTarget>}
+ */
+export async function resolve(tabId, rawRef) {
+  await restored;
+  const ref = parseRef(rawRef);
+  if (ref === undefined) {
+    throw new ActionError('bad_request', `"${String(rawRef)}" is not a ref`, 'refs look like e12; call read_page or find');
+  }
+  const range = book.lookup(tabId, ref);
+  if (range) {
+    // A document the tab has left may live on in the back-forward cache,
+    // where a call would still reach it: only the frame's current one counts.
+    const frame = await chrome.webNavigation.getFrame({ tabId, frameId: range.frameId }).catch(() => null);
+    if (!frame || (frame.documentId && frame.documentId !== range.documentId)) {
+      throw new ActionError('stale_ref', `ref e${ref} is from a page this tab has left (it navigated or reloaded)`,
+        'call read_page for fresh refs');
+    }
+  }
+  if (!range) {
+    if (ref < book.base(tabId)) {
+      throw new ActionError('stale_ref', `ref e${ref} is from a page this tab has left`, 'call read_page for fresh refs');
+    }
+    throw new ActionError('bad_request', `there is no ref e${ref} in tab ${tabId}`,
+      'call read_page or find for refs of this tab');
+  }
+  return { tabId, frameId: range.frameId, documentId: range.documentId, ref };
+}
+
+/**
+ * Calls method on the document ref lives in, with ref among its args.
+ * @param {RefTarget} t
+ * @param {string} method
+ * @param {Record<string, unknown>} args
+ * @param {AbortSignal} signal
+ */
+export async function onRef(t, method, args, signal) {
+  const res = await call({ tabId: t.tabId, documentId: t.documentId }, method, { ref: t.ref, ...args }, signal);
+  return res.data;
+}
+
+/**
+ * Where a frame's viewport sits in the tab's, in CSS pixels: 0,0 for the top
+ * frame and for same-origin frames (the agent walks those from the top).
+ * @param {number} tabId
+ * @param {number} frameId
+ * @param {AbortSignal} signal
+ * @returns {Promise<{ x: number, y: number }>}
+ */
+export async function frameOffset(tabId, frameId, signal) {
+  if (frameId === 0) return { x: 0, y: 0 };
+  const place = places.get(tabId)?.get(frameId);
+  if (!place) {
+    throw new ActionError('not_found', 'the frame of that ref is no longer on the page', 'call read_page');
+  }
+  const parent = await frameOffset(tabId, place.parentFrameId, signal);
+  const loc = await call({ tabId, frameId: place.parentFrameId }, 'locate', { ref: place.iframeRef }, signal);
+  const c = loc.data.content ?? loc.data.box;
+  return { x: parent.x + c.x, y: parent.y + c.y };
+}

@@ -1,0 +1,83 @@
+// @ts-check
+// JavaScript dialogs (alert, confirm, prompt, beforeunload): while one is
+// open its page runs no script, so an injected call would wait for as long as
+// the dialog stays. We follow them through CDP's Page events and answer them
+// when the agent says so.
+
+import * as cdp from './cdp.js';
+
+/**
+ * An open dialog.
+ * @typedef {{ type: string, message: string, defaultPrompt?: string }} Dialog
+ */
+
+/** @type {Map<number, Dialog>} */
+const open = new Map();
+/** Waiters for a tab's next dialog. @type {Map<number, Set<(d: Dialog) => void>>} */
+const waiters = new Map();
+
+cdp.onEvent('Page.javascriptDialogOpening', (tabId, p) => {
+  /** @type {Dialog} */
+  const d = { type: p.type, message: String(p.message ?? '').slice(0, 500) };
+  if (p.type === 'prompt') d.defaultPrompt = String(p.defaultPrompt ?? '').slice(0, 200);
+  open.set(tabId, d);
+  for (const fn of waiters.get(tabId) ?? []) fn(d);
+  waiters.delete(tabId);
+});
+cdp.onEvent('Page.javascriptDialogClosed', (tabId) => open.delete(tabId));
+cdp.onEvent('detached', (tabId) => open.delete(tabId));
+
+/**
+ * The dialog open on tabId, if any.
+ * @param {number} tabId
+ * @returns {Dialog | undefined}
+ */
+export function current(tabId) {
+  return open.get(tabId);
+}
+
+/**
+ * Resolves with tabId's next dialog; never rejects. The returned cancel
+ * stops waiting.
+ * @param {number} tabId
+ * @returns {{ opened: Promise<Dialog>, cancel: () => void }}
+ */
+export function next(tabId) {
+  /** @type {(d: Dialog) => void} */
+  let resolve = () => {};
+  const opened = new Promise((r) => {
+    resolve = r;
+  });
+  let set = waiters.get(tabId);
+  if (!set) waiters.set(tabId, (set = new Set()));
+  set.add(resolve);
+  return {
+    opened: /** @type {Promise<Dialog>} */ (opened),
+    cancel: () => {
+      waiters.get(tabId)?.delete(resolve);
+    },
+  };
+}
+
+/**
+ * Answers the dialog open on tabId.
+ * @param {number} tabId
+ * @param {boolean} accept
+ * @param {string} [promptText] what to type into a prompt
+ * @param {{ signal?: AbortSignal }} [options]
+ */
+export async function answer(tabId, accept, promptText, { signal } = {}) {
+  /** @type {Record<string, unknown>} */
+  const params = { accept };
+  if (promptText !== undefined) params.promptText = promptText;
+  await cdp.send(tabId, 'Page.handleJavaScriptDialog', params, { signal });
+  open.delete(tabId);
+}
+
+/**
+ * A one-line description of a dialog, for results and errors.
+ * @param {Dialog} d
+ */
+export function describe(d) {
+  return `${d.type} "${d.message}"`;
+}

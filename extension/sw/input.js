@@ -1,0 +1,117 @@
+// @ts-check
+// Trusted input through CDP's Input domain: what the page receives is what a
+// user's mouse and keyboard would send (isTrusted events, hover, focus
+// changes, default actions). Coordinates are CSS pixels of the tab's
+// viewport.
+
+import { charKey, chordEvents, parseChord } from '../lib/keys.js';
+import * as cdp from './cdp.js';
+
+/** @typedef {{ x: number, y: number }} Point */
+/** @typedef {'left' | 'right' | 'middle'} Button */
+
+const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
+
+/**
+ * Moves the mouse to p.
+ * @param {number} tabId
+ * @param {Point} p
+ * @param {AbortSignal} signal
+ */
+export async function move(tabId, p, signal) {
+  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' }, { signal });
+}
+
+/**
+ * Clicks at p: move, then press and release, count times (2 for a double
+ * click, the second pair with clickCount 2 as a real double click sends).
+ * @param {number} tabId
+ * @param {Point} p
+ * @param {{ button?: Button, count?: number, modifiers?: number }} opts
+ * @param {AbortSignal} signal
+ */
+export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0 }, signal) {
+  await move(tabId, p, signal);
+  for (let i = 1; i <= count; i++) {
+    const base = { x: p.x, y: p.y, button, clickCount: i, modifiers };
+    await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mousePressed', buttons: BUTTON_BITS[button] }, { signal });
+    await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mouseReleased', buttons: 0 }, { signal });
+  }
+}
+
+/**
+ * Drags from a to b with the left button, in steps, as a hand would.
+ * @param {number} tabId
+ * @param {Point} a
+ * @param {Point} b
+ * @param {AbortSignal} signal
+ */
+export async function drag(tabId, a, b, signal) {
+  await move(tabId, a, signal);
+  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: a.x, y: a.y, button: 'left', buttons: 1, clickCount: 1 }, { signal });
+  const steps = 8;
+  for (let i = 1; i <= steps; i++) {
+    const x = a.x + ((b.x - a.x) * i) / steps;
+    const y = a.y + ((b.y - a.y) * i) / steps;
+    await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 }, { signal });
+  }
+  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: b.x, y: b.y, button: 'left', buttons: 0, clickCount: 1 }, { signal });
+}
+
+/**
+ * Scrolls the wheel by dx, dy CSS pixels with the mouse at p.
+ * @param {number} tabId
+ * @param {Point} p
+ * @param {number} dx
+ * @param {number} dy
+ * @param {AbortSignal} signal
+ */
+export async function wheel(tabId, p, dx, dy, signal) {
+  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x: p.x, y: p.y, deltaX: dx, deltaY: dy }, { signal });
+}
+
+/**
+ * Presses a key or chord: "Enter", "ctrl+a".
+ * @param {number} tabId
+ * @param {string} chord
+ * @param {AbortSignal} signal
+ */
+export async function press(tabId, chord, signal) {
+  for (const e of chordEvents(parseChord(chord))) {
+    await cdp.send(tabId, 'Input.dispatchKeyEvent', /** @type {Record<string, unknown>} */ (e), { signal });
+  }
+}
+
+/**
+ * Types text key by key, so the page sees keydown, keypress, input and keyup
+ * for each character; characters no key types (é, emoji) are inserted as
+ * text input.
+ * @param {number} tabId
+ * @param {string} text
+ * @param {AbortSignal} signal
+ */
+export async function type(tabId, text, signal) {
+  for (const ch of text) {
+    if (ch === '\n') {
+      await press(tabId, 'Enter', signal);
+      continue;
+    }
+    const k = charKey(ch);
+    if (!k) {
+      await cdp.send(tabId, 'Input.insertText', { text: ch }, { signal });
+      continue;
+    }
+    await press(tabId, k.shift ? `shift+${ch}` : ch === ' ' ? 'Space' : ch, signal);
+  }
+}
+
+/**
+ * Inserts text at the caret in one input event, as an IME or paste would:
+ * fast, and seen by frameworks as the user's input.
+ * @param {number} tabId
+ * @param {string} text
+ * @param {AbortSignal} signal
+ */
+export async function insert(tabId, text, signal) {
+  await cdp.send(tabId, 'Input.insertText', { text }, { signal });
+}

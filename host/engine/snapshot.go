@@ -1,0 +1,458 @@
+package engine
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Node is one node of a page's tree as the extension's page agent reads it
+// (extension/page/agent.js): an element with its role, accessible name, the
+// states that matter and a ref when an agent can act on it, or a run of text.
+type Node struct {
+	Role     string     `json:"role,omitempty"`
+	Name     string     `json:"name,omitempty"`
+	Text     string     `json:"text,omitempty"`
+	Ref      int        `json:"ref,omitempty"`
+	Level    int        `json:"level,omitempty"`
+	Checked  string     `json:"checked,omitempty"`
+	Disabled bool       `json:"disabled,omitempty"`
+	Expanded *bool      `json:"expanded,omitempty"`
+	Selected bool       `json:"selected,omitempty"`
+	Required bool       `json:"required,omitempty"`
+	Value    string     `json:"value,omitempty"`
+	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
+	Href     string     `json:"href,omitempty"`
+	Frame    *FrameInfo `json:"frame,omitempty"`
+	Inline   bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
+	Kids     []Node     `json:"kids,omitempty"`
+}
+
+// FrameInfo says where an iframe's content comes from.
+type FrameInfo struct {
+	URL         string `json:"url"`
+	CrossOrigin bool   `json:"crossOrigin,omitempty"`
+	Unreadable  bool   `json:"unreadable,omitempty"`
+}
+
+// pageTree is what page.snapshot answers.
+type pageTree struct {
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Tree      []Node `json:"tree"`
+	Nodes     int    `json:"nodes"`
+	Truncated bool   `json:"truncated"`
+}
+
+// interactiveRoles are the roles counted as interactive (the issue's list).
+var interactiveRoles = map[string]bool{
+	"link": true, "button": true, "textbox": true, "searchbox": true, "checkbox": true,
+	"radio": true, "combobox": true, "option": true, "menuitem": true, "menuitemcheckbox": true,
+	"menuitemradio": true, "tab": true, "switch": true, "slider": true, "spinbutton": true,
+	"treeitem": true, "listbox": true, "gridcell": true,
+}
+
+// treeFormat shapes the text of a tree.
+type treeFormat struct {
+	base        *url.URL // link targets are written relative to it
+	interactive bool     // only what an agent can act on, with the headings and landmarks around it
+	maxDepth    int      // 0: no limit
+}
+
+// formatTree writes nodes as the lines of read_page's tree, e.g.
+//
+//	h2 "Login Page"
+//	textbox "Username" e4
+//	textbox "Password" e5 password
+//	button "Login" e6
+//	See link "Elemental Selenium" e7 -> /about for more.
+//
+// An element is its role, its name in quotes, its ref when an agent can act
+// on it, its states, and "-> target" for a link. Text and the links and
+// other inline elements in it stay on one line, as a reader sees them. A
+// node whose content fits one line carries it after a colon. Lists and list
+// items print no line of their own: an item's first line takes its place
+// and the rest of the item is indented under it, so a nested table of
+// contents reads as an outline. Table rows are one line each, "| " and
+// their cells joined by " | ".
+//
+// Refs are written bare (e12, not [e12]): on pages of hundreds of links the
+// brackets alone cost a fifth of the tokens.
+func formatTree(nodes []Node, f treeFormat) []string {
+	w := &treeWriter{f: f}
+	w.nodes(nodes, 0)
+	return w.lines
+}
+
+type treeWriter struct {
+	f     treeFormat
+	lines []string
+}
+
+// nodes writes a run of sibling nodes at depth.
+func (w *treeWriter) nodes(ns []Node, depth int) {
+	var line lineBuilder
+	flush := func() {
+		if s, ok := line.take(); ok {
+			w.lines = append(w.lines, indent(depth)+s)
+		}
+	}
+	for i := range ns {
+		n := &ns[i]
+		switch {
+		case n.Role == "":
+			if w.f.interactive {
+				continue
+			}
+			for j, seg := range strings.Split(n.Text, "\n") {
+				if j > 0 {
+					flush()
+				}
+				line.text(seg)
+			}
+		case w.flows(n) && line.open():
+			line.element(w.label(n))
+		case w.flows(n):
+			flush()
+			line.element(w.label(n))
+		default:
+			flush()
+			w.node(n, depth)
+		}
+	}
+	flush()
+}
+
+// flows reports whether n continues a line of text: an inline element with
+// nothing inside it.
+func (w *treeWriter) flows(n *Node) bool {
+	return n.Inline && len(n.Kids) == 0 && !w.f.interactive && n.Role != "list" && n.Role != "listitem"
+}
+
+func (w *treeWriter) node(n *Node, depth int) {
+	if w.f.maxDepth > 0 && depth >= w.f.maxDepth {
+		return
+	}
+	switch {
+	case n.Role == "list" || n.Role == "group" && n.Name == "" && n.Ref == 0:
+		w.nodes(n.Kids, depth)
+		return
+	case n.Role == "listitem" || n.Role == "definition":
+		w.item(n.Kids, depth)
+		return
+	case n.Role == "row":
+		w.row(n, depth)
+		return
+	}
+	if w.f.interactive && n.Ref == 0 && !keepInOutline(n.Role) {
+		w.nodes(n.Kids, depth)
+		return
+	}
+	head := indent(depth) + w.label(n)
+	if len(n.Kids) == 0 {
+		w.lines = append(w.lines, head)
+		return
+	}
+	// Content that fits one line goes on the node's own line.
+	sub := &treeWriter{f: w.f}
+	sub.nodes(n.Kids, 0)
+	if len(sub.lines) == 1 && !strings.HasPrefix(sub.lines[0], " ") {
+		w.lines = append(w.lines, head+": "+sub.lines[0])
+		return
+	}
+	w.lines = append(w.lines, head)
+	for _, l := range sub.lines {
+		w.lines = append(w.lines, indent(depth+1)+l)
+	}
+}
+
+// item writes a list item: its first line in its place, the rest under it.
+func (w *treeWriter) item(kids []Node, depth int) {
+	sub := &treeWriter{f: w.f}
+	sub.nodes(kids, 0)
+	for i, l := range sub.lines {
+		if i == 0 {
+			w.lines = append(w.lines, indent(depth)+l)
+		} else {
+			w.lines = append(w.lines, indent(depth+1)+l)
+		}
+	}
+}
+
+// row writes a table row on one line when each of its cells fits one.
+func (w *treeWriter) row(n *Node, depth int) {
+	cells := make([][]string, len(n.Kids))
+	oneLine := true
+	for i := range n.Kids {
+		cells[i] = w.cell(&n.Kids[i])
+		oneLine = oneLine && len(cells[i]) <= 1
+	}
+	if !oneLine {
+		// A cell holding more than a line: the row as an outline of its cells.
+		w.lines = append(w.lines, indent(depth)+"row")
+		for _, ls := range cells {
+			for _, l := range ls {
+				w.lines = append(w.lines, indent(depth+1)+l)
+			}
+		}
+		return
+	}
+	parts := make([]string, len(cells))
+	for i, ls := range cells {
+		if len(ls) == 1 {
+			parts[i] = ls[0]
+		}
+	}
+	line := strings.Join(parts, " | ")
+	if strings.TrimSpace(strings.ReplaceAll(line, "|", "")) == "" ||
+		w.f.interactive && !hasRef(line) {
+		return
+	}
+	w.lines = append(w.lines, indent(depth)+"| "+line)
+}
+
+// cell returns the lines of one cell's content.
+func (w *treeWriter) cell(c *Node) []string {
+	sub := &treeWriter{f: w.f}
+	switch c.Role {
+	case "cell", "columnheader", "rowheader":
+		if len(c.Kids) == 0 {
+			if c.Name == "" {
+				return nil
+			}
+			return []string{c.Name}
+		}
+		sub.nodes(c.Kids, 0)
+	default:
+		sub.nodes([]Node{*c}, 0)
+	}
+	return sub.lines
+}
+
+// lineBuilder gathers one line of text and inline elements.
+type lineBuilder struct {
+	b        strings.Builder
+	elements int  // inline elements on the line
+	words    bool // the line has a letter or digit
+}
+
+func (l *lineBuilder) open() bool { return l.b.Len() > 0 }
+
+// text adds a segment of text, which carries its own spaces. Next to an
+// element, a segment of mere punctuation (a "|" or "»" between links, the
+// "." after one) is dropped: it says nothing, and would read as part of the
+// link's target.
+func (l *lineBuilder) text(seg string) {
+	if l.b.Len() == 0 {
+		seg = strings.TrimLeft(seg, " ")
+	}
+	if seg == "" || l.elements > 0 && strings.IndexFunc(seg, isWordRune) < 0 {
+		return
+	}
+	if l.elements > 0 && !strings.HasPrefix(seg, " ") && !strings.HasSuffix(l.b.String(), " ") && !startsWithPunct(seg) {
+		l.b.WriteByte(' ')
+	}
+	l.b.WriteString(seg)
+	if !l.words && strings.IndexFunc(seg, isWordRune) >= 0 {
+		l.words = true
+	}
+}
+
+// element adds an inline element's label.
+func (l *lineBuilder) element(label string) {
+	if l.b.Len() > 0 && !strings.HasSuffix(l.b.String(), " ") {
+		l.b.WriteByte(' ')
+	}
+	l.b.WriteString(label)
+	l.elements++
+}
+
+// take returns the line and starts a new one. A line of nothing but
+// punctuation ("|", "»") says nothing and is dropped.
+func (l *lineBuilder) take() (string, bool) {
+	s := strings.TrimSpace(l.b.String())
+	keep := s != "" && (l.words || l.elements > 0)
+	l.b.Reset()
+	l.elements, l.words = 0, false
+	return s, keep
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+func startsWithPunct(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return strings.ContainsRune(".,;:!?)]}'\"", r)
+}
+
+// keepInOutline reports whether a role without a ref stays in the
+// interactive outline: headings and landmarks say where the controls are.
+func keepInOutline(role string) bool {
+	switch role {
+	case "heading", "navigation", "main", "banner", "contentinfo", "complementary", "search",
+		"form", "region", "dialog", "alertdialog", "iframe":
+		return true
+	}
+	return false
+}
+
+// label writes one element: role "name" eN states -> target.
+func (w *treeWriter) label(n *Node) string {
+	var b strings.Builder
+	if n.Role == "heading" && n.Level >= 1 && n.Level <= 6 {
+		b.WriteString("h" + strconv.Itoa(n.Level))
+	} else {
+		b.WriteString(n.Role)
+	}
+	if n.Name != "" {
+		b.WriteString(" " + strconv.Quote(n.Name))
+	}
+	if n.Ref != 0 {
+		fmt.Fprintf(&b, " e%d", n.Ref)
+	}
+	if n.Role == "heading" && (n.Level < 1 || n.Level > 6) && n.Level != 0 {
+		fmt.Fprintf(&b, " level=%d", n.Level)
+	}
+	switch n.Checked {
+	case "":
+	case "true":
+		b.WriteString(" checked")
+	case "false":
+		b.WriteString(" unchecked")
+	case "mixed":
+		b.WriteString(" mixed")
+	default:
+		b.WriteString(" " + n.Checked) // pressed=true
+	}
+	if n.Selected {
+		b.WriteString(" selected")
+	}
+	if n.Expanded != nil {
+		if *n.Expanded {
+			b.WriteString(" expanded")
+		} else {
+			b.WriteString(" collapsed")
+		}
+	}
+	if n.Disabled {
+		b.WriteString(" disabled")
+	}
+	if n.Required {
+		b.WriteString(" required")
+	}
+	switch {
+	case n.Secret != "":
+		b.WriteString(" " + n.Secret) // never the value
+	case n.Value != "":
+		b.WriteString(" value=" + strconv.Quote(n.Value))
+	}
+	if n.Href != "" {
+		b.WriteString(" -> " + relativeURL(w.f.base, n.Href))
+	}
+	if n.Frame != nil {
+		b.WriteString(" -> " + relativeURL(w.f.base, n.Frame.URL))
+		if n.Frame.Unreadable {
+			b.WriteString(" (content not readable)")
+		}
+	}
+	return b.String()
+}
+
+func indent(depth int) string { return strings.Repeat("  ", depth) }
+
+// relativeURL writes target as short as it stays unambiguous from base: a
+// fragment or query of the same page, a relative path on the same origin,
+// else the whole URL.
+func relativeURL(base *url.URL, target string) string {
+	if base == nil {
+		return target
+	}
+	u, err := base.Parse(target)
+	if err != nil || u.Scheme != base.Scheme || u.Host != base.Host || u.User != nil {
+		return target
+	}
+	if u.Path == base.Path && u.RawQuery == base.RawQuery && u.Fragment != "" {
+		return "#" + u.EscapedFragment()
+	}
+	rel := relativePath(base.EscapedPath(), u.EscapedPath())
+	if u.RawQuery != "" {
+		rel += "?" + u.RawQuery
+	}
+	if u.Fragment != "" {
+		rel += "#" + u.EscapedFragment()
+	}
+	return rel
+}
+
+// relativePath returns the relative reference from the page at from to the
+// path to, both escaped absolute paths.
+func relativePath(from, to string) string {
+	dir := split(from[:strings.LastIndex(from, "/")+1])
+	parts := split(to)
+	file := ""
+	if !strings.HasSuffix(to, "/") && len(parts) > 0 {
+		file, parts = parts[len(parts)-1], parts[:len(parts)-1]
+	}
+	i := 0
+	for i < len(dir) && i < len(parts) && dir[i] == parts[i] {
+		i++
+	}
+	rel := strings.Repeat("../", len(dir)-i)
+	for _, p := range parts[i:] {
+		rel += p + "/"
+	}
+	rel += file
+	if rel == "" {
+		return "./"
+	}
+	return rel
+}
+
+func split(p string) []string {
+	var out []string
+	for s := range strings.SplitSeq(p, "/") {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// findRef returns the node with ref in nodes.
+func findRef(nodes []Node, ref int) *Node {
+	for i := range nodes {
+		if nodes[i].Ref == ref {
+			return &nodes[i]
+		}
+		if n := findRef(nodes[i].Kids, ref); n != nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// treeStats counts refs, interactive refs and nodes.
+type treeStats struct {
+	Refs, Interactive int
+}
+
+func countRefs(nodes []Node, s *treeStats) {
+	for i := range nodes {
+		n := &nodes[i]
+		if n.Ref != 0 {
+			s.Refs++
+			if interactiveRoles[n.Role] {
+				s.Interactive++
+			}
+		}
+		countRefs(n.Kids, s)
+	}
+}
+
+var refPattern = regexp.MustCompile(`\be\d+\b`)
+
+// hasRef reports whether a written line holds a ref.
+func hasRef(line string) bool { return refPattern.MatchString(line) }
