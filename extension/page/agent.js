@@ -554,7 +554,8 @@
     }
     st.count++;
     const role = roleOf(el);
-    const block = BLOCK.has(tag);
+    // Labels are often styled as blocks, one above each control.
+    const block = BLOCK.has(tag) || (tag === 'LABEL' && !getComputedStyle(el).display.startsWith('inline'));
     if (block) breakText(out);
     if (namesOnly(el, tag, st)) return;
     if (!role || (!STRUCTURE.has(role) && !INTERACTIVE.has(role) && !hasOwnName(el))) {
@@ -578,7 +579,10 @@
     }
     /** @type {TreeNode} */
     const node = { role };
-    if (INLINE.has(tag)) node.inline = true;
+    // Whether it flows in a line of text is its CSS display's to say (a
+    // label or input styled as a block is not); asked only of the
+    // elements that become nodes, which are few.
+    if (INLINE.has(tag) && getComputedStyle(el).display.startsWith('inline')) node.inline = true;
     const name = nameOf(el, role);
     if (name) node.name = name;
     if (INTERACTIVE.has(role) || SECTION.has(role) || el.tagName === 'IFRAME') node.ref = refFor(el);
@@ -853,7 +857,7 @@
         case 'IFRAME':
           return;
       }
-      this.line += this.inline(el);
+      this.line += this.inlineNode(el);
     }
 
     /**
@@ -893,43 +897,42 @@
      */
     inline(el) {
       let s = '';
-      for (const child of childrenOf(el)) {
-        if (child.nodeType === Node.TEXT_NODE) {
-          s += child.nodeValue;
-          continue;
-        }
-        if (child.nodeType !== Node.ELEMENT_NODE) continue;
-        const c = /** @type {Element} */ (child);
-        if (SKIP.has(c.tagName) || !visible(c)) continue;
-        const inner = this.inline(c).trim();
-        switch (c.tagName) {
-          case 'A': {
-            const href = c.getAttribute('href');
-            s += href && inner ? `[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})` : inner;
-            break;
-          }
-          case 'STRONG': case 'B':
-            s += inner ? `**${inner}**` : '';
-            break;
-          case 'EM': case 'I':
-            s += inner ? `*${inner}*` : '';
-            break;
-          case 'CODE': case 'KBD': case 'SAMP':
-            s += inner ? `\`${inner}\`` : '';
-            break;
-          case 'IMG': {
-            const alt = c.getAttribute('alt');
-            if (alt) s += `![${alt}]`;
-            break;
-          }
-          case 'BR':
-            s += ' ';
-            break;
-          default:
-            s += BLOCK.has(c.tagName) ? ` ${inner} ` : inner;
-        }
-      }
+      for (const child of childrenOf(el)) s += this.inlineNode(child);
       return s.replace(/\s+/g, ' ').trim();
+    }
+
+    /**
+     * One node as inline Markdown: text as it is, an element with its
+     * markup around its content.
+     * @param {Node} child
+     * @returns {string}
+     */
+    inlineNode(child) {
+      if (child.nodeType === Node.TEXT_NODE) return child.nodeValue ?? '';
+      if (child.nodeType !== Node.ELEMENT_NODE) return '';
+      const c = /** @type {Element} */ (child);
+      if (SKIP.has(c.tagName) || !visible(c)) return '';
+      const inner = this.inline(c);
+      switch (c.tagName) {
+        case 'A': {
+          const href = c.getAttribute('href');
+          return href && inner ? `[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})` : inner;
+        }
+        case 'STRONG': case 'B':
+          return inner ? `**${inner}**` : '';
+        case 'EM': case 'I':
+          return inner ? `*${inner}*` : '';
+        case 'CODE': case 'KBD': case 'SAMP':
+          return inner ? `\`${inner}\`` : '';
+        case 'IMG': {
+          const alt = c.getAttribute('alt');
+          return alt ? `![${alt}]` : '';
+        }
+        case 'BR':
+          return ' ';
+        default:
+          return BLOCK.has(c.tagName) ? ` ${inner} ` : inner;
+      }
     }
 
     done() {
@@ -1424,59 +1427,70 @@
     /** @param {Element | null} el */
     constructor(el) {
       this.el = el;
-      this.trustedClick = false;
-      this.anyClick = false;
+      this.trustedClicks = 0;
+      this.clicks = 0;
       this.added = 0;
       this.removed = 0;
       this.attrs = 0;
+      this.texts = 0;
       /** @type {string[]} */
       this.dialogs = [];
       this.url = location.href;
       this.title = document.title;
       this.onClick = (/** @type {Event} */ e) => {
-        this.anyClick = true;
-        if (e.isTrusted) this.trustedClick = true;
+        this.clicks++;
+        if (e.isTrusted) this.trustedClicks++;
       };
       if (el) el.addEventListener('click', this.onClick, { capture: true });
-      this.observer = new MutationObserver((records) => {
-        for (const r of records) {
-          if (r.type === 'attributes') {
-            this.attrs++;
-            continue;
-          }
-          for (const n of r.addedNodes) {
-            if (n.nodeType !== Node.ELEMENT_NODE) continue;
-            this.added++;
-            const d = /** @type {Element} */ (n);
-            const dlg = d.matches('dialog[open], [role="dialog"], [role="alertdialog"]')
-              ? d : d.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
-            if (dlg) this.dialogs.push(describe(dlg));
-          }
-          for (const n of r.removedNodes) if (n.nodeType === Node.ELEMENT_NODE) this.removed++;
-        }
-      });
-      this.observer.observe(document, {
-        subtree: true, childList: true, attributes: true,
+      this.observer = new MutationObserver((records) => this.count(records));
+      // The element's own document: a same-origin frame's, for its elements.
+      this.observer.observe(el?.ownerDocument ?? document, {
+        subtree: true, childList: true, characterData: true, attributes: true,
         attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked', 'aria-selected'],
       });
     }
 
-    report() {
-      for (const r of this.observer.takeRecords()) {
-        if (r.type === 'attributes') this.attrs++;
-        else {
-          this.added += [...r.addedNodes].filter((n) => n.nodeType === Node.ELEMENT_NODE).length;
-          this.removed += [...r.removedNodes].filter((n) => n.nodeType === Node.ELEMENT_NODE).length;
+    /** @param {MutationRecord[]} records */
+    count(records) {
+      for (const r of records) {
+        if (r.type === 'attributes') {
+          this.attrs++;
+          continue;
+        }
+        if (r.type === 'characterData') {
+          this.texts++;
+          continue;
+        }
+        for (const n of r.addedNodes) {
+          if (n.nodeType === Node.TEXT_NODE) {
+            this.texts++;
+            continue;
+          }
+          if (n.nodeType !== Node.ELEMENT_NODE) continue;
+          this.added++;
+          const d = /** @type {Element} */ (n);
+          const dlg = d.matches('dialog[open], [role="dialog"], [role="alertdialog"]')
+            ? d : d.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
+          if (dlg) this.dialogs.push(describe(dlg));
+        }
+        for (const n of r.removedNodes) {
+          if (n.nodeType === Node.ELEMENT_NODE) this.removed++;
+          else if (n.nodeType === Node.TEXT_NODE) this.texts++;
         }
       }
+    }
+
+    report() {
+      this.count(this.observer.takeRecords());
       const el = this.el;
       const alive = !!el?.isConnected;
       return {
-        trustedClick: this.trustedClick,
-        anyClick: this.anyClick,
+        trustedClicks: this.trustedClicks,
+        clicks: this.clicks,
         added: this.added,
         removed: this.removed,
         attributes: this.attrs,
+        texts: this.texts,
         dialogs: this.dialogs,
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,

@@ -90,11 +90,20 @@ func formatTree(nodes []Node, f treeFormat) []string {
 
 type treeWriter struct {
 	f     treeFormat
+	base  int // the depth this writer's depth 0 stands at, for maxDepth
 	lines []string
+}
+
+// sub returns a writer for content written apart and placed at depth.
+func (w *treeWriter) sub(depth int) *treeWriter {
+	return &treeWriter{f: w.f, base: w.base + depth}
 }
 
 // nodes writes a run of sibling nodes at depth.
 func (w *treeWriter) nodes(ns []Node, depth int) {
+	if w.f.maxDepth > 0 && w.base+depth >= w.f.maxDepth {
+		return
+	}
 	var line lineBuilder
 	flush := func() {
 		if s, ok := line.take(); ok {
@@ -134,7 +143,7 @@ func (w *treeWriter) flows(n *Node) bool {
 }
 
 func (w *treeWriter) node(n *Node, depth int) {
-	if w.f.maxDepth > 0 && depth >= w.f.maxDepth {
+	if w.f.maxDepth > 0 && w.base+depth >= w.f.maxDepth {
 		return
 	}
 	switch {
@@ -158,7 +167,7 @@ func (w *treeWriter) node(n *Node, depth int) {
 		return
 	}
 	// Content that fits one line goes on the node's own line.
-	sub := &treeWriter{f: w.f}
+	sub := w.sub(depth + 1)
 	sub.nodes(n.Kids, 0)
 	if len(sub.lines) == 1 && !strings.HasPrefix(sub.lines[0], " ") {
 		w.lines = append(w.lines, head+": "+sub.lines[0])
@@ -172,7 +181,7 @@ func (w *treeWriter) node(n *Node, depth int) {
 
 // item writes a list item: its first line in its place, the rest under it.
 func (w *treeWriter) item(kids []Node, depth int) {
-	sub := &treeWriter{f: w.f}
+	sub := w.sub(depth)
 	sub.nodes(kids, 0)
 	for i, l := range sub.lines {
 		if i == 0 {
@@ -188,7 +197,7 @@ func (w *treeWriter) row(n *Node, depth int) {
 	cells := make([][]string, len(n.Kids))
 	oneLine := true
 	for i := range n.Kids {
-		cells[i] = w.cell(&n.Kids[i])
+		cells[i] = w.sub(depth + 1).cell(&n.Kids[i])
 		oneLine = oneLine && len(cells[i]) <= 1
 	}
 	if !oneLine {
@@ -217,7 +226,7 @@ func (w *treeWriter) row(n *Node, depth int) {
 
 // cell returns the lines of one cell's content.
 func (w *treeWriter) cell(c *Node) []string {
-	sub := &treeWriter{f: w.f}
+	sub := w.sub(0)
 	switch c.Role {
 	case "cell", "columnheader", "rowheader":
 		if len(c.Kids) == 0 {

@@ -240,7 +240,10 @@ class Target {
     /** @param {string} strategy @param {Point} p */
     const mouse = async (strategy, p) => {
       const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
-      if (a.dialog || a.navigated || a.report.trustedClick) return this.done(action, strategy, a);
+      // This attempt's own click: the counts are since the watch began.
+      if (a.dialog || a.navigated || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
+        return this.done(action, strategy, a);
+      }
       this.tried.push({ strategy, result: 'the element did not receive the click' });
       before = this.counts(a.report);
       return undefined;
@@ -327,6 +330,7 @@ class Target {
   counts(report) {
     return {
       added: report.added ?? 0, removed: report.removed ?? 0, attributes: report.attributes ?? 0,
+      texts: report.texts ?? 0, trustedClicks: report.trustedClicks ?? 0,
       value: report.value, checked: report.checked, url: report.url, title: report.title,
     };
   }
@@ -340,7 +344,8 @@ class Target {
     if (!before) return false;
     const a = this.counts(after);
     return a.added > before.added || a.removed > before.removed || a.attributes > before.attributes ||
-      a.value !== before.value || a.checked !== before.checked || a.url !== before.url || a.title !== before.title;
+      a.texts > before.texts || a.value !== before.value || a.checked !== before.checked ||
+      a.url !== before.url || a.title !== before.title;
   }
 
   /**
@@ -433,14 +438,14 @@ class Target {
     if (loc.role === 'combobox' && loc.tag === 'select') return this.select(text);
     if (loc.type === 'checkbox' || loc.type === 'radio') return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
-    if (!loc.editable) {
-      throw new ActionError('bad_request', `${this.label} does not take text`,
-        'fill textboxes, searchboxes, spinbuttons and contenteditable elements');
-    }
-    await this.watch();
     // Inputs with their own editing UI (date, time, range, color) take no
     // typed text; their value is set through the DOM.
     const direct = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(loc.type ?? '');
+    if (!loc.editable && !direct) {
+      throw new ActionError('bad_request', `${this.label} does not take text`,
+        'fill textboxes, searchboxes, spinbuttons, sliders, date inputs and contenteditable elements');
+    }
+    await this.watch();
     let strategy = 'keyboard';
     if (direct) {
       await this.call('dom', { op: 'setValue', value: text });
@@ -565,6 +570,7 @@ function summarize(r) {
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
   if (r.removed) parts.push(`${r.removed} removed`);
+  if (r.texts && !r.added && !r.removed) parts.push('text changed');
   if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');

@@ -1,0 +1,424 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// acted is interact's result.
+type acted struct {
+	Action    string `json:"action"`
+	Ref       string `json:"ref"`
+	Strategy  string `json:"strategy"`
+	Navigated bool   `json:"navigated"`
+	URL       string `json:"url"`
+	Title     string `json:"title"`
+	Dialog    string `json:"dialog"`
+	Changes   string `json:"changes"`
+	Value     any    `json:"value"`
+	Checked   any    `json:"checked"`
+	Verified  *bool  `json:"verified"`
+	Snapshot  string `json:"snapshot"`
+	OK        *bool  `json:"ok"`
+	Tried     []struct {
+		Strategy string `json:"strategy"`
+		Result   string `json:"result"`
+	} `json:"tried"`
+	HITL *struct {
+		Required      bool `json:"required"`
+		SuggestedCall struct {
+			Tool string         `json:"tool"`
+			Args map[string]any `json:"args"`
+		} `json:"suggested_call"`
+	} `json:"hitl"`
+}
+
+func interact(t testing.TB, cs *mcp.ClientSession, args map[string]any) acted {
+	t.Helper()
+	var a acted
+	okJSON(t, cs, "interact", args, &a)
+	return a
+}
+
+func TestTheClickLadder(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+
+	t.Run("a plain click lands at S1", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/dialogs.html")
+		a := interact(t, cs, map[string]any{"query": "Alert", "action": "click", "tabId": tab})
+		assert.Equal(t, "S1", a.Strategy)
+		assert.Equal(t, `alert "Hello from alert"`, a.Dialog)
+		interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	})
+
+	t.Run("a button that moves when hovered", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/moving.html")
+		a := interact(t, cs, map[string]any{"query": "Catch me", "action": "click", "tabId": tab})
+		assert.Equal(t, "S2", a.Strategy, "S1's hover moved it; the retry aims at where it went")
+		require.NotEmpty(t, a.Tried)
+		assert.Equal(t, "S1", a.Tried[0].Strategy)
+		assert.Equal(t, `"caught"`, status(t, cs, tab))
+	})
+
+	t.Run("a partly covered button is clicked where it shows", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/moving.html")
+		a := interact(t, cs, map[string]any{"query": "Half covered", "action": "click", "tabId": tab})
+		assert.Equal(t, "S3", a.Strategy)
+		assert.Equal(t, `"half covered clicked"`, status(t, cs, tab), "and never the overlay")
+	})
+
+	t.Run("a covered button falls back to a DOM click", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/overlay.html")
+		a := interact(t, cs, map[string]any{"query": "Covered save", "action": "click", "tabId": tab})
+		assert.Equal(t, "S4", a.Strategy)
+		assert.Contains(t, a.Tried[0].Result, `lands on div "Overlay"`, "the hit test says what is in the way")
+		assert.Equal(t, `"covered save clicked"`, status(t, cs, tab))
+	})
+
+	t.Run("when nothing can click, the human is suggested", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/overlay.html")
+		r := call(t, cs, "interact", map[string]any{"query": "Trusted only", "action": "click", "tabId": tab})
+		require.True(t, r.IsError, textOf(r))
+		var a acted
+		b, err := json.Marshal(r.StructuredContent)
+		require.NoError(t, err)
+		require.NoError(t, json.Unmarshal(b, &a))
+		require.NotNil(t, a.HITL, "%s", b)
+		assert.True(t, a.HITL.Required)
+		assert.Equal(t, "oc_handoff_start", a.HITL.SuggestedCall.Tool)
+		assert.Equal(t, "manual_recovery", a.HITL.SuggestedCall.Args["reason"])
+		assert.EqualValues(t, tab, a.HITL.SuggestedCall.Args["tabId"])
+		var strategies []string
+		for _, s := range a.Tried {
+			strategies = append(strategies, s.Strategy)
+		}
+		assert.Equal(t, []string{"S1", "S2", "S3", "S4", "S5", "S6"}, strategies)
+		assert.NotEqual(t, `"trusted clicked"`, status(t, cs, tab))
+	})
+
+	t.Run("disabled and hidden elements are refused, not forced", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/form.html")
+		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
+		assert.Contains(t, err.Message, "disabled")
+		assert.Contains(t, err.Hint, "enabled")
+	})
+}
+
+func TestStaleRefsAreRefused(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/replace.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	alpha := refOf(t, tree, `button "Alpha"`)
+
+	interact(t, cs, map[string]any{"query": "Replace", "action": "click", "tabId": tab})
+	before := status(t, cs, tab)
+	err := fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "click", "tabId": tab}, protocol.CodeStaleRef)
+	assert.Contains(t, err.Message, "removed")
+	assert.Contains(t, err.Hint, "read_page")
+	assert.Equal(t, before, status(t, cs, tab), "the new Alpha, with the same name, was not clicked")
+
+	fresh := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `button "Alpha"`)
+	assert.NotEqual(t, alpha, fresh, "the new element has a new ref")
+	interact(t, cs, map[string]any{"ref": fresh, "action": "click", "tabId": tab})
+	assert.Equal(t, `"pressed: Alpha v2"`, status(t, cs, tab))
+
+	a := interact(t, cs, map[string]any{"query": "Next page", "action": "click", "tabId": tab})
+	assert.True(t, a.Navigated)
+	assert.Equal(t, "Replaced Next", a.Title)
+	err = fails(t, cs, "interact", map[string]any{"ref": fresh, "action": "click", "tabId": tab}, protocol.CodeStaleRef)
+	assert.Contains(t, err.Message, "left")
+	fails(t, cs, "read_page", map[string]any{"ref": fresh, "tabId": tab}, protocol.CodeStaleRef)
+	fails(t, cs, "interact", map[string]any{"ref": "e99999", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
+}
+
+func TestDialogs(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/dialogs.html")
+
+	a := interact(t, cs, map[string]any{"query": "Confirm", "action": "click", "tabId": tab})
+	assert.Equal(t, `confirm "Delete everything?"`, a.Dialog)
+	err := fails(t, cs, "read_page", map[string]any{"tabId": tab}, protocol.CodeConflict)
+	assert.Contains(t, err.Hint, "accept_dialog")
+	interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
+	assert.Equal(t, `"confirm: false"`, status(t, cs, tab))
+
+	interact(t, cs, map[string]any{"query": "Prompt", "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"action": "accept_dialog", "text": "Ada", "tabId": tab})
+	assert.Equal(t, `"prompt: Ada"`, status(t, cs, tab))
+	fails(t, cs, "interact", map[string]any{"action": "accept_dialog", "tabId": tab}, protocol.CodeBadRequest)
+}
+
+func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
+	e := newEnv(t)
+	a, b := fixtureSites(t)
+	cs := e.client("e2e")
+
+	t.Run("same-origin and cross-site frames", func(t *testing.T) {
+		cross := siteOnLocalhost(b, "/frame-inner.html")
+		tab := openTab(t, cs, a.URL+"/frames.html?cross="+cross)
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		fields := regexp.MustCompile(`textbox "Inner field" (e\d+)`).FindAllStringSubmatch(tree, -1)
+		buttons := regexp.MustCompile(`button "Inner button" (e\d+)`).FindAllStringSubmatch(tree, -1)
+		require.Len(t, fields, 2, tree)
+		require.Len(t, buttons, 2, tree)
+		for i, where := range []string{"same", "cross"} {
+			interact(t, cs, map[string]any{"ref": fields[i][1], "action": "fill", "text": where + " typed", "tabId": tab})
+			c := interact(t, cs, map[string]any{"ref": buttons[i][1], "action": "click", "tabId": tab})
+			assert.Equal(t, "S1", c.Strategy, where)
+		}
+		tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Contains(t, tree, `value="same typed"`)
+		assert.Contains(t, tree, `value="cross typed"`)
+		assert.Equal(t, 2, strings.Count(tree, `status "inner clicked"`), tree)
+	})
+
+	t.Run("open shadow roots", func(t *testing.T) {
+		tab := openTab(t, cs, a.URL+"/shadow.html")
+		interact(t, cs, map[string]any{"query": "Shadow button", "action": "click", "tabId": tab})
+		assert.Equal(t, `"shadow clicked"`, status(t, cs, tab))
+		f := interact(t, cs, map[string]any{"query": "Shadow input", "action": "fill", "text": "deep", "tabId": tab})
+		assert.Equal(t, "deep", f.Value)
+	})
+
+	t.Run("a hover menu opens on a real hover", func(t *testing.T) {
+		tab := openTab(t, cs, a.URL+"/menu.html")
+		fails(t, cs, "interact", map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+		ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		h := interact(t, cs, map[string]any{"query": "Products", "action": "hover", "snapshot": "diff", "tabId": tab})
+		assert.Contains(t, h.Snapshot, `+ menuitem "Laptops"`, "the diff shows what opened")
+		assert.Contains(t, h.Snapshot, `button "Products"`)
+		interact(t, cs, map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab})
+		assert.Equal(t, `"chose: Laptops"`, status(t, cs, tab))
+	})
+}
+
+func TestFormInput(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+
+	r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "Full name", "value": "Ada Lovelace"},
+		{"label": "Email", "value": "ada@example.com"},
+		{"label": "Country", "value": "Norway"},
+		{"label": "Subscribe", "value": "true"},
+		{"label": "Plan", "value": "Pro"},
+		{"label": "Start date", "value": "2026-12-01"},
+		{"label": "Volume", "value": "8"},
+		{"label": "Seats", "value": "3"},
+		{"label": "Notes", "value": "line one"},
+		{"label": "Bio", "value": "Mathematician"},
+		{"label": "Nickname", "value": "Countess"},
+		{"label": "Attachment", "value": "/etc/passwd"},
+	}})
+	var out struct {
+		Filled int `json:"filled"`
+		Failed int `json:"failed"`
+		Fields []struct {
+			Field string          `json:"field"`
+			OK    bool            `json:"ok"`
+			Error *protocol.Error `json:"error"`
+		} `json:"fields"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+	assert.True(t, r.IsError, "one field failed")
+	assert.Equal(t, 11, out.Filled)
+	assert.Equal(t, 1, out.Failed)
+	for _, f := range out.Fields {
+		if f.Field == "Attachment" {
+			assert.False(t, f.OK)
+			assert.Contains(t, f.Error.Message, "file", "file choosers are refused")
+		} else {
+			assert.True(t, f.OK, "%s: %+v", f.Field, f.Error)
+		}
+	}
+	interact(t, cs, map[string]any{"query": "Languages", "action": "select", "values": []string{"Go", "Python"}, "tabId": tab})
+
+	// The React-style Nickname took the value into its state, not just its DOM.
+	interact(t, cs, map[string]any{"query": "Show nickname", "action": "click", "tabId": tab})
+	assert.Equal(t, `"nickname: Countess"`, status(t, cs, tab))
+
+	interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
+	var saved map[string]any
+	raw := status(t, cs, tab)
+	var s string
+	require.NoError(t, json.Unmarshal([]byte(raw), &s))
+	require.NoError(t, json.Unmarshal([]byte(s), &saved), s)
+	assert.Equal(t, map[string]any{
+		"fullName": "Ada Lovelace", "email": "ada@example.com", "country": "no",
+		"languages": []any{"go", "python"}, "subscribe": true, "plan": "pro", "startDate": "2026-12-01",
+		"volume": "8", "seats": "3", "notes": "line one", "bio": "Mathematician", "nickname": "Countess",
+	}, saved)
+
+	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"value": "x"}}}, protocol.CodeBadRequest)
+	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{}}, protocol.CodeBadRequest)
+}
+
+func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/login.html")
+
+	var out struct {
+		Steps []acted `json:"steps"`
+	}
+	okJSON(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{
+		{"query": "Username", "action": "fill", "text": "tomsmith"},
+		{"query": "Password", "action": "fill", "text": "SuperSecretPassword!"},
+		{"query": "Login", "action": "click"},
+	}}, &out)
+	require.Len(t, out.Steps, 3)
+	assert.True(t, out.Steps[2].Navigated)
+	assert.Equal(t, "Secure Area", out.Steps[2].Title)
+
+	tab = openTab(t, cs, site.URL+"/login.html")
+	r := call(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{
+		{"query": "Username", "action": "fill", "text": "tomsmith"},
+		{"ref": "e99999", "action": "click"},
+		{"query": "Login", "action": "click"},
+	}})
+	require.True(t, r.IsError)
+	assert.Contains(t, textOf(r), "act stopped at step 2 of 3")
+	assert.Equal(t, `"Login Page"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.title", "tabId": tab}), "step 3 did not run")
+
+	err := fails(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{{"action": "click"}}}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "step 1")
+}
+
+func TestComputer(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/keys.html")
+	js := func(code string) string {
+		return ok(t, cs, "javascript_tool", map[string]any{"code": code, "tabId": tab})
+	}
+	point := func(sel string, dx, dy int) []int {
+		var xy []float64
+		require.NoError(t, json.Unmarshal([]byte(js(fmt.Sprintf(
+			`(r => [r.x, r.y])(document.querySelector(%q).getBoundingClientRect())`, sel))), &xy))
+		return []int{int(xy[0]) + dx, int(xy[1]) + dy}
+	}
+
+	// Give #status its first line, so the drag below does not shift the page.
+	ok(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": point("#drawing-area", 50, 50), "tabId": tab})
+	assert.Equal(t, `"Drags: 1"`, js(`document.querySelector("#drag-count").textContent`), "a click is a drag of nothing")
+	from, to := point("#drawing-area", 10, 20), point("#drawing-area", 200, 150)
+	ok(t, cs, "computer", map[string]any{"action": "left_click_drag", "coordinate": from, "to": to, "tabId": tab})
+	assert.Equal(t, `"Drags: 2"`, js(`document.querySelector("#drag-count").textContent`))
+	assert.Regexp(t, `Last drag: 9,19 to 199,149`, js(`document.querySelector("#last-drag").textContent`))
+
+	interact(t, cs, map[string]any{"query": "Keys", "action": "click", "tabId": tab})
+	ok(t, cs, "computer", map[string]any{"action": "type", "text": "Hi!", "tabId": tab})
+	assert.Equal(t, `"Hi!"`, js(`document.querySelector("#keys").value`))
+	ok(t, cs, "computer", map[string]any{"action": "key", "key": "ctrl+a", "tabId": tab})
+	assert.Equal(t, `"key:a ctrl:true shift:false"`, status(t, cs, tab))
+	ok(t, cs, "computer", map[string]any{"action": "key", "key": "Backspace", "tabId": tab})
+	assert.Equal(t, `""`, js(`document.querySelector("#keys").value`), "ctrl+a selected it all")
+
+	ok(t, cs, "computer", map[string]any{"action": "scroll", "coordinate": point("#scroll-box", 20, 20), "scroll": []int{0, 120}, "tabId": tab})
+	assert.Equal(t, `"scrollTop: 120"`, status(t, cs, tab))
+
+	r := call(t, cs, "computer", map[string]any{"action": "screenshot", "tabId": tab})
+	require.False(t, r.IsError)
+	_, isImage := r.Content[0].(*mcp.ImageContent)
+	assert.True(t, isImage)
+
+	err := fails(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": []int{5000, 10}, "tabId": tab}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Hint, "screenshot")
+	fails(t, cs, "computer", map[string]any{"action": "left_click", "tabId": tab}, protocol.CodeBadRequest)
+	fails(t, cs, "computer", map[string]any{"action": "key", "key": "hyper+q", "tabId": tab}, protocol.CodeBadRequest)
+}
+
+func TestWaitFor(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/wait.html")
+	type waited struct {
+		Met      bool   `json:"met"`
+		Seen     string `json:"seen"`
+		URL      string `json:"url"`
+		WaitedMs int    `json:"waitedMs"`
+	}
+	wait := func(args map[string]any) waited {
+		t.Helper()
+		args["tabId"] = tab
+		var w waited
+		okJSON(t, cs, "wait_for", args, &w)
+		assert.True(t, w.Met)
+		return w
+	}
+
+	interact(t, cs, map[string]any{"query": "Show later", "action": "click", "tabId": tab})
+	w := wait(map[string]any{"text": "Appeared late"})
+	assert.Greater(t, w.WaitedMs, 300, "it waited for the page")
+	assert.Less(t, w.WaitedMs, 1500, "and returned as soon as the text showed")
+
+	interact(t, cs, map[string]any{"query": "Hide later", "action": "click", "tabId": tab})
+	wait(map[string]any{"textGone": "Going away"})
+
+	interact(t, cs, map[string]any{"query": "Enable later", "action": "click", "tabId": tab})
+	wait(map[string]any{"selector": "#ready", "state": "enabled"})
+
+	wait(map[string]any{"predicate": "document.querySelectorAll('p').length > 0"})
+
+	interact(t, cs, map[string]any{"query": "Navigate later", "action": "click", "tabId": tab})
+	w = wait(map[string]any{"url": "*done=1"})
+	assert.Contains(t, w.URL, "done=1")
+
+	err := fails(t, cs, "wait_for", map[string]any{"text": "Never there", "timeoutMs": 300, "tabId": tab}, protocol.CodeTimeout)
+	assert.Contains(t, err.Message, `last seen: no text "Never there"`)
+	fails(t, cs, "wait_for", map[string]any{"tabId": tab}, protocol.CodeBadRequest)
+	fails(t, cs, "wait_for", map[string]any{"text": "a", "url": "b", "tabId": tab}, protocol.CodeBadRequest)
+	fails(t, cs, "wait_for", map[string]any{"text": "a", "state": "visible", "tabId": tab}, protocol.CodeBadRequest)
+	fails(t, cs, "wait_for", map[string]any{"predicate": "throw new Error('nope')", "tabId": tab}, protocol.CodeBadRequest)
+}
+
+// TestTheTypedPasswordNeverComesBack runs the login flow and checks that
+// no output of any tool holds the password, whatever it read or did.
+func TestTheTypedPasswordNeverComesBack(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	const password = "SuperSecretPassword!"
+	tab := openTab(t, cs, site.URL+"/login.html")
+	var outputs []string
+	record := func(tool string, args map[string]any) {
+		args["tabId"] = tab
+		r := call(t, cs, tool, args)
+		b, _ := json.Marshal(r)
+		outputs = append(outputs, string(b))
+	}
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	record("interact", map[string]any{"ref": refOf(t, tree, `textbox "Username"`), "action": "fill", "text": "tomsmith"})
+	record("interact", map[string]any{"ref": refOf(t, tree, `textbox "Password"`), "action": "type", "text": "SuperSecret", "snapshot": "diff"})
+	record("interact", map[string]any{"ref": refOf(t, tree, `textbox "Password"`), "action": "fill", "text": password, "snapshot": "full"})
+	record("read_page", map[string]any{})
+	record("read_page", map[string]any{"mode": "text"})
+	record("find", map[string]any{"query": "Password"})
+	record("form_input", map[string]any{"fields": []map[string]any{{"label": "Password", "value": password}}})
+	record("interact", map[string]any{"ref": refOf(t, tree, `button "Login"`), "action": "click", "snapshot": "full"})
+	for _, o := range outputs {
+		assert.NotContains(t, o, password)
+		assert.NotContains(t, o, "SuperSecret")
+	}
+	assert.Contains(t, outputs[len(outputs)-1], "Secure Area", "the login went through")
+}

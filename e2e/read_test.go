@@ -1,0 +1,183 @@
+package e2e
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// openTab opens url in a new tab of the agent's group and returns its id.
+func openTab(t testing.TB, cs *mcp.ClientSession, url string) int {
+	t.Helper()
+	var p page
+	okJSON(t, cs, "tabs_create", map[string]any{"url": url}, &p)
+	return p.TabID
+}
+
+// refOf returns the ref read_page's tree gives the element whose line starts
+// with label, e.g. `button "Login"`.
+func refOf(t testing.TB, tree, label string) string {
+	t.Helper()
+	m := regexp.MustCompile(regexp.QuoteMeta(label) + ` (e\d+)\b`).FindStringSubmatch(tree)
+	require.NotNil(t, m, "no %s in:\n%s", label, tree)
+	return m[1]
+}
+
+// status reads a fixture page's #status.
+func status(t testing.TB, cs *mcp.ClientSession, tab int) string {
+	t.Helper()
+	return ok(t, cs, "javascript_tool", map[string]any{"code": `document.querySelector("#status").textContent`, "tabId": tab})
+}
+
+func TestReadPage(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+
+	t.Run("the login page's tree", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/login.html")
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Regexp(t, `^page "Login Page" http://127\.0\.0\.1:\d+/login\.html tab=\d+ snapshot=s\d+\n`, tree)
+		for _, line := range []string{`h1 "Login Page"`, `textbox "Username" e`, `textbox "Password" e`, `button "Login" e`} {
+			assert.Contains(t, tree, line)
+		}
+		assert.Regexp(t, `textbox "Password" e\d+ password`, tree, "a password field says so, and never its value")
+		assert.NotContains(t, tree, "\nUsername\n", "a label's text is its control's name, said once")
+
+		again := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		strip := regexp.MustCompile(`snapshot=s\d+`)
+		assert.Equal(t, strip.ReplaceAllString(tree, ""), strip.ReplaceAllString(again, ""),
+			"two reads of an unchanged page give the same refs")
+	})
+
+	t.Run("filters, subtrees and depth", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/form.html")
+		all := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Contains(t, all, `combobox "Country"`)
+		assert.Regexp(t, `combobox "Country" e\d+ value="Sweden"`, all)
+		assert.Regexp(t, `radio "Free" e\d+ checked`, all)
+		assert.Regexp(t, `checkbox "Subscribe" e\d+ unchecked`, all)
+		assert.Regexp(t, `button "Archive" e\d+ disabled`, all)
+		assert.Regexp(t, `listbox "Languages" e\d+`, all)
+		assert.Regexp(t, `option "Rust" e\d+`, all)
+
+		interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
+		assert.Contains(t, interactive, `button "Save"`)
+		for _, line := range strings.Split(interactive, "\n")[1:] {
+			// Only what can be acted on, and the headings and landmarks around it.
+			assert.Regexp(t, `( e\d+|^\s*h\d ")`, line)
+		}
+
+		main := refOf(t, all, "main")
+		sub := ok(t, cs, "read_page", map[string]any{"tabId": tab, "ref": main})
+		assert.Contains(t, sub, `button "Save"`)
+		shallow := ok(t, cs, "read_page", map[string]any{"tabId": tab, "depth": 1})
+		assert.NotContains(t, shallow, `button "Save"`, "depth 1 stops at the top level")
+
+		err := fails(t, cs, "read_page", map[string]any{"tabId": tab, "ref": "e99999"}, protocol.CodeBadRequest)
+		assert.Contains(t, err.Hint, "read_page")
+	})
+
+	t.Run("frames and shadow roots are read in place", func(t *testing.T) {
+		a, b := fixtureSites(t)
+		cross := siteOnLocalhost(b, "/frame-inner.html")
+		tab := openTab(t, cs, a.URL+"/frames.html?cross="+cross)
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Regexp(t, `iframe "Same origin frame" e\d+`, tree)
+		assert.Regexp(t, `iframe "Cross origin frame" e\d+ -> http://localhost:\d+/frame-inner\.html`, tree)
+		assert.Equal(t, 2, strings.Count(tree, `textbox "Inner field" e`), "both frames' content, each with refs:\n%s", tree)
+
+		tab = openTab(t, cs, site.URL+"/shadow.html")
+		tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Regexp(t, `button "Shadow button" e\d+`, tree)
+		assert.Regexp(t, `textbox "Shadow input" e\d+`, tree)
+		assert.NotContains(t, tree, "Hidden in closed shadow", "a closed shadow root stays closed")
+	})
+
+	t.Run("long pages page with a cursor", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/list.html")
+		first := ok(t, cs, "read_page", map[string]any{"tabId": tab, "maxChars": 1000})
+		m := regexp.MustCompile(`\[truncated: lines 1-(\d+) of (\d+) shown; read on with cursor "(s\d+:\d+)"\]`).FindStringSubmatch(first)
+		require.NotNil(t, m, first)
+		assert.LessOrEqual(t, len(first), 1300)
+		next := ok(t, cs, "read_page", map[string]any{"cursor": m[3], "maxChars": 1000})
+		assert.Contains(t, next, "from line")
+		assert.NotEqual(t, first, next)
+
+		var seen []string
+		cursor := ""
+		for range 100 {
+			args := map[string]any{"tabId": tab, "maxChars": 20000}
+			if cursor != "" {
+				args = map[string]any{"cursor": cursor, "maxChars": 20000}
+			}
+			page := ok(t, cs, "read_page", args)
+			seen = append(seen, page)
+			mm := regexp.MustCompile(`cursor "(s\d+:\d+)"`).FindStringSubmatch(page)
+			if mm == nil {
+				break
+			}
+			cursor = mm[1]
+		}
+		whole := strings.Join(seen, "\n")
+		assert.Contains(t, whole, `link "Item 1" e`)
+		assert.Contains(t, whole, `link "Item 500" e`, "the cursor reads to the end")
+
+		fails(t, cs, "read_page", map[string]any{"cursor": "nonsense"}, protocol.CodeBadRequest)
+		fails(t, cs, "read_page", map[string]any{"cursor": "s999999:1"}, protocol.CodeBadRequest)
+		fails(t, cs, "read_page", map[string]any{"cursor": m[3], "mode": "text"}, protocol.CodeBadRequest)
+	})
+
+	t.Run("text mode reads the main content as Markdown", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/secure.html?user=tomsmith")
+		text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})
+		assert.Contains(t, text, "# Secure Area")
+		assert.Contains(t, text, "You logged into a secure area!")
+		assert.Contains(t, text, "[Logout](login.html)")
+		fails(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text", "filter": "interactive"}, protocol.CodeBadRequest)
+	})
+}
+
+func TestFind(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+
+	tests := []struct {
+		query string
+		want  string // the first candidate
+		why   string
+	}{
+		{"Email", `textbox "Email"`, `name is "email"`},
+		{"button Save", `button "Save"`, `button named "save"`},
+		{`radio "Pro"`, `radio "Pro"`, `radio named "pro"`},
+		{"#nickname", `textbox "Nickname"`, "matches selector #nickname"},
+		{"nick", `textbox "Nickname"`, `name contains "nick"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.query, func(t *testing.T) {
+			out := ok(t, cs, "find", map[string]any{"query": tt.query, "tabId": tab})
+			lines := strings.Split(out, "\n")
+			require.GreaterOrEqual(t, len(lines), 2, out)
+			assert.Regexp(t, `^`+regexp.QuoteMeta(tt.want)+` e\d+ \(`, lines[1])
+			assert.Contains(t, lines[1], tt.why)
+		})
+	}
+	// The ref find gives is one interact takes.
+	out := ok(t, cs, "find", map[string]any{"query": "Full name", "tabId": tab})
+	ref := regexp.MustCompile(`e\d+`).FindString(strings.Split(out, "\n")[1])
+	ok(t, cs, "interact", map[string]any{"ref": ref, "action": "fill", "text": "Grace", "tabId": tab})
+	assert.Equal(t, `"Grace"`, ok(t, cs, "javascript_tool", map[string]any{"code": `document.querySelector("#full-name").value`, "tabId": tab}))
+
+	assert.Contains(t, ok(t, cs, "find", map[string]any{"query": "no such thing anywhere", "tabId": tab}), "no match")
+	fails(t, cs, "find", map[string]any{"query": "  ", "tabId": tab}, protocol.CodeBadRequest)
+	limited := ok(t, cs, "find", map[string]any{"query": "option", "limit": 2, "tabId": tab})
+	assert.Equal(t, 3, len(strings.Split(limited, "\n")), "a header and two candidates:\n%s", limited)
+}
