@@ -54,10 +54,11 @@ bench:
 	go test -run '^$$' -bench 'Broker|ToolsContext' -benchtime 2s ./bridge/ ./e2e/
 
 # read_page over the real Python documentation (issue 3's targets): tokens,
-# refs, and the median navigate and read_page times of 7 runs per page.
+# refs, and the median navigate and read_page times of 7 runs per page; the
+# login flow; and Playwright MCP and Chrome DevTools MCP on the same pages.
 bench-pages:
 	./scripts/bench-deps.sh
-	go test -run '^$$' -bench PythonDocs -benchtime 7x -timeout 20m ./e2e/
+	go test -run '^$$' -bench 'PythonDocs|LoginFlow|Peers' -benchtime 7x -timeout 30m ./e2e/
 
 fuzz:
 	go test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./protocol/

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -421,4 +422,30 @@ func TestTheTypedPasswordNeverComesBack(t *testing.T) {
 		assert.NotContains(t, o, "SuperSecret")
 	}
 	assert.Contains(t, outputs[len(outputs)-1], "Secure Area", "the login went through")
+}
+
+func TestATabLeavingTheGroupIsReleased(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+	interact(t, cs, map[string]any{"query": "Full name", "action": "fill", "text": "x", "tabId": tab})
+
+	attached := func() int {
+		var h struct {
+			Browsers []struct {
+				AttachedTabs int `json:"attachedTabs"`
+			} `json:"browsers"`
+		}
+		okJSON(t, cs, "oc_connection_health", map[string]any{}, &h)
+		require.Len(t, h.Browsers, 1)
+		return h.Browsers[0].AttachedTabs
+	}
+	require.Equal(t, 1, attached())
+
+	// The user drags the tab out of the group.
+	require.NoError(t, e.devtools().evalExtension(fmt.Sprintf(`chrome.tabs.ungroup(%d).then(() => true)`, tab), nil))
+	require.Eventually(t, func() bool { return attached() == 0 }, 5*time.Second, 100*time.Millisecond,
+		"its debugger (and the infobar) goes")
+	fails(t, cs, "read_page", map[string]any{"tabId": tab}, protocol.CodeTabNotAllowed)
 }

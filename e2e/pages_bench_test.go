@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // pythonDocs is where Debian's python3.11-doc puts the HTML documentation.
@@ -141,3 +144,127 @@ func median(ds []time.Duration) time.Duration {
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkLoginFlow times issue 3's login flow on the fixture login page:
+// fill the username, fill the password, click Login, read the page. The
+// navigation to the login page before each run is not timed. It fails if
+// the password shows in any output.
+func BenchmarkLoginFlow(b *testing.B) {
+	e := newEnv(b)
+	site := fixtureSite(b)
+	cs := e.client("bench")
+	const password = "SuperSecretPassword!"
+	tab := openTab(b, cs, site.URL+"/login.html")
+	tree := ok(b, cs, "read_page", map[string]any{"tabId": tab})
+	user, pass, login := refOf(b, tree, `textbox "Username"`), refOf(b, tree, `textbox "Password"`), refOf(b, tree, `button "Login"`)
+	var flows []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		ok(b, cs, "navigate", map[string]any{"url": site.URL + "/login.html", "tabId": tab})
+		tree := ok(b, cs, "read_page", map[string]any{"tabId": tab})
+		user, pass, login = refOf(b, tree, `textbox "Username"`), refOf(b, tree, `textbox "Password"`), refOf(b, tree, `button "Login"`)
+		b.StartTimer()
+		start := time.Now()
+		out := []string{
+			ok(b, cs, "interact", map[string]any{"ref": user, "action": "fill", "text": "tomsmith", "tabId": tab}),
+			ok(b, cs, "interact", map[string]any{"ref": pass, "action": "fill", "text": password, "tabId": tab}),
+			ok(b, cs, "interact", map[string]any{"ref": login, "action": "click", "tabId": tab}),
+			ok(b, cs, "read_page", map[string]any{"tabId": tab}),
+		}
+		flows = append(flows, time.Since(start))
+		for _, o := range out {
+			if strings.Contains(o, password) {
+				b.Fatalf("the password is in an output: %s", o)
+			}
+		}
+		if !strings.Contains(out[3], "Secure Area") {
+			b.Fatalf("the login did not go through:\n%s", out[3])
+		}
+	}
+	b.ReportMetric(ms(median(flows)), "flow-ms")
+}
+
+// peer is another browser MCP server, run the way the issue measured it.
+type peer struct {
+	name, bin        string
+	args             []string
+	navigate, read   string
+	navArgs, readArg func(url string) map[string]any
+}
+
+var peers = []peer{
+	{
+		name: "playwright-mcp", bin: "playwright-mcp",
+		args:     []string{"--headless", "--isolated", "--no-sandbox"},
+		navigate: "browser_navigate", read: "browser_snapshot",
+		navArgs: func(url string) map[string]any { return map[string]any{"url": url} },
+		readArg: func(string) map[string]any { return map[string]any{} },
+	},
+	{
+		name: "chrome-devtools-mcp", bin: "chrome-devtools-mcp",
+		args:     []string{"--headless", "--isolated", "--chromeArg=--no-sandbox", "--no-usage-statistics", "--no-performance-crux"},
+		navigate: "navigate_page", read: "take_snapshot",
+		navArgs: func(url string) map[string]any { return map[string]any{"url": url, "type": "url", "pageId": 1} },
+		readArg: func(string) map[string]any { return map[string]any{"pageId": 1} },
+	},
+}
+
+// BenchmarkPeers measures Playwright MCP and Chrome DevTools MCP (the
+// versions the issue's targets name, from e2e/bench's npm dev dependencies)
+// on the same pages, server and Chromium as BenchmarkPythonDocs, so the two
+// can be read side by side: their snapshot's o200k tokens and the median
+// time of their navigate and snapshot.
+func BenchmarkPeers(b *testing.B) {
+	docs := os.Getenv("OPENCHROME_PYDOCS")
+	if docs == "" {
+		docs = pythonDocs
+	}
+	if _, err := os.Stat(filepath.Join(docs, "index.html")); err != nil {
+		b.Skipf("no Python documentation at %s: run make bench-pages", docs)
+	}
+	skipIfShort(b)
+	site := httptest.NewServer(http.FileServer(http.Dir(docs)))
+	defer site.Close()
+	for _, p := range peers {
+		bin, err := filepath.Abs(filepath.Join("bench", "node_modules", ".bin", p.bin))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := os.Stat(bin); err != nil {
+			b.Skipf("%s is not installed: run make bench-pages", p.name)
+		}
+		b.Run(p.name, func(b *testing.B) {
+			cmd := exec.Command(bin, append([]string{"--executable-path", suite.chromium}, p.args...)...)
+			if p.name == "chrome-devtools-mcp" {
+				cmd = exec.Command(bin, append([]string{"--executablePath", suite.chromium}, p.args...)...)
+			}
+			cmd.Env = append(os.Environ(), "HOME="+b.TempDir())
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+				Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			for _, page := range benchPages {
+				b.Run(strings.ReplaceAll(page, "/", "_"), func(b *testing.B) {
+					url := site.URL + "/" + page
+					ok(b, cs, p.navigate, p.navArgs(url))
+					tree := ok(b, cs, p.read, p.readArg(url))
+					tokens := countTokens(b, filepath.Join("bench", "count.js"), tree)
+					var nav, read []time.Duration
+					for b.Loop() {
+						start := time.Now()
+						ok(b, cs, p.navigate, p.navArgs(url))
+						mid := time.Now()
+						ok(b, cs, p.read, p.readArg(url))
+						nav, read = append(nav, mid.Sub(start)), append(read, time.Since(mid))
+					}
+					b.ReportMetric(float64(tokens), "tokens")
+					b.ReportMetric(ms(median(nav)), "navigate-ms")
+					b.ReportMetric(ms(median(read)), "read-ms")
+					b.ReportMetric(ms(median(nav)+median(read)), "both-ms")
+				})
+			}
+		})
+	}
+}

@@ -123,6 +123,27 @@ async function attachNow(tabId) {
 }
 
 /**
+ * How long a tab may go without a command before its debugger is detached:
+ * the "started debugging" bar then goes away, and the tab is the user's
+ * alone again. The next command attaches again.
+ */
+const IDLE_MS = 5 * 60 * 1000;
+/** @type {Map<number, ReturnType<typeof setTimeout>>} */
+const idleTimers = new Map();
+
+/**
+ * Restarts tabId's idle timer.
+ * @param {number} tabId
+ */
+function touch(tabId) {
+  clearTimeout(idleTimers.get(tabId));
+  idleTimers.set(tabId, setTimeout(() => {
+    idleTimers.delete(tabId);
+    detach(tabId);
+  }, IDLE_MS));
+}
+
+/**
  * Sends a CDP command to tabId, attaching first when needed. CDP results are
  * typed per method; callers read the fields they asked for.
  * @param {number} tabId
@@ -133,6 +154,7 @@ async function attachNow(tabId) {
  * @returns {Promise<any>}
  */
 export async function send(tabId, method, params = {}, { signal } = {}) {
+  touch(tabId);
   for (let attempt = 0; ; attempt++) {
     await raceSignal(attach(tabId), signal);
     try {
@@ -238,6 +260,8 @@ export async function interrupt(tabId) {
  * @returns {Promise<void>}
  */
 export async function detach(tabId) {
+  clearTimeout(idleTimers.get(tabId));
+  idleTimers.delete(tabId);
   debuggerDomains.delete(tabId);
   if (!attached.delete(tabId)) return;
   try {

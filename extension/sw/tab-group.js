@@ -6,8 +6,19 @@
 
 import { ActionError } from '../lib/errors.js';
 import { retry } from '../lib/retry.js';
+import * as cdp from './cdp.js';
 
 export const GROUP_TITLE = 'OpenChrome';
+
+// A tab the user drags out of the group stops being the agent's at once:
+// its debugger goes (and with it the "started debugging" bar). Registered at
+// the top level, in the worker's first evaluation.
+chrome.tabs.onUpdated.addListener((tabId, change) => {
+  if (change.groupId === undefined) return;
+  isGroupOurs(change.groupId).then((ours) => {
+    if (!ours) cdp.detach(tabId);
+  });
+});
 /** @type {`${chrome.tabGroups.Color}`} */
 const GROUP_COLOR = 'blue';
 
