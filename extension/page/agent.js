@@ -1596,10 +1596,40 @@
     throw new AgentError('bad_request', `unknown state ${state}`, 'use visible, hidden, attached, detached or enabled');
   }
 
+  // --- crawling ------------------------------------------------------------------
+
+  /**
+   * crawl: what a crawl keeps of a page: its content in the form asked for,
+   * and where its links go (absolute http(s) URLs, without fragments, each
+   * once, in document order).
+   * @param {{ output: 'markdown' | 'text' | 'links' }} args
+   */
+  function crawl({ output }) {
+    /** @type {Set<string>} */
+    const links = new Set();
+    for (const a of document.querySelectorAll('a[href], area[href]')) {
+      try {
+        const u = new URL(/** @type {HTMLAnchorElement} */ (a).href, location.href);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
+        u.hash = '';
+        links.add(u.href);
+      } catch {
+        // not a URL
+      }
+    }
+    let content;
+    if (output === 'markdown') content = text().markdown;
+    else if (output === 'text') {
+      const root = document.querySelector('main, [role="main"], article') ?? document.body;
+      content = /** @type {HTMLElement | null} */ (root)?.innerText.trim() ?? '';
+    }
+    return { url: location.href, title: document.title, content, links: [...links] };
+  }
+
   // --- entry ----------------------------------------------------------------------
 
   /** @type {Record<string, (args: any) => unknown>} */
-  const METHODS = { snapshot, text, find, field, locate, hit, points, dom, watch, changes, check };
+  const METHODS = { snapshot, text, find, field, locate, hit, points, dom, watch, changes, check, crawl };
 
   /**
    * Runs one method; errors come back as values, since chrome.scripting

@@ -28,6 +28,7 @@ export const ACTIONS = new Map([
   ['page.evaluate', page.evaluate],
   ['page.snapshot', read.snapshot],
   ['page.text', read.text],
+  ['page.crawl', read.crawl],
   ['page.find', read.find],
   ['page.field', read.field],
   ['page.wait', read.wait],

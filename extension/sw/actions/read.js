@@ -4,7 +4,7 @@
 
 import { sleep } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
-import { intParam, stringParam, tabIdParam } from '../../lib/params.js';
+import { enumParam, intParam, stringParam, tabIdParam } from '../../lib/params.js';
 import * as agent from '../agent.js';
 import * as cdp from '../cdp.js';
 import { checkTab } from '../tab-group.js';
@@ -29,6 +29,19 @@ export async function text(params, { signal }) {
   const tabId = tabIdParam(params);
   await checkTab(tabId);
   return (await agent.call({ tabId, frameId: 0 }, 'text', {}, signal)).data;
+}
+
+const OUTPUTS = /** @type {const} */ (['markdown', 'text', 'links']);
+
+/**
+ * page.crawl: a page's content, as a crawl keeps it, and its links.
+ * @type {Action}
+ */
+export async function crawl(params, { signal }) {
+  const tabId = tabIdParam(params);
+  const output = enumParam(params, 'output', OUTPUTS) ?? 'markdown';
+  await checkTab(tabId);
+  return (await agent.call({ tabId, frameId: 0 }, 'crawl', { output }, signal)).data;
 }
 
 /**
