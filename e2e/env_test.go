@@ -39,11 +39,13 @@ type env struct {
 	chrome    *exec.Cmd
 	chromeLog string
 	cdp       *cdpClient
+	extra     []string // KEY=value for Chromium and the daemon
 }
 
 // newEnv installs openchrome into a fresh home, starts Chromium and waits for
-// the extension to connect (bridge.json appears).
-func newEnv(t testing.TB) *env {
+// the extension to connect (bridge.json appears). extraEnv (KEY=value) is
+// added to the environment of Chromium, and so of the daemon it starts.
+func newEnv(t testing.TB, extraEnv ...string) *env {
 	t.Helper()
 	skipIfShort(t)
 	root := t.TempDir()
@@ -52,6 +54,7 @@ func newEnv(t testing.TB) *env {
 		home:     ledger.Home(filepath.Join(root, "openchrome")),
 		userHome: filepath.Join(root, "user"),
 		udd:      filepath.Join(root, "chromium"),
+		extra:    extraEnv,
 	}
 	require.NoError(t, os.MkdirAll(e.userHome, 0o700))
 	out, err := e.openchrome("install", "--user-data-dir", e.udd)
@@ -63,7 +66,8 @@ func newEnv(t testing.TB) *env {
 
 // environ is the environment of every process of the test.
 func (e *env) environ() []string {
-	return append(os.Environ(), "OPENCHROME_HOME="+string(e.home), "HOME="+e.userHome, "XDG_CONFIG_HOME="+filepath.Join(e.userHome, ".config"))
+	env := append(os.Environ(), "OPENCHROME_HOME="+string(e.home), "HOME="+e.userHome, "XDG_CONFIG_HOME="+filepath.Join(e.userHome, ".config"))
+	return append(env, e.extra...)
 }
 
 // openchrome runs the binary with args and returns its combined output.

@@ -6,6 +6,7 @@
 import { Router } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as element from './actions/element.js';
+import * as evidence from './actions/evidence.js';
 import * as page from './actions/page.js';
 import * as pointer from './actions/pointer.js';
 import * as read from './actions/read.js';
@@ -32,6 +33,9 @@ export const ACTIONS = new Map([
   ['page.find', read.find],
   ['page.field', read.field],
   ['page.wait', read.wait],
+  ['page.observe', evidence.observePage],
+  ['page.events', evidence.events],
+  ['page.dom', evidence.dom],
   ['element.act', element.act],
   ['element.locate', element.locate],
   ['input.click', pointer.click],

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 
 	"github.com/openchrome/openchrome/host/daemon"
@@ -141,7 +142,7 @@ func native(ctx context.Context, env Env) int {
 	}
 	log, closeLog := openLog(h, "daemon")
 	defer closeLog()
-	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log})
+	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log, Hooks: hooks(env)})
 	if err != nil {
 		log.Error("daemon stopped", "err", err)
 		fmt.Fprintln(env.Stderr, "openchrome:", err) // Chrome shows the host's stderr in its log
@@ -286,4 +287,21 @@ func doctorCmd(ctx context.Context, args []string, env Env) error {
 func versionCmd(_ context.Context, _ []string, env Env) error {
 	fmt.Fprintf(env.Stdout, "openchrome %s (%s/%s)\n", protocol.Version, runtime.GOOS, runtime.GOARCH)
 	return nil
+}
+
+// hooks reads OPENCHROME_TEST_HOOKS, the fault injections e2e tests use:
+// "failOnPage=2" makes a crawl fail on its second page, "failOnPage=2,panic"
+// panic there.
+func hooks(env Env) engine.Hooks {
+	var h engine.Hooks
+	for _, part := range strings.Split(env.Getenv("OPENCHROME_TEST_HOOKS"), ",") {
+		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
+		switch k {
+		case "failOnPage":
+			h.FailOnPage, _ = strconv.Atoi(v)
+		case "panic":
+			h.Panic = true
+		}
+	}
+	return h
 }

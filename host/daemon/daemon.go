@@ -31,6 +31,8 @@ type Options struct {
 	Stdin  io.Reader // Chrome's pipe to us
 	Stdout io.Writer // ours to Chrome: native frames only, never logs
 	Logger *slog.Logger
+	// Hooks are the engine's fault injections, for tests only.
+	Hooks engine.Hooks
 }
 
 // Run serves the extension on Stdin/Stdout until Chrome closes the port (EOF)
@@ -51,7 +53,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	log.Info("extension connected", "browser", hello.Browser, "extension", hello.Version, "pid", os.Getpid())
 
-	d := &daemon{home: opts.Home, log: log, port: port, hello: hello, frames: frames}
+	d := &daemon{home: opts.Home, log: log, port: port, hello: hello, frames: frames, hooks: opts.Hooks}
 	for {
 		lock, err := ledger.TryLock(opts.Home.BridgeLock())
 		switch {
@@ -77,6 +79,7 @@ func Run(ctx context.Context, opts Options) error {
 
 type daemon struct {
 	home   ledger.Home
+	hooks  engine.Hooks
 	log    *slog.Logger
 	port   *native.Port
 	hello  *protocol.Hello
@@ -87,15 +90,33 @@ type daemon struct {
 // first browser, until the extension goes.
 func (d *daemon) broker(ctx context.Context, lock *ledger.Lock) error {
 	defer lock.Unlock()
+	// Tasks a dead daemon left RUNNING are failed before any new one starts.
+	tasks, err := ledger.Open(d.home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
+	if err != nil {
+		return err
+	}
+	if reaped, err := tasks.ReapOrphans(ctx); err != nil {
+		d.log.Error("reaping orphaned tasks", "err", err)
+	} else if len(reaped) > 0 {
+		d.log.Info("reaped orphaned tasks", "count", len(reaped))
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("daemon: listen: %w", err)
 	}
 	reg := bridge.NewRegistry(d.log, nil)
+	eng := engine.New(engine.Options{Browsers: reg, Logger: d.log, Home: d.home, Tasks: tasks, Hooks: d.hooks})
+	defer func() {
+		// Chrome kills us 2 s after the port closes: tasks get one to
+		// record how they ended.
+		closing, done := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer done()
+		eng.Close(closing)
+	}()
 	token := bridge.NewToken()
 	srv := bridge.NewServer(bridge.Options{
 		Token:    token,
-		Handler:  engine.New(engine.Options{Browsers: reg, Logger: d.log}),
+		Handler:  eng,
 		Browsers: reg,
 		Logger:   d.log,
 	})

@@ -47,6 +47,7 @@ type Tool struct {
 
 	resolved *jsonschema.Resolved
 	run      func(ctx context.Context, c *call, args json.RawMessage) (*protocol.ToolResult, error)
+	job      job // long-running tools only: the body a background task runs
 }
 
 // define builds a catalog entry whose schema comes from In's fields and tags
@@ -127,6 +128,17 @@ func Catalog() []Tool {
 		waitForTool(),
 		screenshotTool(),
 		javascriptTool(),
+		crawlTool(),
+		crawlSitemapTool(),
+		recordingTool(),
+		evidenceTool(),
+		sessionSnapshotTool(),
+		sessionResumeTool(),
+		taskStartTool(),
+		taskListTool(),
+		taskGetTool(),
+		taskCancelTool(),
+		taskWaitTool(),
 	}
 }
 

@@ -166,3 +166,32 @@ func elementLocate(tab int, ref string) protocol.Command {
 		Ref   string `json:"ref"`
 	}{tab, ref}, 0)
 }
+
+func pageCrawl(tab int, output string) protocol.Command {
+	return command("page.crawl", struct {
+		TabID  int    `json:"tabId"`
+		Output string `json:"output"`
+	}{tab, output}, 0)
+}
+
+func pageObserve(tab int, on bool) protocol.Command {
+	return command("page.observe", struct {
+		TabID int  `json:"tabId"`
+		On    bool `json:"on"`
+	}{tab, on}, 0)
+}
+
+// pageEvents reads the observed console, network and navigation entries of
+// a tab from since on.
+func pageEvents(tab, since int, kinds []string) protocol.Command {
+	return command("page.events", struct {
+		TabID int      `json:"tabId"`
+		Since int      `json:"since,omitempty"`
+		Kinds []string `json:"kinds,omitempty"`
+		Limit int      `json:"limit"`
+	}{tab, since, kinds, 500}, 0)
+}
+
+func pageDOM(tab int) protocol.Command {
+	return command("page.dom", tabParams{tab}, 0)
+}

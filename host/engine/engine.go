@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -21,6 +22,21 @@ type Options struct {
 	Logger   *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Home is where sessions, recordings and evidence are kept.
+	Home ledger.Home
+	// Tasks is the ledger of background tasks; nil keeps none.
+	Tasks *ledger.Store
+	// Hooks break things on purpose, for tests of what survives.
+	Hooks Hooks
+}
+
+// Hooks are fault injections for tests; the zero value injects nothing. The
+// daemon reads them from OPENCHROME_TEST_HOOKS (see cli), never in normal use.
+type Hooks struct {
+	// FailOnPage makes a crawl fail on its Nth page: an error, or a panic
+	// when Panic is set.
+	FailOnPage int
+	Panic      bool
 }
 
 // Engine runs tool calls. It implements [bridge.Handler].
@@ -31,6 +47,9 @@ type Engine struct {
 	started  time.Time
 	tools    map[string]Tool
 	snaps    snapshots
+	hooks    Hooks
+	home     ledger.Home
+	tasks    *taskRunner // nil when Options.Tasks is
 
 	mu     sync.Mutex // guards agents
 	agents map[string]*agentState
@@ -50,6 +69,8 @@ func New(opts Options) *Engine {
 		browsers: opts.Browsers,
 		log:      opts.Logger,
 		now:      opts.Now,
+		hooks:    opts.Hooks,
+		home:     opts.Home,
 		tools:    make(map[string]Tool),
 		agents:   make(map[string]*agentState),
 	}
@@ -60,6 +81,9 @@ func New(opts Options) *Engine {
 		e.now = time.Now
 	}
 	e.started = e.now()
+	if opts.Tasks != nil {
+		e.tasks = newTaskRunner(opts.Tasks, e.log)
+	}
 	for _, t := range Catalog() {
 		e.tools[t.Name] = t
 	}
@@ -99,6 +123,14 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 		return protocol.ErrorResult(err)
 	}
 	return r
+}
+
+// Close stops the background tasks and waits, at most until ctx ends, for
+// them to record how they ended.
+func (e *Engine) Close(ctx context.Context) {
+	if e.tasks != nil {
+		e.tasks.close(ctx)
+	}
 }
 
 func (e *Engine) agent(id string) *agentState {

@@ -24,6 +24,8 @@ type readPageIn struct {
 	Depth    int    `json:"depth,omitempty" jsonschema:"levels of nesting to show"`
 	MaxChars int    `json:"maxChars,omitempty" jsonschema:"default 40000; the rest is behind a cursor"`
 	Cursor   string `json:"cursor,omitempty" jsonschema:"read on from where an earlier read stopped"`
+
+	noValues bool // for evidence on disk: no control values
 }
 
 func readPageTool() Tool {
@@ -86,7 +88,7 @@ func (c *call) readTree(ctx context.Context, tab int, in readPageIn) (*snapshot,
 	if err := c.do(ctx, pageSnapshot(tab), &pt); err != nil {
 		return nil, err
 	}
-	f := treeFormat{interactive: in.Filter == "interactive", maxDepth: in.Depth}
+	f := treeFormat{interactive: in.Filter == "interactive", maxDepth: in.Depth, noValues: in.noValues}
 	if u, err := url.Parse(pt.URL); err == nil {
 		f.base = u
 	}

@@ -61,6 +61,7 @@ type treeFormat struct {
 	base        *url.URL // link targets are written relative to it
 	interactive bool     // only what an agent can act on, with the headings and landmarks around it
 	maxDepth    int      // 0: no limit
+	noValues    bool     // leave out controls' values: for what is written to disk, typed text never is
 }
 
 // formatTree writes nodes as the lines of read_page's tree, e.g.
@@ -355,7 +356,7 @@ func (w *treeWriter) label(n *Node) string {
 	switch {
 	case n.Secret != "":
 		b.WriteString(" " + n.Secret) // never the value
-	case n.Value != "":
+	case n.Value != "" && !w.f.noValues:
 		b.WriteString(" value=" + strconv.Quote(n.Value))
 	}
 	if n.Href != "" {

@@ -61,7 +61,16 @@ func New(opts Options) (*Server, error) {
 	if grace == 0 {
 		grace = 3 * time.Second
 	}
-	s := &Server{home: opts.Home, grace: grace, log: log, local: engine.New(engine.Options{Logger: log})}
+	s := &Server{home: opts.Home, grace: grace, log: log}
+	// With no daemon, tools that only read the ledger run here.
+	var tasks *ledger.Store
+	if opts.Home != "" {
+		tasks, err = ledger.Open(opts.Home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
+		if err != nil {
+			return nil, err
+		}
+	}
+	s.local = engine.New(engine.Options{Logger: log, Home: opts.Home, Tasks: tasks})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "openchrome", Title: "OpenChrome", Version: protocol.Version}, &mcp.ServerOptions{
 		Instructions: "Drive the user's real Chrome. You work only in the tabs of the OpenChrome tab group; " +
 			"errors carry a code and a hint naming the call that fixes them.",

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/manifests"
@@ -72,6 +73,11 @@ func Start(ctx context.Context, opts Options) (pid int, err error) {
 	}
 	if err := CheckInstalled(opts.Home); err != nil {
 		return 0, err
+	}
+	if strings.Contains(opts.Home.Extension(), ",") {
+		// --load-extension takes a comma-separated list of folders.
+		return 0, fmt.Errorf("launch: the extension folder %s has a comma in its path, which --load-extension cannot take: "+
+			"set OPENCHROME_HOME to a folder without one and run `openchrome install` again", opts.Home.Extension())
 	}
 	browser := opts.Browser
 	if browser == "" {

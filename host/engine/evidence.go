@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/host/redact"
+)
+
+type evidenceIn struct {
+	TabID   int      `json:"tabId,omitempty" jsonschema:"default: the current tab"`
+	Include []string `json:"include,omitempty" jsonschema:"parts to keep; default dom, screenshot, tree"`
+}
+
+func evidenceTool() Tool {
+	return defineJob("oc_evidence_bundle",
+		"Save evidence of a tab's state: its DOM, a screenshot, its tree, console and network entries; redacted, with a manifest of sha256 sums.",
+		evidenceBundle,
+		func(s *jsonschema.Schema) {
+			positive(s, "tabId")
+			for _, v := range []string{"dom", "screenshot", "tree", "console", "network"} {
+				property(s, "include").Items.Enum = append(property(s, "include").Items.Enum, v)
+			}
+		})
+}
+
+// evidencePart is one file of a bundle, as manifest.json lists it.
+type evidencePart struct {
+	Name   string `json:"name"`
+	File   string `json:"file"`
+	Bytes  int    `json:"bytes"`
+	SHA256 string `json:"sha256"`
+	Mime   string `json:"mime"`
+	Note   string `json:"note,omitempty"`
+}
+
+// evidenceManifest is manifest.json, and what the tool returns.
+type evidenceManifest struct {
+	BundleID string         `json:"bundle_id"`
+	Dir      string         `json:"dir"`
+	Created  string         `json:"created_at"`
+	URL      string         `json:"url"`
+	Title    string         `json:"title"`
+	Parts    []evidencePart `json:"parts"`
+}
+
+func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, error) {
+	tab, err := c.needTab(ctx, in.TabID)
+	if err != nil {
+		return nil, err
+	}
+	include := in.Include
+	if len(include) == 0 {
+		include = []string{"dom", "screenshot", "tree"}
+	}
+	id := newArtifactID()
+	dir := c.engine.home.Path("evidence", id)
+	m := &evidenceManifest{BundleID: id, Dir: dir, Created: c.engine.now().UTC().Format("2006-01-02T15:04:05Z")}
+	// Console and network entries exist only while the tab is observed.
+	// A bundle that asks for them starts observing if nobody had, and
+	// leaves it on, so the next bundle of this tab has what happened since.
+	var justStarted bool
+	if slices.Contains(include, "console") || slices.Contains(include, "network") {
+		first, err := c.readEvents(ctx, tab, 0, "navigation")
+		if err != nil {
+			return nil, err
+		}
+		if !first.Observing {
+			if err := c.do(ctx, pageObserve(tab, true), nil); err != nil {
+				return nil, err
+			}
+			justStarted = true
+		}
+	}
+	add := func(name, file, mime string, data []byte, note string) error {
+		sum := sha256.Sum256(data)
+		if err := writeFile(dir+"/"+file, data); err != nil {
+			return err
+		}
+		m.Parts = append(m.Parts, evidencePart{Name: name, File: file, Bytes: len(data), SHA256: hex.EncodeToString(sum[:]), Mime: mime, Note: note})
+		return nil
+	}
+	for i, part := range include {
+		s.Progress(float64(i), float64(len(include)), "saving %s", part)
+		var err error
+		switch part {
+		case "dom":
+			var dom struct {
+				URL, Title, HTML string
+			}
+			if err = c.do(ctx, pageDOM(tab), &dom); err == nil {
+				m.URL, m.Title = redact.URL(dom.URL), redact.Text(dom.Title)
+				// Values and script bodies are already gone (page.dom
+				// sanitizes a copy); what patterns still find goes here.
+				err = add(part, "dom.html", "text/html", []byte(redact.Text(dom.HTML)), "input values and inline scripts removed")
+			}
+		case "screenshot":
+			var shot struct{ Data string }
+			if err = c.do(ctx, pageScreenshot(tab, "png", 0, false), &shot); err == nil {
+				var img []byte
+				if img, err = base64.StdEncoding.DecodeString(shot.Data); err == nil {
+					err = add(part, "screenshot.png", "image/png", img, "the viewport")
+				}
+			}
+		case "tree":
+			var snap *snapshot
+			if snap, err = c.readTree(ctx, tab, readPageIn{noValues: true}); err == nil {
+				err = add(part, "tree.txt", "text/plain", []byte(snap.header+"\n"+strings.Join(snap.lines, "\n")+"\n"), "read_page's tree, without the values of controls")
+			}
+		case "console", "network":
+			kinds := []string{"console", "exception"}
+			if part == "network" {
+				kinds = []string{"request"}
+			}
+			var ev eventPage
+			if ev, err = c.readEvents(ctx, tab, 0, kinds...); err == nil {
+				note := fmt.Sprintf("%d entries", len(ev.Events))
+				if justStarted {
+					note += "; the tab was not observed before this bundle, so earlier entries are not here; it is observed from now on"
+				}
+				if ev.Dropped > 0 {
+					note += fmt.Sprintf("; %d older entries were dropped", ev.Dropped)
+				}
+				var b []byte
+				if b, err = marshal(ev.Events); err == nil {
+					err = add(part, part+".json", "application/json", b, note)
+				}
+			}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("engine: evidence %s: %w", part, err)
+		}
+	}
+	if m.URL == "" {
+		if tabs, err := c.listTabs(ctx); err == nil {
+			for _, t := range tabs {
+				if t.TabID == tab {
+					m.URL, m.Title = redact.URL(t.URL), redact.Text(t.Title)
+				}
+			}
+		}
+	}
+	if _, err := writeJSON(dir+"/manifest.json", m); err != nil {
+		return nil, err
+	}
+	s.Progress(float64(len(include)), float64(len(include)), "saved %s", dir)
+	return m, nil
+}

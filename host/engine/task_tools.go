@@ -1,0 +1,221 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/ledger"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// taskKinds are the tools oc_task_start runs in the background.
+func taskKinds() []string {
+	return []string{"crawl", "crawl_sitemap", "recording", "oc_evidence_bundle", "oc_session_snapshot"}
+}
+
+type taskStartIn struct {
+	Kind string         `json:"kind" jsonschema:"the long-running tool to run"`
+	Args map[string]any `json:"args,omitempty" jsonschema:"its arguments, as for a direct call"`
+}
+
+func taskStartTool() Tool {
+	return define("oc_task_start", GroupTasks,
+		"Start a long-running tool (crawl, crawl_sitemap, recording, oc_evidence_bundle, oc_session_snapshot) as a background task; returns its task_id at once.",
+		taskStart,
+		func(s *jsonschema.Schema) { enum(s, "kind", taskKinds()...) })
+}
+
+func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResult, error) {
+	if c.engine.tasks == nil || c.engine.browsers == nil {
+		// Tasks run in the daemon, next to the browser.
+		_, err := c.browser()
+		return nil, err
+	}
+	t, ok := c.engine.tools[in.Kind]
+	if !ok || t.job == nil {
+		return nil, protocol.Errorf(protocol.CodeBadRequest, "%q is not a task kind", in.Kind).
+			WithHint("kinds: " + strings.Join(taskKinds(), ", "))
+	}
+	raw, err := json.Marshal(in.Args)
+	if err != nil || in.Args == nil {
+		raw = json.RawMessage(`{}`)
+	}
+	// Refuse bad arguments now, not in a task that fails later.
+	var check map[string]any
+	if err := decodeArgs(t.resolved, raw, &check); err != nil {
+		e := protocol.AsError(err)
+		return nil, protocol.Errorf(e.Code, "args of %s: %s", in.Kind, strings.TrimPrefix(e.Message, "invalid arguments: ")).WithHint(e.Hint)
+	}
+	m, err := c.engine.tasks.start(c.engine, c.bc.Agent, t, raw)
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(map[string]any{"task_id": m.ID, "status": m.Status,
+		"next": "oc_task_wait or oc_task_get with this task_id; oc_task_cancel to stop it"})
+}
+
+type taskListIn struct {
+	Status string `json:"status,omitempty"`
+	Kind   string `json:"kind,omitempty"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"default 50"`
+	Since  string `json:"since,omitempty" jsonschema:"an RFC 3339 time, or a duration back from now such as 2h"`
+}
+
+func taskListTool() Tool {
+	return local(readOnly(define("oc_task_list", GroupTasks,
+		"List background tasks, newest first.",
+		taskList,
+		func(s *jsonschema.Schema) {
+			enum(s, "status", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED")
+			enum(s, "kind", taskKinds()...)
+			between(s, "limit", 1, 1000)
+		})))
+}
+
+func taskList(ctx context.Context, c *call, in taskListIn) (*protocol.ToolResult, error) {
+	store, err := c.taskStore()
+	if err != nil {
+		return nil, err
+	}
+	f := ledger.Filter{Status: ledger.Status(in.Status), Kind: in.Kind, Limit: in.Limit}
+	if in.Since != "" {
+		if f.Since, err = parseSince(in.Since, c.engine.now()); err != nil {
+			return nil, err
+		}
+	}
+	tasks, err := store.List(f)
+	if err != nil {
+		return nil, err
+	}
+	if tasks == nil {
+		tasks = []ledger.Meta{}
+	}
+	return jsonResult(map[string]any{"tasks": tasks})
+}
+
+// parseSince reads an RFC 3339 time or a duration back from now.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, s); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, protocol.Errorf(protocol.CodeBadRequest, "since %q is neither an RFC 3339 time nor a duration", s).
+		WithHint(`e.g. "2026-11-21T09:00:00Z" or "2h"`)
+}
+
+type taskGetIn struct {
+	TaskID        string `json:"task_id"`
+	IncludeResult bool   `json:"include_result,omitempty" jsonschema:"also return the result"`
+}
+
+func taskGetTool() Tool {
+	return local(readOnly(define("oc_task_get", GroupTasks, "A task's status, progress and error; with include_result, its result.", taskGet)))
+}
+
+func taskGet(ctx context.Context, c *call, in taskGetIn) (*protocol.ToolResult, error) {
+	store, err := c.taskStore()
+	if err != nil {
+		return nil, err
+	}
+	m, err := store.Get(in.TaskID)
+	if err != nil {
+		return nil, taskError(err)
+	}
+	v, err := c.viewTask(m, in.IncludeResult)
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(v)
+}
+
+type taskCancelIn struct {
+	TaskID string `json:"task_id"`
+}
+
+func taskCancelTool() Tool {
+	return local(define("oc_task_cancel", GroupTasks,
+		"Stop a task; it ends within one unit of its work (a crawled page), keeping what it did.", taskCancel))
+}
+
+func taskCancel(ctx context.Context, c *call, in taskCancelIn) (*protocol.ToolResult, error) {
+	store, err := c.taskStore()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.engine.tasks.cancel(ctx, in.TaskID); err != nil {
+		return nil, taskError(err)
+	}
+	// Most tasks stop within a work unit: wait a little, to answer with
+	// how it ended.
+	wctx, done := context.WithTimeout(ctx, 2*time.Second)
+	defer done()
+	m, err := store.Wait(wctx, in.TaskID)
+	if err != nil && ctx.Err() == nil {
+		m, err = store.Get(in.TaskID) // still winding down: say so
+	}
+	if err != nil {
+		return nil, taskError(err)
+	}
+	return jsonResult(m)
+}
+
+type taskWaitIn struct {
+	TaskID    string `json:"task_id"`
+	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"default 60000"`
+}
+
+func taskWaitTool() Tool {
+	return local(readOnly(define("oc_task_wait", GroupTasks,
+		"Wait until a task ends and return it; a timeout error if it is still running.", taskWait,
+		func(s *jsonschema.Schema) {
+			between(s, "timeout_ms", 1, float64(protocol.MaxCommandTimeout.Milliseconds()-10_000))
+		})))
+}
+
+func taskWait(ctx context.Context, c *call, in taskWaitIn) (*protocol.ToolResult, error) {
+	store, err := c.taskStore()
+	if err != nil {
+		return nil, err
+	}
+	wait := 60 * time.Second
+	if in.TimeoutMs > 0 {
+		wait = time.Duration(in.TimeoutMs) * time.Millisecond
+	}
+	wctx, done := context.WithTimeout(ctx, wait)
+	defer done()
+	m, err := store.Wait(wctx, in.TaskID)
+	if err != nil {
+		if errors.Is(err, protocol.ErrTimeout) && ctx.Err() == nil {
+			m, _ = store.Get(in.TaskID)
+			return nil, protocol.Errorf(protocol.CodeTimeout, "task %s is still %s after %s", in.TaskID, m.Status, wait).
+				WithHint("call oc_task_wait again, or oc_task_get for its progress")
+		}
+		return nil, taskError(err)
+	}
+	return jsonResult(m)
+}
+
+// taskError adds the fix to a store's error about a task.
+func taskError(err error) error {
+	e := protocol.AsError(err)
+	switch e.Code {
+	case protocol.CodeNotFound:
+		return e.WithHint("call oc_task_list for the tasks there are")
+	case protocol.CodeConflict:
+		return e.WithHint("the task has ended; oc_task_get shows how")
+	}
+	return err
+}
+
+// local marks t as runnable with no daemon: it only reads the ledger.
+func local(t Tool) Tool {
+	t.Local = true
+	return t
+}
