@@ -21,6 +21,7 @@ import (
 	"github.com/openchrome/openchrome/host/frontend"
 	"github.com/openchrome/openchrome/host/install"
 	"github.com/openchrome/openchrome/host/launch"
+	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -106,9 +107,10 @@ func home(env Env) (ledger.Home, error) {
 	return ledger.HomeFromEnv(env.Getenv)
 }
 
-// openLog returns a logger writing JSON lines to the home's log file. Logs
+// openLog returns a logger writing JSON lines to the home's log file,
+// redacted by red (which the engine teaches the secrets it sees typed). Logs
 // never go to stdout: in native mode and in mcp, stdout is the wire.
-func openLog(h ledger.Home, component string) (*slog.Logger, func()) {
+func openLog(h ledger.Home, component string, red *redact.Redactor) (*slog.Logger, func()) {
 	path := h.LogFile()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return slog.New(slog.DiscardHandler), func() {}
@@ -123,7 +125,7 @@ func openLog(h ledger.Home, component string) (*slog.Logger, func()) {
 	if os.Getenv("OPENCHROME_LOG") == "debug" {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level})).With("component", component, "pid", os.Getpid())
+	log := slog.New(redact.NewHandler(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level}), red)).With("component", component, "pid", os.Getpid())
 	return log, func() { f.Close() }
 }
 
@@ -140,9 +142,10 @@ func native(ctx context.Context, env Env) int {
 		fmt.Fprintln(env.Stderr, "openchrome:", err)
 		return 1
 	}
-	log, closeLog := openLog(h, "daemon")
+	red := new(redact.Redactor)
+	log, closeLog := openLog(h, "daemon", red)
 	defer closeLog()
-	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log, Hooks: hooks(env)})
+	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log, Redactor: red, Hooks: hooks(env)})
 	if err != nil {
 		log.Error("daemon stopped", "err", err)
 		fmt.Fprintln(env.Stderr, "openchrome:", err) // Chrome shows the host's stderr in its log
@@ -257,9 +260,10 @@ func mcpCmd(ctx context.Context, args []string, env Env) error {
 	if *tools != "" {
 		groups = strings.Split(*tools, ",")
 	}
-	log, closeLog := openLog(h, "mcp")
+	red := new(redact.Redactor)
+	log, closeLog := openLog(h, "mcp", red)
 	defer closeLog()
-	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log})
+	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log, Redactor: red})
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/openchrome/openchrome/host/redact"
+	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -80,4 +83,21 @@ func TestLogRotation(t *testing.T) {
 	assert.NoError(t, err)
 	_, err = os.Stat(path)
 	assert.True(t, os.IsNotExist(err))
+}
+
+func TestTheLogIsRedacted(t *testing.T) {
+	h := ledger.Home(t.TempDir())
+	red := new(redact.Redactor)
+	log, closeLog := openLog(h, "daemon", red)
+	red.Add("SuperSecretPassword!") // as the engine does when it fills a password field
+	log.Info("page said SuperSecretPassword!", "url", "https://x.example/cb?code=abc123&page=2",
+		"err", errors.New("Authorization: Bearer ya29.a0AfH6SMBx"))
+	closeLog()
+	b, err := os.ReadFile(h.LogFile())
+	require.NoError(t, err)
+	line := string(b)
+	assert.Contains(t, line, `"msg":"page said [redacted]"`)
+	assert.Contains(t, line, `code=[redacted]&page=2`)
+	assert.NotContains(t, line, "ya29")
+	assert.Contains(t, line, `"component":"daemon"`)
 }

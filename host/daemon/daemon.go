@@ -17,6 +17,7 @@ import (
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/engine"
 	"github.com/openchrome/openchrome/host/native"
+	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -31,6 +32,8 @@ type Options struct {
 	Stdin  io.Reader // Chrome's pipe to us
 	Stdout io.Writer // ours to Chrome: native frames only, never logs
 	Logger *slog.Logger
+	// Redactor is shared by the engine and Logger's redact handler.
+	Redactor *redact.Redactor
 	// Hooks are the engine's fault injections, for tests only.
 	Hooks engine.Hooks
 }
@@ -53,7 +56,7 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	log.Info("extension connected", "browser", hello.Browser, "extension", hello.Version, "pid", os.Getpid())
 
-	d := &daemon{home: opts.Home, log: log, port: port, hello: hello, frames: frames, hooks: opts.Hooks}
+	d := &daemon{home: opts.Home, log: log, port: port, hello: hello, frames: frames, hooks: opts.Hooks, red: opts.Redactor}
 	for {
 		lock, err := ledger.TryLock(opts.Home.BridgeLock())
 		switch {
@@ -80,6 +83,7 @@ func Run(ctx context.Context, opts Options) error {
 type daemon struct {
 	home   ledger.Home
 	hooks  engine.Hooks
+	red    *redact.Redactor
 	log    *slog.Logger
 	port   *native.Port
 	hello  *protocol.Hello
@@ -105,7 +109,7 @@ func (d *daemon) broker(ctx context.Context, lock *ledger.Lock) error {
 		return fmt.Errorf("daemon: listen: %w", err)
 	}
 	reg := bridge.NewRegistry(d.log, nil)
-	eng := engine.New(engine.Options{Browsers: reg, Logger: d.log, Home: d.home, Tasks: tasks, Hooks: d.hooks})
+	eng := engine.New(engine.Options{Browsers: reg, Logger: d.log, Home: d.home, Tasks: tasks, Hooks: d.hooks, Redactor: d.red})
 	defer func() {
 		// Chrome kills us 2 s after the port closes: tasks get one to
 		// record how they ended.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -26,6 +27,10 @@ type Options struct {
 	Home ledger.Home
 	// Tasks is the ledger of background tasks; nil keeps none.
 	Tasks *ledger.Store
+	// Redactor masks secrets in everything the engine writes or returns,
+	// including values typed into password fields, which it adds. Share it
+	// with the logger's redact.NewHandler; nil means a private one.
+	Redactor *redact.Redactor
 	// Hooks break things on purpose, for tests of what survives.
 	Hooks Hooks
 }
@@ -50,6 +55,7 @@ type Engine struct {
 	hooks    Hooks
 	home     ledger.Home
 	tasks    *taskRunner // nil when Options.Tasks is
+	red      *redact.Redactor
 
 	mu     sync.Mutex // guards agents
 	agents map[string]*agentState
@@ -71,6 +77,7 @@ func New(opts Options) *Engine {
 		now:      opts.Now,
 		hooks:    opts.Hooks,
 		home:     opts.Home,
+		red:      opts.Redactor,
 		tools:    make(map[string]Tool),
 		agents:   make(map[string]*agentState),
 	}
@@ -79,6 +86,9 @@ func New(opts Options) *Engine {
 	}
 	if e.now == nil {
 		e.now = time.Now
+	}
+	if e.red == nil {
+		e.red = new(redact.Redactor)
 	}
 	e.started = e.now()
 	if opts.Tasks != nil {
@@ -120,7 +130,25 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 		if e := protocol.AsError(err); e.Code == protocol.CodeInternal {
 			c.engine.log.Error("tool failed", "tool", bc.Tool, "err", err)
 		}
-		return protocol.ErrorResult(err)
+		return e.scrub(protocol.ErrorResult(err))
+	}
+	return e.scrub(r)
+}
+
+// scrub masks the secrets the engine has seen typed in a result, whatever
+// tool produced it: a page that echoes a password, a script that reads one.
+// Patterns are not applied here; page text is what the agent asked for.
+func (e *Engine) scrub(r *protocol.ToolResult) *protocol.ToolResult {
+	if r == nil {
+		return r
+	}
+	for i := range r.Content {
+		if r.Content[i].Type == "text" {
+			r.Content[i].Text = e.red.Known(r.Content[i].Text)
+		}
+	}
+	if len(r.StructuredContent) > 0 {
+		r.StructuredContent = json.RawMessage(e.red.Known(string(r.StructuredContent)))
 	}
 	return r
 }

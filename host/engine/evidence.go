@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
-
-	"github.com/openchrome/openchrome/host/redact"
 )
 
 type evidenceIn struct {
@@ -96,10 +94,10 @@ func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, 
 				URL, Title, HTML string
 			}
 			if err = c.do(ctx, pageDOM(tab), &dom); err == nil {
-				m.URL, m.Title = redact.URL(dom.URL), redact.Text(dom.Title)
+				m.URL, m.Title = c.engine.red.URL(dom.URL), c.engine.red.Text(dom.Title)
 				// Values and script bodies are already gone (page.dom
 				// sanitizes a copy); what patterns still find goes here.
-				err = add(part, "dom.html", "text/html", []byte(redact.Text(dom.HTML)), "input values and inline scripts removed")
+				err = add(part, "dom.html", "text/html", []byte(c.engine.red.Text(dom.HTML)), "input values and inline scripts removed")
 			}
 		case "screenshot":
 			var shot struct{ Data string }
@@ -142,7 +140,7 @@ func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, 
 		if tabs, err := c.listTabs(ctx); err == nil {
 			for _, t := range tabs {
 				if t.TabID == tab {
-					m.URL, m.Title = redact.URL(t.URL), redact.Text(t.Title)
+					m.URL, m.Title = c.engine.red.URL(t.URL), c.engine.red.Text(t.Title)
 				}
 			}
 		}

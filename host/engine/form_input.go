@@ -104,6 +104,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 	if err := c.do(ctx, elementAct(elementParams{TabID: tab, Ref: ref, Action: action, Text: &value}), &out); err != nil {
 		return fail(err)
 	}
+	c.learnSecret(out, value)
 	if out["hitl"] != nil {
 		return fail(protocol.Errorf(protocol.CodeTimeout, "no strategy could set %s", out["target"]).
 			WithHint("call oc_handoff_start with reason manual_recovery"))

@@ -89,10 +89,22 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (map[string]any, er
 	if err := c.do(ctx, elementAct(p), &out); err != nil {
 		return nil, err
 	}
+	if s.Text != nil {
+		c.learnSecret(out, *s.Text)
+	}
 	if found != nil {
 		out["found"] = fmt.Sprintf("%q matched %s (%s)", s.Query, p.Ref, found.Why)
 	}
 	return out, nil
+}
+
+// learnSecret makes the engine mask text from now on when the extension
+// says it went into a secret field (a password, a one-time code): a page
+// that echoes it, an agent that repeats it in a memo, a log line.
+func (c *call) learnSecret(out map[string]any, text string) {
+	if out["value_set"] == true {
+		c.engine.red.Add(text)
+	}
 }
 
 // checkStep refuses steps that cannot be right, before anything runs.

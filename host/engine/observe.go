@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 
-	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 )
 
@@ -46,9 +45,9 @@ func (c *call) readEvents(ctx context.Context, tab, since int, kinds ...string) 
 	}
 	for i := range p.Events {
 		ev := &p.Events[i]
-		ev.Text = redact.Text(ev.Text)
-		ev.URL = redact.URL(ev.URL)
-		ev.Error = redact.Text(ev.Error)
+		ev.Text = c.engine.red.Text(ev.Text)
+		ev.URL = c.engine.red.URL(ev.URL)
+		ev.Error = c.engine.red.Text(ev.Error)
 	}
 	return p, nil
 }

@@ -13,7 +13,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/openchrome/openchrome/bridge"
-	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -168,7 +167,7 @@ func (c *call) recordFrame(ctx context.Context, tab int, dir string, n int) (fra
 	if err == nil {
 		for _, t := range tabs {
 			if t.TabID == tab {
-				f.URL, f.Title = redact.URL(t.URL), redact.Text(t.Title)
+				f.URL, f.Title = c.engine.red.URL(t.URL), c.engine.red.Text(t.Title)
 			}
 		}
 	}

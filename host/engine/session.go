@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -56,18 +55,18 @@ func sessionSnapshot(ctx context.Context, c *call, in sessionSnapshotIn, s *sink
 	// like everything else that reaches the disk.
 	next := make([]string, len(in.NextActions))
 	for i, a := range in.NextActions {
-		next[i] = redact.Text(a)
+		next[i] = c.engine.red.Text(a)
 	}
 	ss := session{
 		ID: id, CreatedAt: c.engine.now().UTC(),
-		Objective: redact.Text(in.Objective), CurrentStep: redact.Text(in.CurrentStep),
-		NextActions: next, Notes: redact.Text(in.Notes), Tabs: []sessionTab{},
+		Objective: c.engine.red.Text(in.Objective), CurrentStep: c.engine.red.Text(in.CurrentStep),
+		NextActions: next, Notes: c.engine.red.Text(in.Notes), Tabs: []sessionTab{},
 	}
 	for _, t := range tabs {
 		if t.URL == "" || t.URL == "about:blank" {
 			continue
 		}
-		ss.Tabs = append(ss.Tabs, sessionTab{URL: redact.URL(t.URL), Title: redact.Text(t.Title), Active: t.Active})
+		ss.Tabs = append(ss.Tabs, sessionTab{URL: c.engine.red.URL(t.URL), Title: c.engine.red.Text(t.Title), Active: t.Active})
 	}
 	b, err := json.MarshalIndent(ss, "", "  ")
 	if err != nil {

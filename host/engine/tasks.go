@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
-	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -47,7 +46,7 @@ func newTaskRunner(store *ledger.Store, log *slog.Logger) *taskRunner {
 
 // start records a task of kind and runs it in the background.
 func (r *taskRunner) start(e *Engine, agent string, t Tool, raw json.RawMessage) (ledger.Meta, error) {
-	m, err := r.store.Create(t.Name, redact.Args(raw, ledger.MaxArgsSummary), nil)
+	m, err := r.store.Create(t.Name, e.red.Args(raw, ledger.MaxArgsSummary), nil)
 	if err != nil {
 		return m, err
 	}
@@ -85,19 +84,19 @@ func (r *taskRunner) run(ctx context.Context, e *Engine, agent, id string, t Too
 	var lastMeta time.Time
 	s := &sink{
 		progress: func(done, total float64, message string) {
-			p := ledger.Progress{Done: int(done), Total: int(total), Message: redact.Text(message)}
+			p := ledger.Progress{Done: int(done), Total: int(total), Message: e.red.Text(message)}
 			_ = r.store.Append(final, id, "progress", p)
 			if time.Since(lastMeta) >= progressEvery {
 				lastMeta = time.Now()
 				_, _ = r.store.Update(final, id, func(m *ledger.Meta) error { m.Progress = &p; return nil })
 			}
 		},
-		partial: func(v any) { _ = r.store.WriteResult(final, id, v) },
+		partial: func(v any) { _ = r.writeResult(final, e, id, v) },
 	}
 	c := &call{engine: e, bc: bridge.NewCall(agent, t.Name, raw, nil), agent: e.agent(agent)}
 	result, err := runJob(ctx, c, t.job, raw, s)
 	if result != nil {
-		if werr := r.store.WriteResult(final, id, result); werr != nil {
+		if werr := r.writeResult(final, e, id, result); werr != nil {
 			r.log.Error("task result not written", "task", id, "err", werr)
 		}
 	}
@@ -118,6 +117,16 @@ func (r *taskRunner) run(ctx context.Context, e *Engine, agent, id string, t Too
 	if _, err := r.store.Transition(final, id, to, func(m *ledger.Meta) { m.Error = info }); err != nil {
 		r.log.Error("task did not end", "task", id, "err", err)
 	}
+}
+
+// writeResult keeps a task's result with the secrets the engine has seen
+// typed masked: it is on disk for as long as the task is kept.
+func (r *taskRunner) writeResult(ctx context.Context, e *Engine, id string, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return r.store.WriteResult(ctx, id, v) // the store's error says what is wrong
+	}
+	return r.store.WriteResult(ctx, id, json.RawMessage(e.red.Known(string(b))))
 }
 
 // runJob runs a job, turning a panic into an error.

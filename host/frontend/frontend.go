@@ -19,6 +19,7 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/engine"
+	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -28,6 +29,8 @@ type Options struct {
 	Home   ledger.Home
 	Groups []string // tool groups; nil: engine.DefaultGroups
 	Logger *slog.Logger
+	// Redactor is the local engine's; share it with Logger's redact handler.
+	Redactor *redact.Redactor
 	// ReconnectGrace is how long a call waits for a daemon that has just
 	// died to be replaced; default 3 s. Chrome restarts the daemon as soon as
 	// the extension reconnects, within a second or two; the bridge.json the
@@ -70,7 +73,7 @@ func New(opts Options) (*Server, error) {
 			return nil, err
 		}
 	}
-	s.local = engine.New(engine.Options{Logger: log, Home: opts.Home, Tasks: tasks})
+	s.local = engine.New(engine.Options{Logger: log, Home: opts.Home, Tasks: tasks, Redactor: opts.Redactor})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "openchrome", Title: "OpenChrome", Version: protocol.Version}, &mcp.ServerOptions{
 		Instructions: "Drive the user's real Chrome. You work only in the tabs of the OpenChrome tab group; " +
 			"errors carry a code and a hint naming the call that fixes them.",

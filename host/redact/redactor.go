@@ -102,6 +102,12 @@ func (r *Redactor) known(s string) string {
 	return mask(s, spans)
 }
 
+// Known masks r's known secrets in s and nothing else. It is for output an
+// agent asked for — page text, a script's result — where the patterns of
+// [Text] would mask too much, but a password the agent typed must still
+// not come back.
+func (r *Redactor) Known(s string) string { return r.known(s) }
+
 // Text is [Text] plus r's known secrets.
 func (r *Redactor) Text(s string) string { return scrub(r.known(s), false) }
 

@@ -50,6 +50,10 @@ func TestRedactorOtherOutputs(t *testing.T) {
 	assert.Equal(t, `{"text":"[redacted]","field":"#q"}`, r.Args(json.RawMessage(`{"text":"s3cret-value","field":"#q"}`), 0))
 	assert.Equal(t, map[string]string{"Referer": "https://x.example/?q=[redacted]"},
 		r.Headers(map[string]string{"Referer": "https://x.example/?q=s3cret-value"}))
+	// Known leaves the patterns alone: page text keeps its "password=" prose.
+	assert.Equal(t, `typed [redacted]; password=shown {"v":"[redacted]"}`,
+		r.Known(`typed s3cret-value; password=shown {"v":"s3cret-value"}`))
+	assert.Equal(t, "password=x", (*Redactor)(nil).Known("password=x"))
 }
 
 func TestRedactorNil(t *testing.T) {
