@@ -50,12 +50,17 @@ test-short:
 	go test -short -race ./...
 	cd extension && node --test --test-reporter=dot
 
+# The broker and the whole tool chain; the task ledger (list over 10,000
+# records, how fast a wait wakes), in process and through the tools.
 bench:
 	go test -run '^$$' -bench 'Broker|ToolsContext' -benchtime 2s ./bridge/ ./e2e/
+	go test -run '^$$' -bench 'List10k|WaitWake' ./ledger/
+	go test -run '^$$' -bench 'TaskWaitWake|TaskList10k' -benchtime 20x ./e2e/
 
 # read_page over the real Python documentation (issue 3's targets): tokens,
 # refs, and the median navigate and read_page times of 7 runs per page; the
-# login flow; and Playwright MCP and Chrome DevTools MCP on the same pages.
+# login flow; Playwright MCP and Chrome DevTools MCP on the same pages; and
+# crawl throughput over 40 library pages at concurrency 1 and 4.
 bench-pages:
 	./scripts/bench-deps.sh
 	go test -run '^$$' -bench 'PythonDocs|LoginFlow|Peers' -benchtime 7x -timeout 30m ./e2e/

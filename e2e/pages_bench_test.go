@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -134,11 +135,12 @@ func countTokens(b *testing.B, counter, text string) int {
 	return n
 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
+func median[T cmp.Ordered](xs []T) T {
+	if len(xs) == 0 {
+		var zero T
+		return zero
 	}
-	s := slices.Clone(ds)
+	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[len(s)/2]
 }
