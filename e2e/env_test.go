@@ -151,9 +151,15 @@ func (e *env) waitDaemon(notPID int) bridge.Discovery {
 // application would.
 func (e *env) client(name string) *mcp.ClientSession {
 	e.t.Helper()
+	return e.clientWith(name, nil)
+}
+
+// clientWith is client with options, for a test that listens to progress.
+func (e *env) clientWith(name string, opts *mcp.ClientOptions) *mcp.ClientSession {
+	e.t.Helper()
 	cmd := exec.Command(suite.binary, "mcp")
 	cmd.Env = e.environ()
-	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, nil)
+	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
 	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
 	require.NoError(e.t, err)
 	e.t.Cleanup(func() { cs.Close() })

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -167,6 +168,60 @@ func TestCrawlDirectlyAndAsATaskGiveTheSameShape(t *testing.T) {
 	assert.NotEmpty(t, fromMap.Pages[0].Links)
 	err := fails(t, cs, "crawl_sitemap", map[string]any{"sitemap_url": site.URL + "/p/0"}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Message, "not a sitemap")
+}
+
+// TestADirectCrawlReportsProgressAndStopsWhenCancelled calls crawl with a
+// progress token, as an MCP client that shows progress does, then cancels
+// the call: the crawl must stop within one page.
+func TestADirectCrawlReportsProgressAndStopsWhenCancelled(t *testing.T) {
+	e := newEnv(t)
+	slow := crawlSite(t, 300*time.Millisecond)
+	var hits atomic.Int32
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/p/") {
+			hits.Add(1)
+		}
+		slow.Config.Handler.ServeHTTP(w, r)
+	}))
+	t.Cleanup(site.Close)
+	progress := make(chan string, 100)
+	cs := e.clientWith("e2e", &mcp.ClientOptions{
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			progress <- req.Params.Message
+		},
+	})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	params := &mcp.CallToolParams{Name: "crawl", Arguments: map[string]any{
+		"url": site.URL + "/p/0", "maxPages": 30, "maxDepth": 10, "concurrency": 1}}
+	params.SetProgressToken("crawl-1")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, params)
+		errc <- err
+	}()
+	var seen []string
+	for len(seen) < 2 {
+		select {
+		case m := <-progress:
+			seen = append(seen, m)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("no progress from the crawl; saw %q", seen)
+		}
+	}
+	assert.Contains(t, strings.Join(seen, "\n"), site.URL+"/p/", "progress names the page")
+
+	cancel()
+	atCancel := hits.Load()
+	select {
+	case err := <-errc:
+		require.Error(t, err, "the cancelled call ends")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the cancelled crawl did not return within 5 s")
+	}
+	time.Sleep(time.Second) // three pages' worth, had it gone on
+	assert.LessOrEqual(t, hits.Load(), atCancel+1, "at most the page in flight is fetched after the cancel")
 }
 
 func urlsOf(c crawled) []string {
