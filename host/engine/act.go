@@ -10,7 +10,7 @@ import (
 )
 
 type actIn struct {
-	Steps    []step `json:"steps" jsonschema:"run in order; the first failure stops the rest"`
+	Steps    []step `json:"steps" jsonschema:"interact's arguments, run in order; the first failure stops the rest"`
 	TabID    int    `json:"tabId,omitempty" jsonschema:"default: the current tab"`
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"after the last step: none (default), diff or full"`
 }
@@ -20,7 +20,11 @@ func actTool() Tool {
 		"Run several interact steps in order; stops at the first failure and reports each step.",
 		act,
 		func(s *jsonschema.Schema) {
-			shapeStep(property(s, "steps").Items)
+			step := property(s, "steps").Items
+			shapeStep(step)
+			for _, p := range step.Properties {
+				p.Description = "" // interact's, which the agent has read
+			}
 			positive(s, "tabId")
 			enum(s, "snapshot", "none", "diff", "full")
 			one := 1

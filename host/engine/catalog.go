@@ -70,7 +70,7 @@ func define[In any](name, group, description string, h func(context.Context, *ca
 		Name:        name,
 		Group:       group,
 		Description: description,
-		InputSchema: s,
+		InputSchema: published(s),
 		resolved:    resolved,
 		run: func(ctx context.Context, c *call, raw json.RawMessage) (*protocol.ToolResult, error) {
 			var in In
@@ -80,6 +80,42 @@ func define[In any](name, group, description string, h func(context.Context, *ca
 			return h(ctx, c, in)
 		},
 	}
+}
+
+// published is the schema tools/list shows: s without what costs every
+// agent tokens and tells it nothing it needs. "additionalProperties": false
+// goes (arguments are still checked against s, and an unknown one is still
+// refused by name); ["null", T] becomes T (omitting an argument is how an
+// agent says null); and tabId's description goes, said once in the server's
+// instructions instead.
+func published(s *jsonschema.Schema) *jsonschema.Schema {
+	b, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("engine: schema: %v", err))
+	}
+	var p jsonschema.Schema
+	if err := json.Unmarshal(b, &p); err != nil {
+		panic(fmt.Sprintf("engine: schema: %v", err))
+	}
+	var trim func(s *jsonschema.Schema)
+	trim = func(s *jsonschema.Schema) {
+		if s == nil {
+			return
+		}
+		s.AdditionalProperties = nil
+		if len(s.Types) == 2 && s.Types[0] == "null" {
+			s.Type, s.Types = s.Types[1], nil
+		}
+		for name, prop := range s.Properties {
+			if name == "tabId" {
+				prop.Description = ""
+			}
+			trim(prop)
+		}
+		trim(s.Items)
+	}
+	trim(&p)
+	return &p
 }
 
 // readOnly marks t as changing nothing.

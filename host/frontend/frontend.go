@@ -76,7 +76,7 @@ func New(opts Options) (*Server, error) {
 	s.local = engine.New(engine.Options{Logger: log, Home: opts.Home, Tasks: tasks, Redactor: opts.Redactor})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "openchrome", Title: "OpenChrome", Version: protocol.Version}, &mcp.ServerOptions{
 		Instructions: "Drive the user's real Chrome. You work only in the tabs of the OpenChrome tab group; " +
-			"errors carry a code and a hint naming the call that fixes them.",
+			"tabId defaults to your current tab. Errors carry a code and a hint naming the call that fixes them.",
 		Logger: log,
 	})
 	for _, t := range tools {
