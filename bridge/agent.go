@@ -11,9 +11,10 @@ import (
 
 // agentSession is one connected agent and its calls in flight.
 type agentSession struct {
-	id  string
-	c   *conn
-	srv *Server
+	id     string
+	client string // its MCP client's name
+	c      *conn
+	srv    *Server
 
 	wg sync.WaitGroup // one per call goroutine
 
@@ -26,7 +27,7 @@ type agentSession struct {
 func (s *Server) serveAgent(ctx context.Context, c *conn, hello *protocol.Hello) {
 	s.mu.Lock()
 	s.seq++
-	a := &agentSession{id: "a" + strconv.Itoa(s.seq), c: c, srv: s, calls: make(map[string]context.CancelFunc)}
+	a := &agentSession{id: "a" + strconv.Itoa(s.seq), client: hello.Client, c: c, srv: s, calls: make(map[string]context.CancelFunc)}
 	s.agents[a.id] = a
 	s.mu.Unlock()
 	defer func() {
@@ -84,7 +85,7 @@ func (a *agentSession) start(ctx context.Context, call *protocol.Call) {
 	a.calls[call.ID] = cancel
 	a.mu.Unlock()
 
-	c := &Call{Agent: a.id, Tool: call.Tool, Args: call.Args}
+	c := &Call{Agent: a.id, Client: a.client, Tool: call.Tool, Args: call.Args}
 	if call.Progress {
 		c.progress = func(p protocol.Progress) {
 			p.ID = call.ID

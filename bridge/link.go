@@ -93,6 +93,17 @@ func (l *Link) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, e
 	}
 }
 
+// Send sends a frame that wants no answer (the side panel's state). A link
+// that has closed refuses with browser_not_connected.
+func (l *Link) Send(f protocol.Frame) error {
+	select {
+	case <-l.done:
+		return errBrowserGone
+	default:
+	}
+	return l.send(f)
+}
+
 // Deliver hands the link one frame from the extension. Results go to the
 // command waiting for them; a result for a command that has given up (it was
 // cancelled or timed out) is dropped.

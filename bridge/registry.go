@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"log/slog"
+	"slices"
 	"strconv"
 	"sync"
 
@@ -11,21 +12,34 @@ import (
 // Registry holds the connected browsers. The broker adds the browsers other
 // daemons relay; the daemon adds its own native link; the engine picks from it.
 type Registry struct {
-	log     *slog.Logger
-	onEvent func(browser string, ev *protocol.Event)
+	log       *slog.Logger
+	onEvent   func(browser string, ev *protocol.Event)
+	onConnect func(l *Link)
 
 	mu    sync.Mutex // guards the fields below
 	seq   int
 	links []*Link // in the order they connected; the first is the default
 }
 
-// NewRegistry returns an empty registry. onEvent, if not nil, receives what
-// the extensions report (a human pressed Finish, ...), with the browser's id.
-func NewRegistry(log *slog.Logger, onEvent func(browser string, ev *protocol.Event)) *Registry {
+// RegistryOptions configure a Registry. Every field may be left out.
+type RegistryOptions struct {
+	Logger *slog.Logger
+	// OnEvent receives what the extensions report (a human pressed Finish,
+	// ...), with the browser's id. It runs on the browser's read loop: it
+	// must not wait for a command of that browser.
+	OnEvent func(browser string, ev *protocol.Event)
+	// OnConnect runs when a browser has been added and can take commands
+	// and frames, e.g. to send it the side panel's state.
+	OnConnect func(l *Link)
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry(opts RegistryOptions) *Registry {
+	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Registry{log: log, onEvent: onEvent}
+	return &Registry{log: log, onEvent: opts.OnEvent, onConnect: opts.OnConnect}
 }
 
 // Add registers a browser that said hello and sends its commands with send.
@@ -48,7 +62,23 @@ func (r *Registry) Add(hello *protocol.Hello, send func(protocol.Frame) error) *
 	}, send, onEvent)
 	r.links = append(r.links, l)
 	r.log.Info("browser connected", "browser", id, "name", hello.Browser, "extension", hello.Version)
+	if r.onConnect != nil {
+		go r.onConnect(l) // not under mu: it may well look at the registry
+	}
 	return l
+}
+
+// Broadcast sends f to every connected browser, best effort: a browser that
+// cannot take it is going away, and its link says so to whoever waits on it.
+func (r *Registry) Broadcast(f protocol.Frame) {
+	r.mu.Lock()
+	links := slices.Clone(r.links)
+	r.mu.Unlock()
+	for _, l := range links {
+		if err := l.Send(f); err != nil {
+			r.log.Debug("broadcast", "browser", l.info.ID, "err", err)
+		}
+	}
 }
 
 // Remove closes l and forgets it.

@@ -28,9 +28,10 @@ type Handler interface {
 
 // Call is one tool call as the handler sees it.
 type Call struct {
-	Agent string // the broker's id for the calling agent, stable for its connection
-	Tool  string
-	Args  json.RawMessage
+	Agent  string // the broker's id for the calling agent, stable for its connection
+	Client string // the agent's MCP client, as its hello named it ("claude-code")
+	Tool   string
+	Args   json.RawMessage
 
 	progress func(protocol.Progress)
 }
@@ -89,7 +90,7 @@ func NewServer(opts Options) *Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	if opts.Browsers == nil {
-		opts.Browsers = NewRegistry(log, nil)
+		opts.Browsers = NewRegistry(RegistryOptions{Logger: log})
 	}
 	return &Server{
 		opts: opts,

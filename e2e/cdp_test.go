@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/stretchr/testify/require"
 
 	"github.com/openchrome/openchrome/manifests"
 )
@@ -175,4 +177,137 @@ func (c *cdpClient) evalExtension(expression string, out any) error {
 		return json.Unmarshal(res.Result.Value, out)
 	}
 	return errors.New("cdp: the extension's service worker is not running")
+}
+
+// person plays the human in one page through CDP: what they see and what
+// they do, with trusted input (Input.dispatch*), never through the
+// extension under test.
+type person struct {
+	t       testing.TB
+	c       *cdpClient
+	session string
+}
+
+// personOn attaches to the page whose URL starts with prefix, waiting for
+// it to appear.
+func (e *env) personOn(prefix string) *person {
+	e.t.Helper()
+	c := e.devtools()
+	var targetID string
+	require.Eventually(e.t, func() bool {
+		var targets struct {
+			TargetInfos []struct {
+				TargetID, Type, URL string
+			} `json:"targetInfos"`
+		}
+		if c.send("", "Target.getTargets", map[string]any{}, &targets) != nil {
+			return false
+		}
+		for _, t := range targets.TargetInfos {
+			if t.Type == "page" && strings.HasPrefix(t.URL, prefix) {
+				targetID = t.TargetID
+				return true
+			}
+		}
+		return false
+	}, 10*time.Second, 50*time.Millisecond, "no page at %s", prefix)
+	return e.attachPerson(targetID)
+}
+
+// personOpens opens url in a new tab (outside the agent's group, as a person
+// opening the side panel page would) and attaches to it.
+func (e *env) personOpens(url string) *person {
+	e.t.Helper()
+	var created struct {
+		TargetID string `json:"targetId"`
+	}
+	require.NoError(e.t, e.devtools().send("", "Target.createTarget", map[string]any{"url": url}, &created))
+	return e.attachPerson(created.TargetID)
+}
+
+func (e *env) attachPerson(targetID string) *person {
+	var attached struct {
+		SessionID string `json:"sessionId"`
+	}
+	require.NoError(e.t, e.devtools().send("", "Target.attachToTarget", map[string]any{"targetId": targetID, "flatten": true}, &attached))
+	return &person{t: e.t, c: e.devtools(), session: attached.SessionID}
+}
+
+// eval evaluates expression in the page (awaited) into out, which may be nil.
+func (p *person) eval(expression string, out any) error {
+	var res struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		ExceptionDetails *struct {
+			Text string `json:"text"`
+		} `json:"exceptionDetails"`
+	}
+	if err := p.c.send(p.session, "Runtime.evaluate", map[string]any{
+		"expression": expression, "awaitPromise": true, "returnByValue": true,
+	}, &res); err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return fmt.Errorf("cdp: %s", res.ExceptionDetails.Text)
+	}
+	if out == nil || len(res.Result.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(res.Result.Value, out)
+}
+
+// sees reports whether expression is true in the page now.
+func (p *person) sees(expression string) bool {
+	var ok bool
+	return p.eval("!!("+expression+")", &ok) == nil && ok
+}
+
+// waitFor waits until expression is true in the page.
+func (p *person) waitFor(expression string) {
+	p.t.Helper()
+	require.Eventually(p.t, func() bool { return p.sees(expression) }, 15*time.Second, 50*time.Millisecond, "never saw %s", expression)
+}
+
+// click presses the mouse on the middle of the element selector finds (the
+// page's document; for the side panel, that is the extension's page).
+func (p *person) click(selector string) {
+	p.t.Helper()
+	var at struct{ X, Y float64 }
+	require.NoError(p.t, p.eval(fmt.Sprintf(`(() => {
+		const el = document.querySelector(%q);
+		el.scrollIntoView({block: 'center'});
+		const r = el.getBoundingClientRect();
+		return {x: r.x + r.width / 2, y: r.y + r.height / 2};
+	})()`, selector), &at), "click %s", selector)
+	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		require.NoError(p.t, p.c.send(p.session, "Input.dispatchMouseEvent", map[string]any{
+			"type": typ, "x": at.X, "y": at.Y, "button": "left", "clickCount": 1,
+		}, nil))
+	}
+}
+
+// typeText types text key by key into whatever has focus.
+func (p *person) typeText(text string) {
+	p.t.Helper()
+	for _, r := range text {
+		for _, typ := range []string{"keyDown", "keyUp"} {
+			params := map[string]any{"type": typ, "key": string(r)}
+			if typ == "keyDown" {
+				params["text"] = string(r)
+			}
+			require.NoError(p.t, p.c.send(p.session, "Input.dispatchKeyEvent", params, nil))
+		}
+	}
+}
+
+// pressEnter presses Enter.
+func (p *person) pressEnter() {
+	for _, typ := range []string{"rawKeyDown", "char", "keyUp"} {
+		params := map[string]any{"type": typ, "key": "Enter", "code": "Enter", "windowsVirtualKeyCode": 13}
+		if typ == "char" {
+			params["text"] = "\r"
+		}
+		require.NoError(p.t, p.c.send(p.session, "Input.dispatchKeyEvent", params, nil))
+	}
 }

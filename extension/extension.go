@@ -24,12 +24,11 @@ import (
 )
 
 // embedded holds the extension's runtime files. go:embed refuses a pattern that
-// matches nothing, so only folders that exist are listed: add overlay,
-// sidepanel (and icons, or any other folder the manifest names) here when
-// they appear. Tests and tooling caught by these patterns are dropped by
-// [Files], not here.
+// matches nothing, so only folders that exist are listed: add icons, or any
+// other folder the manifest names, here when it appears. Tests and tooling
+// caught by these patterns are dropped by [Files], not here.
 //
-//go:embed manifest.json *.js sw lib page
+//go:embed manifest.json *.js sw lib page sidepanel
 var embedded embed.FS
 
 // manifestFile marks a folder as an extension, for Chrome and for [WriteTo].

@@ -2,13 +2,19 @@
 // The service worker's entry: static imports (each module registers its
 // chrome.* listeners as it loads) and start-up. No logic lives here.
 
+import * as human from './sw/human.js';
 import { send, start } from './sw/port.js';
 import { createRouter } from './sw/router.js';
 
-const router = createRouter(send);
+const router = createRouter(send, human.onState);
+human.start(router);
 
 start({
   onFrame: (message) => router.handle(message),
-  // The host is gone and so is whoever waited for these results.
-  onClose: () => router.cancelAll(),
+  onOpen: human.connected,
+  onClose: (reason) => {
+    // The host is gone and so is whoever waited for these results.
+    router.cancelAll();
+    human.disconnected(reason);
+  },
 });

@@ -56,9 +56,10 @@ func TaskLifecycle() Lifecycle {
 
 // HandoffLifecycle is the lifecycle of human handoff checkpoints: a handoff
 // starts RUNNING (the human has the browser) and ends FINISHED, CANCELLED or
-// TIMED_OUT. A handoff has no FAILED status, so one whose daemon died is
-// reaped to CANCELLED (with error.code "orphaned"): it must never read as a
-// successful checkpoint, and nobody is left to time it out.
+// TIMED_OUT. The daemon adopts the handoffs a dead predecessor left
+// ([Store.Adopt]) rather than reaping them: the person may still be at work,
+// and the deadline decides. Reaped anyway, a handoff has no FAILED status and
+// becomes CANCELLED (error.code "orphaned"), never a successful checkpoint.
 func HandoffLifecycle() Lifecycle {
 	return Lifecycle{
 		Noun:    "handoff",

@@ -70,3 +70,22 @@ func (s *Store) ReapOrphans(ctx context.Context) ([]Meta, error) {
 func (s *Store) orphan(m Meta) bool {
 	return !s.life.Terminal(m.Status) && m.PID != s.pid && !s.alive(m.PID)
 }
+
+// Adopt makes this store's process the owner of an unfinished record whose
+// owner has died, and appends an "adopted" event. The daemon adopts the
+// handoffs its predecessor left: the person may still be at work in the
+// browser, and the deadline, not the daemon's death, decides when a handoff
+// ends. A record owned by a live process, or already this process's, is
+// left as it is (conflict); a terminal one cannot change (conflict).
+func (s *Store) Adopt(ctx context.Context, id string) (Meta, error) {
+	var was int
+	return s.updateWith(ctx, id, func(m *Meta) error {
+		if !s.orphan(*m) {
+			return protocol.Errorf(protocol.CodeConflict, "%s %s is owned by a live process (pid %d)", s.life.Noun, id, m.PID)
+		}
+		was, m.PID = m.PID, s.pid
+		return nil
+	}, func(m Meta) {
+		_ = s.appendLocked(id, m.UpdatedAt, EventAdopted, map[string]any{"from_pid": was})
+	})
+}

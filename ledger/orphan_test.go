@@ -180,3 +180,36 @@ func TestReapOrphansStopsWithItsContext(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, StatusPending, got.Status)
 }
+
+func TestAdopt(t *testing.T) {
+	const deadPID, livePID = 1111, 2222
+	ctx := context.Background()
+	s, err := Open(t.TempDir(), HandoffLifecycle(), Options{Alive: func(pid int) bool { return pid == livePID || pid == os.Getpid() }})
+	require.NoError(t, err)
+	create := func(pid int) Meta {
+		owner, err := Open(s.Root(), HandoffLifecycle(), Options{PID: pid})
+		require.NoError(t, err)
+		m, err := owner.Create("login", "", nil)
+		require.NoError(t, err)
+		return m
+	}
+
+	orphan := create(deadPID)
+	m, err := s.Adopt(ctx, orphan.ID)
+	require.NoError(t, err)
+	assert.Equal(t, os.Getpid(), m.PID)
+	assert.Equal(t, StatusRunning, m.Status, "adopting changes the owner, not the status")
+	events, err := s.Events(orphan.ID)
+	require.NoError(t, err)
+	assert.Equal(t, EventAdopted, events[len(events)-1].Kind)
+	reaped, err := s.ReapOrphans(ctx)
+	require.NoError(t, err)
+	assert.Empty(t, reaped, "an adopted record is no orphan")
+
+	_, err = s.Adopt(ctx, create(livePID).ID)
+	assert.ErrorIs(t, err, protocol.ErrConflict, "a live owner keeps its record")
+	_, err = s.Adopt(ctx, orphan.ID)
+	assert.ErrorIs(t, err, protocol.ErrConflict, "adopting one's own record is a conflict")
+	_, err = s.Adopt(ctx, "0000000000000001")
+	assert.ErrorIs(t, err, protocol.ErrNotFound)
+}

@@ -29,6 +29,7 @@ const (
 	EventStatus          = "status"
 	EventCancelRequested = "cancel_requested"
 	EventOrphaned        = "orphaned"
+	EventAdopted         = "adopted"
 )
 
 // Options configures a [Store]. The zero value gives the defaults.

@@ -497,3 +497,17 @@ export function okResult(id, data) {
 export function errorResult(id, error) {
   return { type: 'result', id, ok: false, error };
 }
+
+/**
+ * Returns the event that tells the daemon what the person did, e.g.
+ * eventFrame('handoff.finish', {handoffId}) (docs/human.md).
+ * @param {string} name
+ * @param {unknown} [data]
+ * @returns {Event}
+ */
+export function eventFrame(name, data) {
+  /** @type {Event} */
+  const frame = { type: 'event', name };
+  if (data !== undefined) frame.data = data;
+  return frame;
+}

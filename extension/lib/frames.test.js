@@ -12,6 +12,7 @@ import {
   decodeBrowserFrame,
   encodeFrame,
   errorResult,
+  eventFrame,
   helloFrame,
   okResult,
 } from './frames.js';
@@ -139,6 +140,12 @@ test('frame builders make frames that decode', () => {
   assert.deepEqual(decodeBrowserFrame(okResult('k1', { a: 1 })), { type: 'result', id: 'k1', ok: true, data: { a: 1 } });
   const failed = errorResult('k2', { code: 'timeout', message: 'slow' });
   assert.deepEqual(decodeBrowserFrame(failed), failed);
+  const finish = eventFrame('handoff.finish', { handoffId: 'h1' });
+  assert.deepEqual(finish, { type: 'event', name: 'handoff.finish', data: { handoffId: 'h1' } });
+  assert.deepEqual(decodeBrowserFrame(finish), finish);
+  assert.equal(encodeFrame(finish), '{"type":"event","name":"handoff.finish","data":{"handoffId":"h1"}}');
+  assert.deepEqual(decodeBrowserFrame(eventFrame('agent.stop', {})), { type: 'event', name: 'agent.stop', data: {} });
+  assert.deepEqual(eventFrame('agent.stop'), { type: 'event', name: 'agent.stop' });
 });
 
 test('clampTimeout mirrors protocol.ClampTimeout', () => {

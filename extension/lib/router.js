@@ -1,9 +1,9 @@
 // @ts-check
 // The command router: one dispatcher for the frames the daemon sends. Each
 // command runs its action under an AbortSignal that its timeout or a cancel
-// frame aborts, and gets exactly one result, errors included. The router is
-// given `send` and its actions, never the port or `chrome`, so node can test
-// it.
+// frame aborts, and gets exactly one result, errors included. State frames
+// (what the side panel shows) go to onState. The router is given `send`, its
+// actions and onState, never the port or `chrome`, so node can test it.
 
 import { ActionError, toWireError } from './errors.js';
 import {
@@ -52,11 +52,14 @@ export class Router {
    * @param {object} options
    * @param {ReadonlyMap<string, Action>} options.actions action name -> action
    * @param {(frame: BrowserFrame) => void} options.send sends one frame
+   * @param {(data: unknown) => void} [options.onState] takes each state
+   *   frame's data; without it state frames are ignored
    * @param {Logger} [options.log]
    */
-  constructor({ actions, send, log = console }) {
+  constructor({ actions, send, onState, log = console }) {
     this.actions = actions;
     this.send = send;
+    this.onState = onState;
     this.log = log;
     /** @type {Map<string, Running>} commands in flight, by id */
     this.running = new Map();
@@ -83,6 +86,17 @@ export class Router {
         break;
       case TYPE.PING:
         this.sendSafely({ type: TYPE.PONG });
+        break;
+      case TYPE.STATE:
+        if (!this.onState) {
+          this.log.warn('router: ignoring a state frame');
+          break;
+        }
+        try {
+          this.onState(frame.data);
+        } catch (err) {
+          this.log.warn(`router: state frame: ${toWireError(err).message}`);
+        }
         break;
       default:
         this.log.warn(`router: ignoring a ${frame.type} frame`);
@@ -149,12 +163,21 @@ export class Router {
   }
 
   /**
-   * Cancels every command in flight, e.g. when the port closes.
+   * Cancels every command in flight, e.g. when the port closes, or every
+   * one but except (browser.stop, which must still answer).
+   * @param {object} [options]
+   * @param {string} [options.except] the id of a command to leave running
+   * @param {string} [options.message] why, for each result
+   * @returns {number} how many it cancelled
    */
-  cancelAll() {
+  cancelAll({ except, message = 'the native host went away' } = {}) {
+    let n = 0;
     for (const id of [...this.running.keys()]) {
-      this.stop(id, new ActionError('cancelled', 'the native host went away'));
+      if (id === except) continue;
+      this.stop(id, new ActionError('cancelled', message));
+      n++;
     }
+    return n;
   }
 
   /** The number of commands in flight. */

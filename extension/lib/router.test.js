@@ -265,6 +265,48 @@ test('cancelAll answers every command in flight as cancelled', async () => {
   assert.equal(router.size, 0);
 });
 
+test('cancelAll can leave one command running, and counts the others', async () => {
+  const log = { aborted: /** @type {unknown[]} */ ([]) };
+  const { router, sent } = setup({
+    'page.wait': waitsForAbort(log),
+    'browser.stop': async () => ({ cancelled: router.cancelAll({ except: 'k3', message: 'stopped by the user' }) }),
+  });
+  router.handle(command('k1', 'page.wait'));
+  router.handle(command('k2', 'page.wait'));
+  await settle();
+  router.handle(command('k3', 'browser.stop'));
+  await delay(20);
+  assert.equal(log.aborted.length, 2);
+  assert.deepEqual(sent.map((f) => f.type === 'result' && [f.id, f.ok, f.error?.message]), [
+    ['k1', false, 'stopped by the user'],
+    ['k2', false, 'stopped by the user'],
+    ['k3', true, undefined],
+  ]);
+  assert.deepEqual(byId(sent, 'k3')?.data, { cancelled: 2 });
+  assert.equal(router.cancelAll(), 0);
+});
+
+test('state frames go to onState', () => {
+  /** @type {unknown[]} */
+  const states = [];
+  /** @type {string[]} */
+  const warnings = [];
+  const router = new Router({
+    actions: new Map(),
+    send: () => assert.fail('a state frame is not answered'),
+    onState: (data) => {
+      states.push(data);
+      if (states.length === 2) throw new Error('storage is full');
+    },
+    log: { warn: (msg) => warnings.push(String(msg)), debug: () => {} },
+  });
+  router.handle({ type: 'state', data: { handoffs: [] } });
+  router.handle({ type: 'state', data: { tasks: [] } });
+  router.handle({ type: 'state' }); // data is raw: null stays null
+  assert.deepEqual(states, [{ handoffs: [] }, { tasks: [] }, null]);
+  assert.deepEqual(warnings, ['router: state frame: internal error: storage is full']);
+});
+
 test('a malformed command whose id can be read is answered bad_request', async () => {
   const { router, sent } = setup({});
   router.handle({ type: 'command', id: 'k1', timeoutMs: 5 }); // no action

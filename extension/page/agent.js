@@ -13,7 +13,7 @@
 // element goes away or the frame navigates.
 
 (() => {
-  const VERSION = 1;
+  const VERSION = 2;
   const g = /** @type {any} */ (globalThis);
   if (g.__openchrome?.version === VERSION) return;
 
@@ -113,7 +113,12 @@
 
   // --- roles and names ----------------------------------------------------
 
-  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE']);
+  // The handoff banner's element (page/banner.js): OpenChrome's, not the
+  // page's, so no tree, text, search or fingerprint shows it.
+  const BANNER = 'OPENCHROME-BANNER';
+  /** @param {Element} el */
+  const inBanner = (el) => !!el.closest('openchrome-banner');
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE', BANNER]);
   const INTERACTIVE = new Set([
     'link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
@@ -1017,7 +1022,7 @@
     // A query that is a valid selector also matches as CSS.
     try {
       for (const el of document.querySelectorAll(q)) {
-        if (visible(el)) add(el, 45, `matches selector ${q}`);
+        if (visible(el) && !inBanner(el)) add(el, 45, `matches selector ${q}`);
       }
     } catch {
       // not a selector
@@ -1061,7 +1066,15 @@
    * @returns {Generator<Element>}
    */
   function* allElements(doc) {
+    /** @type {Element | null} */
+    let banner = null;
     for (const el of doc.querySelectorAll('*')) {
+      // Document order: a banner's descendants come right after it.
+      if (banner?.contains(el)) continue;
+      if (el.tagName === BANNER) {
+        banner = el;
+        continue;
+      }
       yield el;
       if (el.shadowRoot) yield* allElements(el.shadowRoot);
       if (el.tagName === 'IFRAME') {
@@ -1556,7 +1569,7 @@
     if (c.selector !== undefined) {
       let els;
       try {
-        els = [...document.querySelectorAll(c.selector)];
+        els = [...document.querySelectorAll(c.selector)].filter((e) => !inBanner(e));
       } catch {
         throw new AgentError('bad_request', `selector ${c.selector} is not valid CSS`);
       }
@@ -1608,6 +1621,7 @@
     /** @type {Set<string>} */
     const links = new Set();
     for (const a of document.querySelectorAll('a[href], area[href]')) {
+      if (inBanner(a)) continue;
       try {
         const u = new URL(/** @type {HTMLAnchorElement} */ (a).href, location.href);
         if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
@@ -1626,10 +1640,139 @@
     return { url: location.href, title: document.title, content, links: [...links] };
   }
 
+  // --- handoff snapshots -------------------------------------------------------
+
+  const MAX_STORAGE_KEYS = 200;
+  const MAX_KEY_CHARS = 200;
+  const MAX_FINGERPRINT_ELEMENTS = 100000;
+
+  /**
+   * handoffState: what a handoff's before and after snapshots need from the
+   * page (docs/human.md): the top frame's localStorage key names, never
+   * their values, and the fingerprint of its element structure.
+   */
+  function handoffState() {
+    return { storageKeys: storageKeys(), domFingerprint: domFingerprint(document.documentElement) };
+  }
+
+  /**
+   * localStorage's key names, sorted, at most 200, each cut to 200
+   * characters; [] when the page's storage cannot be read (an opaque
+   * origin, storage blocked).
+   * @returns {string[]}
+   */
+  function storageKeys() {
+    try {
+      const keys = [];
+      for (let i = 0; i < localStorage.length; i++) {
+        const k = localStorage.key(i);
+        if (k !== null) keys.push(k);
+      }
+      return keys.sort().slice(0, MAX_STORAGE_KEYS).map((k) => k.slice(0, MAX_KEY_CHARS));
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * 'fnv1a64:' and 16 hex digits: FNV-1a 64 over the UTF-8 of one token per
+   * element of root's subtree in document order, joined by "\n". A token is
+   * `depth:tag` (`depth:input[type]` for inputs), so text, values and every
+   * other attribute leave it unchanged. The banner and everything under it
+   * are skipped; after 100,000 elements a last token 'truncated' ends it.
+   * page/agent.test.js checks it against a reference implementation.
+   * @param {Element | null} root
+   * @returns {string}
+   */
+  function domFingerprint(root) {
+    const hash = new Fnv1a64();
+    let count = 0;
+    let depth = 0;
+    let el = root;
+    while (el) {
+      let down = false;
+      if (el.tagName !== BANNER) {
+        if (count === MAX_FINGERPRINT_ELEMENTS) {
+          hash.token('truncated', count);
+          break;
+        }
+        let tag = el.tagName.toLowerCase();
+        if (tag === 'input') tag = `input[${(el.getAttribute('type') ?? 'text').toLowerCase()}]`;
+        hash.token(`${depth}:${tag}`, count++);
+        down = !!el.firstElementChild;
+      }
+      if (down) {
+        el = el.firstElementChild;
+        depth++;
+        continue;
+      }
+      // The next element in document order outside el's subtree.
+      while (el && el !== root && !el.nextElementSibling) {
+        el = el.parentElement;
+        depth--;
+      }
+      el = el && el !== root ? el.nextElementSibling : null;
+    }
+    return `fnv1a64:${hash.hex()}`;
+  }
+
+  /**
+   * FNV-1a 64 in two 32-bit halves (no BigInt on the hot path). The prime is
+   * 2^40 + 0x1b3, so h * prime = h * 0x1b3 + (h << 40), mod 2^64.
+   */
+  class Fnv1a64 {
+    constructor() {
+      this.hi = 0xcbf29ce4;
+      this.lo = 0x84222325;
+    }
+
+    /** @param {number} b a byte */
+    byte(b) {
+      const lo = (this.lo ^ b) >>> 0;
+      const low = lo * 0x1b3;
+      this.lo = low >>> 0;
+      this.hi = (this.hi * 0x1b3 + Math.floor(low / 0x100000000) + ((lo << 8) >>> 0)) >>> 0;
+    }
+
+    /**
+     * Feeds token, after a "\n" unless it is the first.
+     * @param {string} token
+     * @param {number} index how many tokens came before
+     */
+    token(token, index) {
+      if (index) this.byte(0x0a);
+      for (const ch of token) {
+        let c = /** @type {number} */ (ch.codePointAt(0));
+        if (c < 0x80) {
+          this.byte(c);
+          continue;
+        }
+        if (c >= 0xd800 && c <= 0xdfff) c = 0xfffd; // a lone surrogate, as TextEncoder
+        if (c < 0x800) {
+          this.byte(0xc0 | (c >> 6));
+        } else if (c < 0x10000) {
+          this.byte(0xe0 | (c >> 12));
+          this.byte(0x80 | ((c >> 6) & 0x3f));
+        } else {
+          this.byte(0xf0 | (c >> 18));
+          this.byte(0x80 | ((c >> 12) & 0x3f));
+          this.byte(0x80 | ((c >> 6) & 0x3f));
+        }
+        this.byte(0x80 | (c & 0x3f));
+      }
+    }
+
+    hex() {
+      return this.hi.toString(16).padStart(8, '0') + this.lo.toString(16).padStart(8, '0');
+    }
+  }
+
   // --- entry ----------------------------------------------------------------------
 
   /** @type {Record<string, (args: any) => unknown>} */
-  const METHODS = { snapshot, text, find, field, locate, hit, points, dom, watch, changes, check, crawl };
+  const METHODS = {
+    snapshot, text, find, field, locate, hit, points, dom, watch, changes, check, crawl, handoffState,
+  };
 
   /**
    * Runs one method; errors come back as values, since chrome.scripting

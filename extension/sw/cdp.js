@@ -273,10 +273,12 @@ export async function detach(tabId) {
 
 /**
  * Detaches from every tab.
- * @returns {Promise<void>}
+ * @returns {Promise<number>} how many tabs it detached from
  */
 export async function detachAll() {
-  await Promise.all([...attached].map(detach));
+  const tabs = [...attached];
+  await Promise.all(tabs.map(detach));
+  return tabs.length;
 }
 
 function conflict() {

@@ -178,6 +178,16 @@ export function stop(tabId) {
 }
 
 /**
+ * Stops every observation (Stop, browser.stop).
+ * @returns {Promise<number>} how many tabs were observed
+ */
+export async function stopAll() {
+  const tabs = [...observing];
+  await Promise.all(tabs.map(stop));
+  return tabs.length;
+}
+
+/**
  * Reports whether tabId's events are being kept.
  * @param {number} tabId
  * @returns {boolean}

@@ -2,7 +2,9 @@
 // The native port: the only caller of chrome.runtime.connectNative. It
 // connects at start-up, says hello, hands every incoming frame to onFrame and
 // reconnects with backoff when the host goes away (Chrome then spawns a new
-// host). While the port is open Chrome keeps the service worker alive.
+// host). onOpen and onClose tell the side panel (sw/human.js) whether the
+// host is there. While the port is open Chrome keeps the service worker
+// alive.
 
 import { Backoff } from '../lib/backoff.js';
 import { helloFrame } from '../lib/frames.js';
@@ -16,6 +18,9 @@ export const HOST_NAME = 'com.openchrome.host';
 /**
  * @typedef {object} PortHandlers
  * @property {(message: unknown) => void} onFrame a frame from the host
+ * @property {() => void} [onOpen] the host answered on a new port: its
+ *   first frame arrived. Not when the port opens: for a host that is not
+ *   installed Chrome opens one anyway, and closes it a moment later.
  * @property {(reason: string) => void} onClose the port closed; nothing
  *   sent before it reaches the host any more
  */
@@ -90,7 +95,14 @@ function connect() {
   helloSent = false;
   queued = [];
   backoff.connected(Date.now());
-  p.onMessage.addListener((message) => handlers?.onFrame(message));
+  let answered = false;
+  p.onMessage.addListener((message) => {
+    if (!answered) {
+      answered = true;
+      handlers?.onOpen?.();
+    }
+    handlers?.onFrame(message);
+  });
   p.onDisconnect.addListener(() => {
     // Read lastError here, or Chrome reports it as unchecked. It says why:
     // "Specified native messaging host not found.", "Native host has

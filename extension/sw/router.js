@@ -7,6 +7,7 @@ import { Router } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as element from './actions/element.js';
 import * as evidence from './actions/evidence.js';
+import * as human from './actions/human.js';
 import * as page from './actions/page.js';
 import * as pointer from './actions/pointer.js';
 import * as read from './actions/read.js';
@@ -21,6 +22,7 @@ import * as tab from './actions/tab.js';
  */
 export const ACTIONS = new Map([
   ['browser.health', browser.health],
+  ['browser.stop', human.stop],
   ['tabs.list', tab.list],
   ['tab.create', tab.create],
   ['tab.close', tab.close],
@@ -36,6 +38,7 @@ export const ACTIONS = new Map([
   ['page.observe', evidence.observePage],
   ['page.events', evidence.events],
   ['page.dom', evidence.dom],
+  ['page.handoffState', human.handoffState],
   ['element.act', element.act],
   ['element.locate', element.locate],
   ['input.click', pointer.click],
@@ -48,10 +51,12 @@ export const ACTIONS = new Map([
 ]);
 
 /**
- * Returns the router that answers the daemon's commands through send.
+ * Returns the router that answers the daemon's commands through send and
+ * hands state frames to onState.
  * @param {(frame: BrowserFrame) => void} send
+ * @param {(data: unknown) => void} onState
  * @returns {Router}
  */
-export function createRouter(send) {
-  return new Router({ actions: ACTIONS, send });
+export function createRouter(send, onState) {
+  return new Router({ actions: ACTIONS, send, onState });
 }

@@ -104,12 +104,31 @@ func (d *daemon) broker(ctx context.Context, lock *ledger.Lock) error {
 	} else if len(reaped) > 0 {
 		d.log.Info("reaped orphaned tasks", "count", len(reaped))
 	}
+	// A handoff whose deadline passed while no daemon ran has timed out;
+	// the engine adopts the rest (the person may still be at it).
+	handoffs, err := ledger.Open(d.home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{})
+	if err != nil {
+		return err
+	}
+	if n, err := engine.ExpireHandoffs(ctx, handoffs, time.Now()); err != nil {
+		d.log.Error("timing out handoffs", "err", err)
+	} else if n > 0 {
+		d.log.Info("timed out handoffs", "count", n)
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fmt.Errorf("daemon: listen: %w", err)
 	}
-	reg := bridge.NewRegistry(d.log, nil)
-	eng := engine.New(engine.Options{Browsers: reg, Logger: d.log, Home: d.home, Tasks: tasks, Hooks: d.hooks, Redactor: d.red})
+	// The registry tells the engine of browsers and of what people do in
+	// them; eng is set before any browser can connect.
+	var eng *engine.Engine
+	reg := bridge.NewRegistry(bridge.RegistryOptions{
+		Logger:    d.log,
+		OnEvent:   func(browser string, ev *protocol.Event) { eng.BrowserEvent(browser, ev) },
+		OnConnect: func(l *bridge.Link) { eng.BrowserConnected(l) },
+	})
+	eng = engine.New(engine.Options{Browsers: reg, Logger: d.log, Home: d.home, Tasks: tasks, Handoffs: handoffs,
+		Hooks: d.hooks, Redactor: d.red})
 	defer func() {
 		// Chrome kills us 2 s after the port closes: tasks get one to
 		// record how they ended.

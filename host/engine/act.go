@@ -33,7 +33,7 @@ func actTool() Tool {
 }
 
 func act(ctx context.Context, c *call, in actIn) (*protocol.ToolResult, error) {
-	tab, err := c.needTab(ctx, in.TabID)
+	tab, err := c.actTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
 	}

@@ -17,6 +17,8 @@ type call struct {
 	// guessed says tab used the agent's current tab without asking the
 	// browser whether it is still there; if it is not, the call runs again.
 	guessed bool
+	// touched is the tab the call acted on, for the activity log.
+	touched int
 }
 
 // browser returns the browser to act in.
@@ -76,7 +78,8 @@ func (c *call) setCurrentTab(id int) {
 // it is the agent's), else the agent's current tab, else the last tab of the
 // OpenChrome group. With no tab at all it returns 0 and no error; callers
 // that can open one do, the rest call needTab.
-func (c *call) tab(ctx context.Context, tabID int) (int, error) {
+func (c *call) tab(ctx context.Context, tabID int) (id int, err error) {
+	defer func() { c.touched = id }()
 	if tabID != 0 {
 		return tabID, nil
 	}
@@ -124,6 +127,16 @@ func (c *call) needTab(ctx context.Context, tabID int) (int, error) {
 			WithHint("call navigate with a url, or tabs_create")
 	}
 	return id, err
+}
+
+// actTab is needTab for tools that act on the page: a tab the person holds
+// in a handoff is refused.
+func (c *call) actTab(ctx context.Context, tabID int) (int, error) {
+	id, err := c.needTab(ctx, tabID)
+	if err != nil {
+		return id, err
+	}
+	return id, c.heldByPerson(id)
 }
 
 func (c *call) listTabs(ctx context.Context) ([]tabInfo, error) {

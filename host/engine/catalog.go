@@ -164,6 +164,7 @@ func Catalog() []Tool {
 		waitForTool(),
 		screenshotTool(),
 		javascriptTool(),
+		stopTool(),
 		crawlTool(),
 		crawlSitemapTool(),
 		recordingTool(),
@@ -175,6 +176,10 @@ func Catalog() []Tool {
 		taskGetTool(),
 		taskCancelTool(),
 		taskWaitTool(),
+		handoffStartTool(),
+		handoffStatusTool(),
+		handoffFinishTool(),
+		handoffCancelTool(),
 	}
 }
 

@@ -43,6 +43,14 @@ func browserHealth() protocol.Command {
 	return command("browser.health", struct{}{}, 5*time.Second)
 }
 
+func browserStop() protocol.Command {
+	return command("browser.stop", struct{}{}, 10*time.Second)
+}
+
+func pageHandoffState(tab int) protocol.Command {
+	return command("page.handoffState", tabParams{tab}, 0)
+}
+
 func tabsList() protocol.Command {
 	return command("tabs.list", struct{}{}, 0)
 }

@@ -35,7 +35,7 @@ func computerTool() Tool {
 }
 
 func computer(ctx context.Context, c *call, in computerIn) (*protocol.ToolResult, error) {
-	tab, err := c.needTab(ctx, in.TabID)
+	tab, err := c.actTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
 	}

@@ -27,6 +27,8 @@ type Options struct {
 	Home ledger.Home
 	// Tasks is the ledger of background tasks; nil keeps none.
 	Tasks *ledger.Store
+	// Handoffs is the ledger of human handoffs; nil keeps none.
+	Handoffs *ledger.Store
 	// Redactor masks secrets in everything the engine writes or returns,
 	// including values typed into password fields, which it adds. Share it
 	// with the logger's redact.NewHandler; nil means a private one.
@@ -55,7 +57,10 @@ type Engine struct {
 	hooks    Hooks
 	home     ledger.Home
 	tasks    *taskRunner // nil when Options.Tasks is
+	handoffs *handoffs   // nil when Options.Handoffs is
 	red      *redact.Redactor
+	state    stateKeeper
+	inflight inflight
 
 	mu     sync.Mutex // guards agents
 	agents map[string]*agentState
@@ -94,6 +99,12 @@ func New(opts Options) *Engine {
 	if opts.Tasks != nil {
 		e.tasks = newTaskRunner(opts.Tasks, e.log)
 	}
+	if opts.Handoffs != nil {
+		e.handoffs = newHandoffs(opts.Handoffs, e.log, e.now)
+		if e.browsers != nil {
+			e.resumeHandoffs()
+		}
+	}
 	for _, t := range Catalog() {
 		e.tools[t.Name] = t
 	}
@@ -117,6 +128,11 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 			WithHint("call tools/list for the tools this server offers"))
 	}
 	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	e.inflight.add(c, cancel)
+	defer e.inflight.remove(c)
+	defer func() { e.recordCall(c, start, res) }()
 	r, err := t.run(ctx, c, bc.Args)
 	if c.guessed && (errors.Is(err, protocol.ErrTabNotFound) || errors.Is(err, protocol.ErrTabNotAllowed)) {
 		// The current tab was closed or left the group: pick another.
@@ -124,7 +140,10 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 		r, err = t.run(ctx, c, bc.Args)
 	}
 	if err != nil {
-		if ctx.Err() != nil && !isCoded(err) {
+		switch {
+		case errors.Is(context.Cause(ctx), errStopped):
+			err = stoppedError(bc.Tool)
+		case ctx.Err() != nil && !isCoded(err):
 			err = bridge.ContextError(ctx, bc.Tool)
 		}
 		if e := protocol.AsError(err); e.Code == protocol.CodeInternal {
@@ -153,11 +172,55 @@ func (e *Engine) scrub(r *protocol.ToolResult) *protocol.ToolResult {
 	return r
 }
 
+// recordCall adds a finished call to the side panel's activity.
+func (e *Engine) recordCall(c *call, start time.Time, res *protocol.ToolResult) {
+	agent := c.bc.Client
+	if agent == "" {
+		agent = c.bc.Agent
+	}
+	code := errorCode(res)
+	e.state.record(activity{At: start.UTC(), Agent: agent, Tool: c.bc.Tool, TabID: c.touched,
+		Ms: e.now().Sub(start).Milliseconds(), OK: code == "", Error: code})
+	e.changed()
+}
+
 // Close stops the background tasks and waits, at most until ctx ends, for
-// them to record how they ended.
+// them to record how they ended. Handoffs keep running on disk: their
+// deadlines hold, and the next daemon enforces them.
 func (e *Engine) Close(ctx context.Context) {
+	e.state.mu.Lock()
+	e.state.closed = true
+	e.state.mu.Unlock()
+	if e.handoffs != nil {
+		e.handoffs.close()
+	}
 	if e.tasks != nil {
 		e.tasks.close(ctx)
+	}
+}
+
+// resumeHandoffs takes over the handoffs a dead daemon left RUNNING (those
+// past their deadline ExpireHandoffs has ended already): it adopts each,
+// arms its timer and marks its tab held. The person may be halfway through
+// a login; a daemon restart must not throw that away.
+func (e *Engine) resumeHandoffs() {
+	list, err := e.handoffs.store.List(ledger.Filter{Status: ledger.StatusRunning, Limit: 10_000})
+	if err != nil {
+		e.log.Warn("handoffs not resumed", "err", err)
+		return
+	}
+	ctx, done := context.WithTimeout(context.Background(), 10*time.Second)
+	defer done()
+	for _, m := range list {
+		d, err := readDetail(m)
+		if err != nil {
+			continue
+		}
+		if _, err := e.handoffs.store.Adopt(ctx, m.ID); err != nil && !errors.Is(err, protocol.ErrConflict) {
+			e.log.Warn("handoff not adopted", "handoff", m.ID, "err", err)
+			continue
+		}
+		e.handoffs.track(m.ID, d, e.expireHandoff)
 	}
 }
 

@@ -19,10 +19,23 @@ import (
 )
 
 // fakeBrowser is an in-process extension: it answers each command with what
-// answer returns and records the commands it saw.
+// answer returns and records the commands and states it saw.
 type fakeBrowser struct {
-	mu   sync.Mutex
-	seen []protocol.Command
+	mu     sync.Mutex
+	seen   []protocol.Command
+	states []protocol.State
+	link   *bridge.Link
+}
+
+// lastState decodes the last state the browser was sent into out; false
+// when none came.
+func (f *fakeBrowser) lastState(out any) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.states) == 0 {
+		return false
+	}
+	return json.Unmarshal(f.states[len(f.states)-1].Data, out) == nil
 }
 
 func (f *fakeBrowser) actions() []string {
@@ -43,11 +56,28 @@ func (f *fakeBrowser) last() protocol.Command {
 
 // newEngine returns an engine with one fake browser that answers with answer.
 func newEngine(t *testing.T, version string, answer func(protocol.Command) (any, *protocol.Error)) (*Engine, *fakeBrowser) {
+	return newEngineWith(t, Options{}, version, answer)
+}
+
+// newEngineWith is newEngine with options (stores, a clock); Browsers is set
+// here. The engine is closed when the test ends.
+func newEngineWith(t *testing.T, opts Options, version string, answer func(protocol.Command) (any, *protocol.Error)) (*Engine, *fakeBrowser) {
 	t.Helper()
-	reg := bridge.NewRegistry(nil, nil)
+	var e *Engine
+	reg := bridge.NewRegistry(bridge.RegistryOptions{
+		OnConnect: func(l *bridge.Link) { e.BrowserConnected(l) },
+	})
+	opts.Browsers = reg
+	e = New(opts)
+	t.Cleanup(func() { e.Close(context.Background()) })
 	fb := &fakeBrowser{}
-	var link *bridge.Link
-	link = reg.Add(&protocol.Hello{Role: protocol.RoleExtension, Version: version, Browser: "Fake/1"}, func(f protocol.Frame) error {
+	fb.link = reg.Add(&protocol.Hello{Role: protocol.RoleExtension, Version: version, Browser: "Fake/1"}, func(f protocol.Frame) error {
+		if st, ok := f.(protocol.State); ok {
+			fb.mu.Lock()
+			fb.states = append(fb.states, st)
+			fb.mu.Unlock()
+			return nil
+		}
 		cmd, ok := f.(protocol.Command)
 		if !ok {
 			return nil
@@ -58,15 +88,15 @@ func newEngine(t *testing.T, version string, answer func(protocol.Command) (any,
 		go func() {
 			data, err := answer(cmd)
 			if err != nil {
-				link.Deliver(&protocol.CommandResult{ID: cmd.ID, Error: err})
+				fb.link.Deliver(&protocol.CommandResult{ID: cmd.ID, Error: err})
 				return
 			}
 			b, _ := json.Marshal(data)
-			link.Deliver(&protocol.CommandResult{ID: cmd.ID, OK: true, Data: b})
+			fb.link.Deliver(&protocol.CommandResult{ID: cmd.ID, OK: true, Data: b})
 		}()
 		return nil
 	})
-	return New(Options{Browsers: reg}), fb
+	return e, fb
 }
 
 func run(t *testing.T, e *Engine, tool, args string) *protocol.ToolResult {
@@ -346,7 +376,7 @@ func TestHealthFlagsAVersionMismatch(t *testing.T) {
 }
 
 func TestHealthWithNoBrowser(t *testing.T) {
-	e := New(Options{Browsers: bridge.NewRegistry(nil, nil)})
+	e := New(Options{Browsers: bridge.NewRegistry(bridge.RegistryOptions{})})
 	err := wantError(t, run(t, e, "oc_connection_health", `{}`), protocol.CodeBrowserNotConnected)
 	assert.Contains(t, err.Hint, "openchrome doctor")
 }

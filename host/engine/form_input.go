@@ -48,7 +48,7 @@ func formInput(ctx context.Context, c *call, in formInputIn) (*protocol.ToolResu
 			return nil, protocol.Errorf(protocol.CodeBadRequest, "fields[%d]: pass ref or label", i)
 		}
 	}
-	tab, err := c.needTab(ctx, in.TabID)
+	tab, err := c.actTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ func interactTool() Tool {
 }
 
 func interact(ctx context.Context, c *call, in interactIn) (*protocol.ToolResult, error) {
-	tab, err := c.needTab(ctx, in.TabID)
+	tab, err := c.actTab(ctx, in.TabID)
 	if err != nil {
 		return nil, err
 	}

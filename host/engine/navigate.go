@@ -39,6 +39,9 @@ func navigate(ctx context.Context, c *call, in navigateIn) (*protocol.ToolResult
 		}
 	}
 	tab, err := c.tab(ctx, in.TabID)
+	if err == nil && tab != 0 {
+		err = c.heldByPerson(tab)
+	}
 	if err != nil {
 		return nil, err
 	}

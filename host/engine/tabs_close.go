@@ -18,6 +18,10 @@ func tabsCloseTool() Tool {
 }
 
 func tabsClose(ctx context.Context, c *call, in tabsCloseIn) (*protocol.ToolResult, error) {
+	c.touched = in.TabID
+	if err := c.heldByPerson(in.TabID); err != nil {
+		return nil, err
+	}
 	if err := c.do(ctx, tabClose(in.TabID), nil); err != nil {
 		return nil, err
 	}

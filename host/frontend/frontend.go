@@ -66,17 +66,22 @@ func New(opts Options) (*Server, error) {
 	}
 	s := &Server{home: opts.Home, grace: grace, log: log}
 	// With no daemon, tools that only read the ledger run here.
-	var tasks *ledger.Store
+	var tasks, handoffs *ledger.Store
 	if opts.Home != "" {
 		tasks, err = ledger.Open(opts.Home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
 		if err != nil {
 			return nil, err
 		}
+		handoffs, err = ledger.Open(opts.Home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{})
+		if err != nil {
+			return nil, err
+		}
 	}
-	s.local = engine.New(engine.Options{Logger: log, Home: opts.Home, Tasks: tasks, Redactor: opts.Redactor})
+	s.local = engine.New(engine.Options{Logger: log, Home: opts.Home, Tasks: tasks, Handoffs: handoffs, Redactor: opts.Redactor})
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "openchrome", Title: "OpenChrome", Version: protocol.Version}, &mcp.ServerOptions{
 		Instructions: "Drive the user's real Chrome. You work only in the tabs of the OpenChrome tab group; " +
-			"tabId defaults to your current tab. Errors carry a code and a hint naming the call that fixes them.",
+			"tabId defaults to your current tab. Errors carry a code and a hint naming the call that fixes them. " +
+			"When the person must act (login, 2FA, CAPTCHA), call oc_handoff_start and wait with oc_handoff_status.",
 		Logger: log,
 	})
 	for _, t := range tools {

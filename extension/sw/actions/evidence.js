@@ -1,7 +1,7 @@
 // @ts-check
 // page.observe, page.events and page.dom: what a page logged, threw and
 // fetched while observed (sw/observe.js keeps it), and its HTML with what
-// the user typed taken out.
+// the user typed (and the handoff banner) taken out.
 
 import { raceSignal } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
@@ -122,6 +122,8 @@ function sanitizedHtml(maxBytes) {
     }
     for (const el of scope.querySelectorAll('textarea, script, noscript')) el.textContent = '';
     for (const el of scope.querySelectorAll('[nonce]')) el.removeAttribute('nonce');
+    // The handoff banner is OpenChrome's, not the page's.
+    for (const el of scope.querySelectorAll('openchrome-banner')) el.remove();
     for (const t of scope.querySelectorAll('template')) scrub(t.content);
   };
   scrub(copy);

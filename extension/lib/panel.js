@@ -1,0 +1,196 @@
+// @ts-check
+// What the side panel and the toolbar badge say, as plain text: the reason
+// labels, countdowns, the lines for handoffs, tasks and activity, and the
+// badge. sidepanel/panel.js and sw/human.js put it on screen; everything here
+// is text, and the screen sets it through textContent.
+
+import { RUNNING, handoffsOf, runningHandoffs } from './human.js';
+
+/** @typedef {import('./human.js').Activity} Activity */
+/** @typedef {import('./human.js').Connection} Connection */
+/** @typedef {import('./human.js').Handoff} Handoff */
+/** @typedef {import('./human.js').Task} Task */
+
+/**
+ * What the person is asked to do, by handoff reason. page/banner.js has a
+ * copy (it cannot import); lib/panel.test.js checks the two agree.
+ */
+export const REASON_LABELS = Object.freeze({
+  login: 'Log in',
+  '2fa': 'Enter the 2FA code',
+  captcha: 'Solve the CAPTCHA',
+  permission: 'Grant the permission',
+  manual_recovery: 'Help the agent with this page',
+  other: 'Your turn',
+});
+
+/**
+ * @param {unknown} reason
+ * @returns {string}
+ */
+export function reasonLabel(reason) {
+  return typeof reason === 'string' && Object.hasOwn(REASON_LABELS, reason)
+    ? REASON_LABELS[/** @type {keyof typeof REASON_LABELS} */ (reason)]
+    : REASON_LABELS.other;
+}
+
+const STATUS_LABELS = Object.freeze({
+  PENDING: 'Pending',
+  RUNNING: 'Running',
+  COMPLETED: 'Completed',
+  FAILED: 'Failed',
+  CANCELLED: 'Cancelled',
+  FINISHED: 'Finished',
+  TIMED_OUT: 'Timed out',
+});
+
+/**
+ * A record status as a person reads it: FINISHED is "Finished".
+ * @param {unknown} status
+ * @returns {string}
+ */
+export function statusLabel(status) {
+  const s = String(status ?? '');
+  return Object.hasOwn(STATUS_LABELS, s)
+    ? STATUS_LABELS[/** @type {keyof typeof STATUS_LABELS} */ (s)]
+    : s.toLowerCase().replace(/_/g, ' ');
+}
+
+/**
+ * The time left until deadline: "4:05", "1:02:03", or "time is up"; '' when
+ * deadline is not a time. Seconds round up, so "0:01" shows until the end.
+ * @param {unknown} deadline an ISO time
+ * @param {number} now ms since the epoch
+ * @returns {string}
+ */
+export function countdown(deadline, now) {
+  const end = typeof deadline === 'string' ? Date.parse(deadline) : NaN;
+  if (Number.isNaN(end)) return '';
+  const left = Math.ceil((end - now) / 1000);
+  if (left <= 0) return 'time is up';
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = String(left % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** How long an ended handoff stays in the panel. */
+export const ENDED_SHOWN_MS = 10 * 60 * 1000;
+
+/**
+ * The handoffs to show: RUNNING ones first, soonest deadline first, then
+ * those that ended in the last ten minutes, latest first.
+ * @param {unknown} state
+ * @param {number} now
+ * @returns {Handoff[]}
+ */
+export function handoffsToShow(state, now) {
+  const all = handoffsOf(state);
+  const running = all.filter((h) => h.status === RUNNING)
+    .sort((a, b) => timeOf(a.deadline, Infinity) - timeOf(b.deadline, Infinity));
+  const ended = all.filter((h) => h.status !== RUNNING &&
+      now - timeOf(h.ended_at, now) <= ENDED_SHOWN_MS)
+    .sort((a, b) => timeOf(b.ended_at, 0) - timeOf(a.ended_at, 0));
+  return [...running, ...ended];
+}
+
+/**
+ * @param {unknown} iso
+ * @param {number} fallback when iso is not a time
+ */
+function timeOf(iso, fallback) {
+  const t = typeof iso === 'string' ? Date.parse(iso) : NaN;
+  return Number.isNaN(t) ? fallback : t;
+}
+
+/**
+ * A task's progress: "3/20 — crawled /docs/a", "3", "crawled /docs/a", or ''.
+ * @param {Task} task
+ * @returns {string}
+ */
+export function progressText(task) {
+  const p = task.progress;
+  if (!p || typeof p !== 'object') return '';
+  const done = Number.isFinite(p.done) ? p.done : undefined;
+  const total = Number.isFinite(p.total) && /** @type {number} */ (p.total) > 0 ? p.total : undefined;
+  let count = '';
+  if (done !== undefined) count = total !== undefined ? `${done}/${total}` : String(done);
+  const message = typeof p.message === 'string' ? p.message : '';
+  return count && message ? `${count} — ${message}` : count || message;
+}
+
+/**
+ * One row of the activity list, as cells: time, agent, tool, tab, outcome
+ * (✓ or the error code) and duration. Only what the state holds: never
+ * arguments.
+ * @param {Activity} a
+ * @returns {{ time: string, agent: string, tool: string, tab: string,
+ *   outcome: string, ms: string, ok: boolean }}
+ */
+export function activityRow(a) {
+  const ok = a.ok === true;
+  return {
+    time: clock(a.at),
+    agent: String(a.agent ?? ''),
+    tool: String(a.tool ?? ''),
+    tab: Number.isInteger(a.tabId) ? `tab ${a.tabId}` : '',
+    outcome: ok ? '✓' : String(a.error || 'error'),
+    ms: Number.isFinite(a.ms) ? `${Math.round(/** @type {number} */ (a.ms))} ms` : '',
+    ok,
+  };
+}
+
+/**
+ * An ISO time as the local "14:30:05"; '' when it is not a time.
+ * @param {unknown} iso
+ * @returns {string}
+ */
+export function clock(iso) {
+  const t = timeOf(iso, NaN);
+  if (Number.isNaN(t)) return '';
+  const d = new Date(t);
+  return [d.getHours(), d.getMinutes(), d.getSeconds()]
+    .map((n) => String(n).padStart(2, '0')).join(':');
+}
+
+/** What to run when the host is not there. */
+export const DOCTOR = 'openchrome doctor';
+
+/**
+ * The connection line of the panel.
+ * @param {Connection | undefined} connection
+ * @returns {string}
+ */
+export function connectionText(connection) {
+  return connection?.connected ? 'Connected' : `Not connected — run \`${DOCTOR}\``;
+}
+
+const BADGE_WAITING = '#d93025'; // red: the person is needed
+const BADGE_OFFLINE = '#80868b'; // grey
+const BADGE_IDLE = '#1a73e8';
+
+/**
+ * The toolbar badge: how many handoffs wait for the person, empty when none,
+ * "!" on grey when the host is not connected; the title says which.
+ * @param {unknown} state
+ * @param {Connection | undefined} connection
+ * @returns {{ text: string, color: string, title: string }}
+ */
+export function badge(state, connection) {
+  if (!connection?.connected) {
+    return {
+      text: '!',
+      color: BADGE_OFFLINE,
+      title: `OpenChrome: not connected to the openchrome program. Run \`${DOCTOR}\`.`,
+    };
+  }
+  const n = runningHandoffs(state).length;
+  if (!n) return { text: '', color: BADGE_IDLE, title: 'OpenChrome: connected. Nothing is waiting for you.' };
+  return {
+    text: String(n),
+    color: BADGE_WAITING,
+    title: n === 1
+      ? 'OpenChrome: an agent is waiting for you. Open the side panel.'
+      : `OpenChrome: ${n} agent handoffs are waiting for you. Open the side panel.`,
+  };
+}
