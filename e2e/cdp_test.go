@@ -151,32 +151,38 @@ func (c *cdpClient) evalExtension(expression string, out any) error {
 			return err
 		}
 		defer c.send("", "Target.detachFromTarget", map[string]any{"sessionId": attached.SessionID}, nil)
-		var res struct {
-			Result struct {
-				Value json.RawMessage `json:"value"`
-			} `json:"result"`
-			ExceptionDetails *struct {
-				Text      string `json:"text"`
-				Exception struct {
-					Description string `json:"description"`
-				} `json:"exception"`
-			} `json:"exceptionDetails"`
-		}
-		err := c.send(attached.SessionID, "Runtime.evaluate", map[string]any{
-			"expression": expression, "awaitPromise": true, "returnByValue": true,
-		}, &res)
-		if err != nil {
-			return err
-		}
-		if res.ExceptionDetails != nil {
-			return fmt.Errorf("cdp: %s %s", res.ExceptionDetails.Text, res.ExceptionDetails.Exception.Description)
-		}
-		if out == nil {
-			return nil
-		}
-		return json.Unmarshal(res.Result.Value, out)
+		return c.evaluate(attached.SessionID, expression, out)
 	}
 	return errors.New("cdp: the extension's service worker is not running")
+}
+
+// evaluate evaluates expression in session's target (awaited) and decodes
+// its value into out, which may be nil.
+func (c *cdpClient) evaluate(session, expression string, out any) error {
+	var res struct {
+		Result struct {
+			Value json.RawMessage `json:"value"`
+		} `json:"result"`
+		ExceptionDetails *struct {
+			Text      string `json:"text"`
+			Exception struct {
+				Description string `json:"description"`
+			} `json:"exception"`
+		} `json:"exceptionDetails"`
+	}
+	err := c.send(session, "Runtime.evaluate", map[string]any{
+		"expression": expression, "awaitPromise": true, "returnByValue": true,
+	}, &res)
+	if err != nil {
+		return err
+	}
+	if res.ExceptionDetails != nil {
+		return fmt.Errorf("cdp: %s %s", res.ExceptionDetails.Text, res.ExceptionDetails.Exception.Description)
+	}
+	if out == nil || len(res.Result.Value) == 0 {
+		return nil
+	}
+	return json.Unmarshal(res.Result.Value, out)
 }
 
 // person plays the human in one page through CDP: what they see and what
@@ -235,26 +241,7 @@ func (e *env) attachPerson(targetID string) *person {
 
 // eval evaluates expression in the page (awaited) into out, which may be nil.
 func (p *person) eval(expression string, out any) error {
-	var res struct {
-		Result struct {
-			Value json.RawMessage `json:"value"`
-		} `json:"result"`
-		ExceptionDetails *struct {
-			Text string `json:"text"`
-		} `json:"exceptionDetails"`
-	}
-	if err := p.c.send(p.session, "Runtime.evaluate", map[string]any{
-		"expression": expression, "awaitPromise": true, "returnByValue": true,
-	}, &res); err != nil {
-		return err
-	}
-	if res.ExceptionDetails != nil {
-		return fmt.Errorf("cdp: %s", res.ExceptionDetails.Text)
-	}
-	if out == nil || len(res.Result.Value) == 0 {
-		return nil
-	}
-	return json.Unmarshal(res.Result.Value, out)
+	return p.c.evaluate(p.session, expression, out)
 }
 
 // sees reports whether expression is true in the page now.

@@ -288,12 +288,9 @@ func linkDoer(l *bridge.Link) doer {
 // delta, the resume hint and, with a run_id, one evidence pointer on that
 // task. The agent's oc_handoff_finish and the person's Finish both come here.
 func (e *Engine) finishHandoff(ctx context.Context, do doer, id, by string) (ledger.Meta, error) {
-	m, d, err := e.getHandoff(ctx, id)
+	m, d, err := e.runningHandoff(ctx, id)
 	if err != nil {
 		return m, err
-	}
-	if m.Status != ledger.StatusRunning {
-		return m, endedError(m)
 	}
 	store, _ := e.handoffStore()
 	after, err := e.snapshotTab(ctx, do, d.TabID)
@@ -316,7 +313,7 @@ func (e *Engine) finishHandoff(ctx context.Context, do doer, id, by string) (led
 	d.After, d.Delta, d.EndedBy = &after, &delta, by
 	d.DeltaSummary = summarize(d.Before, after, delta)
 	d.ResumeHint = resumeHint(d.Reason, d.TabID, after, delta)
-	m, err = store.Transition(ctx, id, ledger.StatusFinished, func(m *ledger.Meta) {
+	return e.endHandoff(ctx, id, ledger.StatusFinished, func(m *ledger.Meta) {
 		if d.RunID != "" {
 			// Under the handoff's lock, after the check that it is still
 			// RUNNING: only the one Finish that ends it attaches, so the
@@ -329,14 +326,6 @@ func (e *Engine) finishHandoff(ctx context.Context, do doer, id, by string) (led
 		}
 		setDetail(m, d)
 	})
-	if err != nil {
-		if protocol.AsError(err).Code == protocol.CodeConflict {
-			return m, endedError(m)
-		}
-		return m, err
-	}
-	e.handoffEnded(id)
-	return m, nil
 }
 
 // attachEvidence appends a pointer to handoff to the task run, in its meta
@@ -358,16 +347,28 @@ func (e *Engine) attachEvidence(ctx context.Context, run, handoff string) error 
 // cancelHandoff ends a RUNNING handoff as CANCELLED, with no after snapshot:
 // nothing to resume from.
 func (e *Engine) cancelHandoff(ctx context.Context, id, by string) (ledger.Meta, error) {
-	m, d, err := e.getHandoff(ctx, id)
+	_, d, err := e.runningHandoff(ctx, id)
 	if err != nil {
-		return m, err
+		return ledger.Meta{}, err
 	}
-	if m.Status != ledger.StatusRunning {
-		return m, endedError(m)
-	}
-	store, _ := e.handoffStore()
 	d.EndedBy = by
-	m, err = store.Transition(ctx, id, ledger.StatusCancelled, func(m *ledger.Meta) { setDetail(m, d) })
+	return e.endHandoff(ctx, id, ledger.StatusCancelled, func(m *ledger.Meta) { setDetail(m, d) })
+}
+
+// runningHandoff reads a handoff that must still be RUNNING.
+func (e *Engine) runningHandoff(ctx context.Context, id string) (ledger.Meta, handoffDetail, error) {
+	m, d, err := e.getHandoff(ctx, id)
+	if err == nil && m.Status != ledger.StatusRunning {
+		err = endedError(m)
+	}
+	return m, d, err
+}
+
+// endHandoff moves a handoff to a terminal status; one that another caller
+// ended first is refused, saying how it ended.
+func (e *Engine) endHandoff(ctx context.Context, id string, to ledger.Status, mutate func(*ledger.Meta)) (ledger.Meta, error) {
+	store, _ := e.handoffStore()
+	m, err := store.Transition(ctx, id, to, mutate)
 	if err != nil {
 		if protocol.AsError(err).Code == protocol.CodeConflict {
 			return m, endedError(m)
