@@ -298,3 +298,54 @@ func (p *person) pressEnter() {
 		require.NoError(p.t, p.c.send(p.session, "Input.dispatchKeyEvent", params, nil))
 	}
 }
+
+// cdpNode is a node of DOM.getDocument's tree.
+type cdpNode struct {
+	NodeID      int       `json:"nodeId"`
+	NodeName    string    `json:"nodeName"`
+	NodeValue   string    `json:"nodeValue"`
+	Children    []cdpNode `json:"children"`
+	ShadowRoots []cdpNode `json:"shadowRoots"`
+}
+
+// clickButton presses the button whose text is label wherever it is, closed
+// shadow roots included (the banner's): DevTools sees into them, as the
+// person's eyes do, though the page's scripts cannot.
+func (p *person) clickButton(label string) {
+	p.t.Helper()
+	var doc struct {
+		Root cdpNode `json:"root"`
+	}
+	require.NoError(p.t, p.c.send(p.session, "DOM.getDocument", map[string]any{"depth": -1, "pierce": true}, &doc))
+	var find func(n cdpNode) int
+	find = func(n cdpNode) int {
+		if n.NodeName == "BUTTON" {
+			for _, c := range n.Children {
+				if strings.TrimSpace(c.NodeValue) == label {
+					return n.NodeID
+				}
+			}
+		}
+		for _, c := range append(n.ShadowRoots, n.Children...) {
+			if id := find(c); id != 0 {
+				return id
+			}
+		}
+		return 0
+	}
+	id := find(doc.Root)
+	require.NotZero(p.t, id, "no button %q on the page", label)
+	var box struct {
+		Model struct {
+			Content []float64 `json:"content"`
+		} `json:"model"`
+	}
+	require.NoError(p.t, p.c.send(p.session, "DOM.getBoxModel", map[string]any{"nodeId": id}, &box))
+	q := box.Model.Content // four corners, x y x y ...
+	x, y := (q[0]+q[4])/2, (q[1]+q[5])/2
+	for _, typ := range []string{"mouseMoved", "mousePressed", "mouseReleased"} {
+		require.NoError(p.t, p.c.send(p.session, "Input.dispatchMouseEvent", map[string]any{
+			"type": typ, "x": x, "y": y, "button": "left", "clickCount": 1,
+		}, nil))
+	}
+}

@@ -332,6 +332,19 @@ func TestTheSidePanel(t *testing.T) {
 	assert.Equal(t, "person", h.EndedBy)
 	assert.Empty(t, h.DeltaSummary, "a cancelled handoff has no checkpoint")
 
+	// Finish one from its banner: the page cannot press it, the person can.
+	okJSON(t, cs, "oc_handoff_start", map[string]any{"reason": "other"}, &h)
+	me := e.personOn(site.URL + "/login")
+	me.waitFor(`document.querySelector("openchrome-banner")`)
+	require.NoError(t, me.eval(`document.querySelector("openchrome-banner").click()`, nil))
+	time.Sleep(300 * time.Millisecond)
+	okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID}, &h)
+	assert.Equal(t, "RUNNING", h.Status, "a script's click does nothing")
+	me.clickButton("Finish")
+	okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID, "wait_ms": 10000}, &h)
+	assert.Equal(t, "FINISHED", h.Status)
+	assert.Equal(t, "person", h.EndedBy)
+
 	// Cancel a task from the panel.
 	id := startTask(t, cs, "crawl", map[string]any{"url": slow.URL + "/p/0", "maxPages": 30, "maxDepth": 10, "concurrency": 1})
 	cancelTask := fmt.Sprintf(`[data-task-id=%q] [data-action="cancel-task"]`, id)

@@ -61,5 +61,6 @@ func navigate(ctx context.Context, c *call, in navigateIn) (*protocol.ToolResult
 		return nil, err
 	}
 	c.setCurrentTab(p.TabID)
+	c.touched = p.TabID
 	return jsonResult(p)
 }

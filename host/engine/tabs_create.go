@@ -37,5 +37,6 @@ func tabsCreate(ctx context.Context, c *call, in tabsCreateIn) (*protocol.ToolRe
 		return nil, err
 	}
 	c.setCurrentTab(p.TabID)
+	c.touched = p.TabID
 	return jsonResult(p)
 }
