@@ -394,7 +394,8 @@ func TestTheSidePanel(t *testing.T) {
 }
 
 // TestAFinishedHandoffPointsItsRunAtIt links a handoff to a running task:
-// finishing it appends exactly one evidence pointer to that task.
+// the person finishes it in the side panel with no agent connected, and the
+// task gains exactly one evidence pointer.
 func TestAFinishedHandoffPointsItsRunAtIt(t *testing.T) {
 	e := newEnv(t)
 	site := loginSite(t)
@@ -405,8 +406,16 @@ func TestAFinishedHandoffPointsItsRunAtIt(t *testing.T) {
 
 	var h handoff
 	okJSON(t, cs, "oc_handoff_start", map[string]any{"reason": "manual_recovery", "run_id": run}, &h)
-	okJSON(t, cs, "oc_handoff_finish", map[string]any{"handoff_id": h.HandoffID}, &h)
+	require.NoError(t, cs.Close()) // the agent goes away
+	panel := e.personOpens(panelURL)
+	finish := fmt.Sprintf(`[data-handoff-id=%q] [data-action="finish"]`, h.HandoffID)
+	panel.waitFor(`document.querySelector('` + finish + `')`)
+	panel.click(finish)
+
+	cs = e.client("e2e-again")
+	okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID, "wait_ms": 10000}, &h)
 	assert.Equal(t, "FINISHED", h.Status)
+	assert.Equal(t, "person", h.EndedBy)
 	assert.Equal(t, "attached", h.RunEvidence)
 	assert.Contains(t, h.ResumeHint, "Nothing on tab", "the page did not change")
 	fails(t, cs, "oc_handoff_finish", map[string]any{"handoff_id": h.HandoffID}, protocol.CodeConflict)
