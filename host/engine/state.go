@@ -136,13 +136,10 @@ func (e *Engine) panelState() panelState {
 	now := e.now().UTC()
 	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Handoffs: []stateHandoff{}}
 	if e.tasks != nil {
-		for _, st := range []ledger.Status{ledger.StatusRunning, ledger.StatusPending} {
-			list, err := e.tasks.store.List(ledger.Filter{Status: st, Limit: maxStateTasks})
-			if err != nil {
-				e.log.Warn("state: tasks", "err", err)
-				continue
-			}
-			for _, m := range list {
+		// The daemon's own tasks are all there are: a dead daemon's were
+		// reaped before this one started. No listing of the whole ledger.
+		for _, id := range e.tasks.ids() {
+			if m, err := e.tasks.store.Get(id); err == nil && !e.tasks.store.Lifecycle().Terminal(m.Status) {
 				s.Tasks = append(s.Tasks, stateTask{ID: m.ID, Kind: m.Kind, Status: m.Status, CreatedAt: m.CreatedAt, Progress: m.Progress})
 			}
 		}

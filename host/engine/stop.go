@@ -95,17 +95,22 @@ func (e *Engine) Stop(ctx context.Context, except *call, fromPerson bool) stopRe
 	return r
 }
 
-// cancelAll cancels every task this runner has going, as oc_task_cancel
-// does; it returns how many.
-func (r *taskRunner) cancelAll(ctx context.Context) int {
+// ids lists the tasks this runner has going.
+func (r *taskRunner) ids() []string {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	ids := make([]string, 0, len(r.running))
 	for id := range r.running {
 		ids = append(ids, id)
 	}
-	r.mu.Unlock()
+	return ids
+}
+
+// cancelAll cancels every task this runner has going, as oc_task_cancel
+// does; it returns how many.
+func (r *taskRunner) cancelAll(ctx context.Context) int {
 	n := 0
-	for _, id := range ids {
+	for _, id := range r.ids() {
 		if _, err := r.cancel(ctx, id); err == nil {
 			n++
 		}

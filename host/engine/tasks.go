@@ -89,6 +89,7 @@ func (r *taskRunner) run(ctx context.Context, e *Engine, agent, id string, t Too
 			if time.Since(lastMeta) >= progressEvery {
 				lastMeta = time.Now()
 				_, _ = r.store.Update(final, id, func(m *ledger.Meta) error { m.Progress = &p; return nil })
+				e.changed() // the side panel shows the progress meta.json has
 			}
 		},
 		partial: func(v any) { _ = r.writeResult(final, e, id, v) },
@@ -117,6 +118,7 @@ func (r *taskRunner) run(ctx context.Context, e *Engine, agent, id string, t Too
 	if _, err := r.store.Transition(final, id, to, func(m *ledger.Meta) { m.Error = info }); err != nil {
 		r.log.Error("task did not end", "task", id, "err", err)
 	}
+	e.changed()
 }
 
 // writeResult keeps a task's result with the secrets the engine has seen
