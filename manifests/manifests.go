@@ -24,7 +24,7 @@ const HostName = "com.openchrome.host"
 // publicKeyPEM is the same key as the "key" field of extension/manifest.json
 // (manifests_test.go checks that they match).
 //
-//go:embed extension-key.pub.pem
+//go:embed extension-key.pub
 var publicKeyPEM []byte
 
 //go:embed host.json.tmpl
@@ -41,7 +41,7 @@ func PublicKey() []byte {
 	block, _ := pem.Decode(publicKeyPEM)
 	if block == nil || block.Type != "PUBLIC KEY" {
 		// The key is compiled in, so this is a build defect, not a runtime condition.
-		panic("manifests: extension-key.pub.pem holds no PUBLIC KEY block")
+		panic("manifests: extension-key.pub holds no PUBLIC KEY block")
 	}
 	return block.Bytes
 }
