@@ -189,6 +189,7 @@ func BenchmarkLoginFlow(b *testing.B) {
 // peer is another browser MCP server, run the way the issue measured it.
 type peer struct {
 	name, bin        string
+	exeFlag          string // the flag that names the browser to run
 	args             []string
 	navigate, read   string
 	navArgs, readArg func(url string) map[string]any
@@ -196,14 +197,14 @@ type peer struct {
 
 var peers = []peer{
 	{
-		name: "playwright-mcp", bin: "playwright-mcp",
+		name: "playwright-mcp", bin: "playwright-mcp", exeFlag: "--executable-path",
 		args:     []string{"--headless", "--isolated", "--no-sandbox"},
 		navigate: "browser_navigate", read: "browser_snapshot",
 		navArgs: func(url string) map[string]any { return map[string]any{"url": url} },
 		readArg: func(string) map[string]any { return map[string]any{} },
 	},
 	{
-		name: "chrome-devtools-mcp", bin: "chrome-devtools-mcp",
+		name: "chrome-devtools-mcp", bin: "chrome-devtools-mcp", exeFlag: "--executablePath",
 		args:     []string{"--headless", "--isolated", "--chromeArg=--no-sandbox", "--no-usage-statistics", "--no-performance-crux"},
 		navigate: "navigate_page", read: "take_snapshot",
 		navArgs: func(url string) map[string]any { return map[string]any{"url": url, "type": "url", "pageId": 1} },
@@ -236,10 +237,10 @@ func BenchmarkPeers(b *testing.B) {
 			b.Skipf("%s is not installed: run make bench-pages", p.name)
 		}
 		b.Run(p.name, func(b *testing.B) {
-			cmd := exec.Command(bin, append([]string{"--executable-path", suite.chromium}, p.args...)...)
-			if p.name == "chrome-devtools-mcp" {
-				cmd = exec.Command(bin, append([]string{"--executablePath", suite.chromium}, p.args...)...)
-			}
+			cmd := exec.Command(bin, append([]string{p.exeFlag, suite.chromium}, p.args...)...)
+			// Playwright MCP saves each snapshot under .playwright-mcp/ in
+			// its working directory: keep that out of the tree.
+			cmd.Dir = b.TempDir()
 			cmd.Env = append(os.Environ(), "HOME="+b.TempDir())
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
 				Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
