@@ -115,24 +115,24 @@ func New(opts Options) *Engine {
 // code; a panic in a handler is caught, logged and reported as internal.
 func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolResult) {
 	start := e.now()
+	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
 	defer func() {
 		if p := recover(); p != nil {
 			e.log.Error("tool panicked", "tool", bc.Tool, "panic", p)
 			res = protocol.ErrorResult(errors.New("panic"))
 		}
 		e.log.Info("call", "agent", bc.Agent, "tool", bc.Tool, "ms", e.now().Sub(start).Milliseconds(), "error", errorCode(res))
+		e.recordCall(c, start, res)
 	}()
 	t, ok := e.tools[bc.Tool]
 	if !ok {
 		return protocol.ErrorResult(protocol.Errorf(protocol.CodeBadRequest, "unknown tool %q", bc.Tool).
 			WithHint("call tools/list for the tools this server offers"))
 	}
-	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	e.inflight.add(c, cancel)
 	defer e.inflight.remove(c)
-	defer func() { e.recordCall(c, start, res) }()
 	r, err := t.run(ctx, c, bc.Args)
 	if c.guessed && (errors.Is(err, protocol.ErrTabNotFound) || errors.Is(err, protocol.ErrTabNotAllowed)) {
 		// The current tab was closed or left the group: pick another.

@@ -388,6 +388,9 @@ func TestAPanickingToolIsAnInternalError(t *testing.T) {
 	})
 	err := wantError(t, run(t, e, "boom", `{}`), protocol.CodeInternal)
 	assert.NotContains(t, err.Message, "boom", "a panic's text stays in the log")
+	a := e.state.recent()
+	require.NotEmpty(t, a)
+	assert.Equal(t, "internal", a[0].Error, "the side panel shows it failed")
 }
 
 func TestACancelledCallSaysCancelled(t *testing.T) {
