@@ -83,3 +83,15 @@ func (s *Store) wake(id string) {
 		delete(s.done, id)
 	}
 }
+
+// WaitersForTest reports how many Waits are registered on id, so a test can
+// start a transition only once its waiter is listening instead of sleeping
+// and hoping. Nothing else should need it.
+func (s *Store) WaitersForTest(id string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w := s.done[id]; w != nil {
+		return w.n
+	}
+	return 0
+}

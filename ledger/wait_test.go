@@ -23,12 +23,12 @@ type waited struct {
 func startWait(t testing.TB, ctx context.Context, s *Store, id string) <-chan waited {
 	t.Helper()
 	out := make(chan waited, 1)
-	before := s.watchers(id)
+	before := s.WaitersForTest(id)
 	go func() {
 		m, err := s.Wait(ctx, id)
 		out <- waited{m, err, time.Now()}
 	}()
-	for s.watchers(id) == before {
+	for s.WaitersForTest(id) == before {
 		runtime.Gosched()
 	}
 	return out

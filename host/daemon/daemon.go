@@ -16,6 +16,7 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/engine"
+	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/native"
 	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
@@ -110,7 +111,7 @@ func (d *daemon) broker(ctx context.Context, lock *ledger.Lock) error {
 	if err != nil {
 		return err
 	}
-	if n, err := engine.ExpireHandoffs(ctx, handoffs, time.Now()); err != nil {
+	if n, err := handoff.Expire(ctx, handoffs, time.Now()); err != nil {
 		d.log.Error("timing out handoffs", "err", err)
 	} else if n > 0 {
 		d.log.Info("timed out handoffs", "count", n)

@@ -6,17 +6,28 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
 type actIn struct {
-	Steps    []step `json:"steps" jsonschema:"interact's arguments, run in order; the first failure stops the rest"`
-	TabID    int    `json:"tabId,omitempty" jsonschema:"default: the current tab"`
+	Steps []step `json:"steps" jsonschema:"interact's arguments, run in order; the first failure stops the rest"`
+	tabArgs
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"after the last step: none (default), diff or full"`
 }
 
+func (in *actIn) validate() error {
+	for i, s := range in.Steps {
+		if err := s.validate(); err != nil {
+			e := protocol.AsError(err)
+			return protocol.Errorf(e.Code, "step %d: %s", i+1, e.Message).WithHint(e.Hint)
+		}
+	}
+	return nil
+}
+
 func actTool() Tool {
-	return define("act", GroupCore,
+	return defineTab("act", GroupCore,
 		"Run several interact steps in order; stops at the first failure and reports each step.",
 		act,
 		func(s *jsonschema.Schema) {
@@ -25,46 +36,57 @@ func actTool() Tool {
 			for _, p := range step.Properties {
 				p.Description = "" // interact's, which the agent has read
 			}
-			positive(s, "tabId")
 			enum(s, "snapshot", "none", "diff", "full")
 			one := 1
 			property(s, "steps").MinItems = &one
 		})
 }
 
-func act(ctx context.Context, c *call, in actIn) (*protocol.ToolResult, error) {
-	tab, err := c.actTab(ctx, in.TabID)
-	if err != nil {
-		return nil, err
-	}
-	for i, s := range in.Steps {
-		if err := checkStep(s); err != nil {
-			e := protocol.AsError(err)
-			return nil, protocol.Errorf(e.Code, "step %d: %s", i+1, e.Message).WithHint(e.Hint)
-		}
-	}
-	steps := make([]map[string]any, 0, len(in.Steps))
-	out := map[string]any{"steps": steps}
+// actStep is what became of one step.
+type actStep struct {
+	Step int `json:"step"`
+	acted
+	Error *protocol.Error `json:"error,omitempty"`
+}
+
+// actOut is what act answers.
+type actOut struct {
+	Steps    []actStep `json:"steps"`
+	Stopped  string    `json:"stopped,omitempty"`
+	HITL     any       `json:"hitl,omitempty"`
+	Snapshot string    `json:"snapshot,omitempty"`
+}
+
+func (a *actOut) setSnapshot(s string) { a.Snapshot = s }
+
+// failedStep is the extension's part of a step that could not run.
+func failedStep(action string) browser.Acted {
+	ok := false
+	return browser.Acted{Action: action, OK: &ok}
+}
+
+func act(ctx context.Context, c *call, tab int, in actIn) (*protocol.ToolResult, error) {
+	out := &actOut{Steps: make([]actStep, 0, len(in.Steps))}
 	for i, s := range in.Steps {
 		r, err := c.runStep(ctx, tab, s)
 		if err != nil {
 			e := protocol.AsError(err)
-			steps = append(steps, map[string]any{"step": i + 1, "action": s.Action, "ok": false, "error": e})
-			out["steps"] = steps
-			out["stopped"] = fmt.Sprintf("step %d of %d failed: %s", i+1, len(in.Steps), e.Message)
-			b, _ := marshal(out)
+			out.Steps = append(out.Steps, actStep{Step: i + 1, acted: acted{Acted: failedStep(s.Action)}, Error: e})
+			out.Stopped = fmt.Sprintf("step %d of %d failed: %s", i+1, len(in.Steps), e.Message)
+			b, err := marshal(out)
+			if err != nil {
+				return nil, err
+			}
 			res := protocol.ErrorResult(protocol.Errorf(e.Code, "act stopped at step %d of %d: %s", i+1, len(in.Steps), e.Message).WithHint(e.Hint))
 			res.Content[0].Text += "\n" + string(b)
 			return res, nil
 		}
-		r["step"] = i + 1
-		steps = append(steps, r)
-		out["steps"] = steps
-		if r["hitl"] != nil {
-			out["stopped"] = fmt.Sprintf("step %d of %d found no way to %s", i+1, len(in.Steps), s.Action)
-			out["hitl"] = r["hitl"]
-			return c.actionResult(ctx, tab, out, "none")
+		out.Steps = append(out.Steps, actStep{Step: i + 1, acted: r})
+		if r.HITL != nil {
+			out.Stopped = fmt.Sprintf("step %d of %d found no way to %s", i+1, len(in.Steps), s.Action)
+			out.HITL = r.HITL
+			return c.actionResult(ctx, tab, out, true, "none")
 		}
 	}
-	return c.actionResult(ctx, tab, out, in.Snapshot)
+	return c.actionResult(ctx, tab, out, false, in.Snapshot)
 }

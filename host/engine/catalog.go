@@ -41,20 +41,58 @@ type Tool struct {
 	// Local tools need no browser: the front-end runs them itself when no
 	// daemon is up (they read the ledger).
 	Local bool
-	// ReadOnly tools change nothing, so a call lost with its connection can
-	// be sent again; MCP clients see it as readOnlyHint.
-	ReadOnly bool
+	// OnTab tools act on one tab and pass the tab gate (defineTab).
+	OnTab bool
+	// Hints are what MCP clients are told of the tool's effects, from the
+	// one table in hints.go.
+	Hints Hints
 
-	resolved *jsonschema.Resolved
-	run      func(ctx context.Context, c *call, args json.RawMessage) (*protocol.ToolResult, error)
-	job      job // long-running tools only: the body a background task runs
+	// check decodes and validates arguments without running anything:
+	// oc_task_start refuses a task's bad arguments before it starts.
+	check func(args json.RawMessage) error
+	run   func(ctx context.Context, c *call, args json.RawMessage) (*protocol.ToolResult, error)
+	job   job // long-running tools only: the body a background task runs
 }
+
+// validator is an input that checks what its schema cannot say (a URL's
+// form, one of two arguments); it may normalize itself. define runs it
+// before anything else, so bad input sends nothing to the browser.
+type validator interface{ validate() error }
+
+// handler is a tool's body, given its decoded, validated input.
+type handler[In any] func(ctx context.Context, c *call, in In) (*protocol.ToolResult, error)
 
 // define builds a catalog entry whose schema comes from In's fields and tags
 // (`json:"name,omitempty"` marks optional; `jsonschema:"..."` describes);
 // shape adjusts what tags cannot say (enums, bounds). A schema that cannot be
 // built is a programming error and panics at start-up.
-func define[In any](name, group, description string, h func(context.Context, *call, In) (*protocol.ToolResult, error), shape ...func(*jsonschema.Schema)) Tool {
+func define[In any](name, group, description string, h handler[In], shape ...func(*jsonschema.Schema)) Tool {
+	t, decode := entry[In](name, group, description, shape)
+	t.run = func(ctx context.Context, c *call, raw json.RawMessage) (*protocol.ToolResult, error) {
+		in, err := decode(raw)
+		if err != nil {
+			return nil, err
+		}
+		return h(ctx, c, in)
+	}
+	return t
+}
+
+// entry is a catalog entry without its body, and the decoder of its input.
+func entry[In any](name, group, description string, shape []func(*jsonschema.Schema)) (Tool, func(json.RawMessage) (In, error)) {
+	s, decode := schemaOf[In](name, shape)
+	return Tool{
+		Name:        name,
+		Group:       group,
+		Description: description,
+		InputSchema: published(s),
+		check:       func(raw json.RawMessage) error { _, err := decode(raw); return err },
+	}, decode
+}
+
+// schemaOf builds In's schema and the decoder that checks arguments against
+// it and validates them.
+func schemaOf[In any](name string, shape []func(*jsonschema.Schema)) (*jsonschema.Schema, func(json.RawMessage) (In, error)) {
 	s, err := jsonschema.For[In](nil)
 	if err != nil {
 		panic(fmt.Sprintf("engine: schema of %s: %v", name, err))
@@ -66,19 +104,17 @@ func define[In any](name, group, description string, h func(context.Context, *ca
 	if err != nil {
 		panic(fmt.Sprintf("engine: schema of %s: %v", name, err))
 	}
-	return Tool{
-		Name:        name,
-		Group:       group,
-		Description: description,
-		InputSchema: published(s),
-		resolved:    resolved,
-		run: func(ctx context.Context, c *call, raw json.RawMessage) (*protocol.ToolResult, error) {
-			var in In
-			if err := decodeArgs(resolved, raw, &in); err != nil {
-				return nil, err
+	return s, func(raw json.RawMessage) (In, error) {
+		var in In
+		if err := decodeArgs(resolved, raw, &in); err != nil {
+			return in, err
+		}
+		if v, ok := any(&in).(validator); ok {
+			if err := v.validate(); err != nil {
+				return in, err
 			}
-			return h(ctx, c, in)
-		},
+		}
+		return in, nil
 	}
 }
 
@@ -118,12 +154,6 @@ func published(s *jsonschema.Schema) *jsonschema.Schema {
 	return &p
 }
 
-// readOnly marks t as changing nothing.
-func readOnly(t Tool) Tool {
-	t.ReadOnly = true
-	return t
-}
-
 // enum limits a string property to values.
 func enum(s *jsonschema.Schema, prop string, values ...string) {
 	p := property(s, prop)
@@ -147,9 +177,10 @@ func property(s *jsonschema.Schema, prop string) *jsonschema.Schema {
 	return p
 }
 
-// Catalog returns every tool, in the order tools/list shows them.
+// Catalog returns every tool, in the order tools/list shows them, each with
+// its hints.
 func Catalog() []Tool {
-	return []Tool{
+	tools := []Tool{
 		healthTool(),
 		tabsContextTool(),
 		tabsCreateTool(),
@@ -181,6 +212,10 @@ func Catalog() []Tool {
 		handoffFinishTool(),
 		handoffCancelTool(),
 	}
+	for i := range tools {
+		tools[i].Hints = hintsOf(tools[i].Name)
+	}
+	return tools
 }
 
 // Select returns the tools of the given groups; nil selects DefaultGroups.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -16,11 +17,28 @@ type computerIn struct {
 	Text       string    `json:"text,omitempty" jsonschema:"for type"`
 	Key        string    `json:"key,omitempty" jsonschema:"for key: a key or chord, e.g. Enter, ctrl+a"`
 	Scroll     []float64 `json:"scroll,omitempty" jsonschema:"for scroll: [dx, dy] in pixels"`
-	TabID      int       `json:"tabId,omitempty" jsonschema:"default: the current tab"`
+	tabArgs
+}
+
+func (in *computerIn) validate() error {
+	bad := func(format string, args ...any) error { return protocol.Errorf(protocol.CodeBadRequest, format, args...) }
+	switch {
+	case in.Action == "type" && in.Text == "":
+		return bad("type needs text")
+	case in.Action == "key" && in.Key == "":
+		return bad(`key needs key, e.g. "Enter" or "ctrl+a"`)
+	case in.Action == "scroll" && (len(in.Scroll) != 2 || in.Scroll[0] == 0 && in.Scroll[1] == 0):
+		return bad("scroll needs scroll: [dx, dy], e.g. [0, 400]")
+	case in.Action == "left_click_drag" && len(in.To) == 0:
+		return bad("to is required: [x, y] in the screenshot's CSS pixels")
+	case len(in.Coordinate) == 0 && in.Action != "screenshot" && in.Action != "type" && in.Action != "key":
+		return bad("coordinate is required: [x, y] in the screenshot's CSS pixels")
+	}
+	return nil
 }
 
 func computerTool() Tool {
-	return define("computer", GroupCore,
+	return defineTab("computer", GroupCore,
 		"Mouse and keyboard at screen coordinates, for what refs cannot reach (canvas, maps): screenshot, clicks, move, drag, type, key, scroll.",
 		computer,
 		func(s *jsonschema.Schema) {
@@ -30,34 +48,32 @@ func computerTool() Tool {
 				two := 2
 				property(s, p).MinItems, property(s, p).MaxItems = &two, &two
 			}
-			positive(s, "tabId")
 		})
 }
 
-func computer(ctx context.Context, c *call, in computerIn) (*protocol.ToolResult, error) {
-	tab, err := c.actTab(ctx, in.TabID)
-	if err != nil {
-		return nil, err
-	}
+func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.ToolResult, error) {
 	if in.Action == "screenshot" {
-		return screenshot(ctx, c, screenshotIn{TabID: tab})
+		return screenshot(ctx, c, tab, screenshotIn{Format: "png"})
 	}
-	at, err := c.coordinate(ctx, tab, "coordinate", in.Coordinate, in.Action != "type" && in.Action != "key")
+	var vp *browser.Viewport
+	point := func(name string, xy []float64) (*browser.Point, error) {
+		if len(xy) == 0 {
+			return nil, nil
+		}
+		if vp == nil {
+			v, err := browser.InputViewport(tab).Run(ctx, c)
+			if err != nil {
+				return nil, err
+			}
+			vp = &v
+		}
+		return inViewport(name, xy, *vp)
+	}
+	at, err := point("coordinate", in.Coordinate)
 	if err != nil {
 		return nil, err
 	}
-	type params struct {
-		TabID  int     `json:"tabId"`
-		At     *point  `json:"at,omitempty"`
-		To     *point  `json:"to,omitempty"`
-		Button string  `json:"button,omitempty"`
-		Count  int     `json:"count,omitempty"`
-		Text   string  `json:"text,omitempty"`
-		Key    string  `json:"key,omitempty"`
-		DX     float64 `json:"dx,omitempty"`
-		DY     float64 `json:"dy,omitempty"`
-	}
-	p := params{TabID: tab, At: at}
+	p := browser.Input{TabID: tab, At: at}
 	var action string
 	switch in.Action {
 	case "left_click":
@@ -69,54 +85,33 @@ func computer(ctx context.Context, c *call, in computerIn) (*protocol.ToolResult
 	case "mouse_move":
 		action = "move"
 	case "left_click_drag":
-		to, err := c.coordinate(ctx, tab, "to", in.To, true)
-		if err != nil {
+		if p.To, err = point("to", in.To); err != nil {
 			return nil, err
 		}
-		action, p.To = "drag", to
+		action = "drag"
 	case "type":
-		if in.Text == "" {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "type needs text")
-		}
 		action, p.Text = "type", in.Text
 	case "key":
-		if in.Key == "" {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, `key needs key, e.g. "Enter" or "ctrl+a"`)
-		}
 		action, p.Key = "key", in.Key
 	case "scroll":
-		if len(in.Scroll) != 2 || (in.Scroll[0] == 0 && in.Scroll[1] == 0) {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "scroll needs scroll: [dx, dy], e.g. [0, 400]")
-		}
 		action, p.DX, p.DY = "scroll", in.Scroll[0], in.Scroll[1]
 	}
-	var out map[string]any
-	if err := c.do(ctx, inputCommand(action, p), &out); err != nil {
+	out, err := browser.InputAction(action, p).Run(ctx, c)
+	if err != nil {
 		return nil, err
 	}
-	out["action"] = in.Action
-	return jsonResult(out)
+	return jsonResult(struct {
+		Action string `json:"action"`
+		browser.Inputted
+	}{in.Action, out})
 }
 
-// coordinate checks an [x, y] against the tab's viewport.
-func (c *call) coordinate(ctx context.Context, tab int, name string, xy []float64, need bool) (*point, error) {
-	if len(xy) == 0 {
-		if need {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "%s is required: [x, y] in the screenshot's CSS pixels", name)
-		}
-		return nil, nil
-	}
-	var vp struct {
-		Width  float64 `json:"width"`
-		Height float64 `json:"height"`
-	}
-	if err := c.do(ctx, inputCommand("viewport", tabParams{tab}), &vp); err != nil {
-		return nil, err
-	}
+// inViewport checks an [x, y] against the tab's viewport.
+func inViewport(name string, xy []float64, vp browser.Viewport) (*browser.Point, error) {
 	x, y := xy[0], xy[1]
 	if x < 0 || y < 0 || x >= vp.Width || y >= vp.Height {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "%s [%g, %g] is outside the %gx%g viewport", name, x, y, vp.Width, vp.Height).
 			WithHint(fmt.Sprintf("take a screenshot (computer action screenshot): coordinates are its CSS pixels, 0-%g by 0-%g", vp.Width-1, vp.Height-1))
 	}
-	return &point{X: x, Y: y}, nil
+	return &browser.Point{X: x, Y: y}, nil
 }

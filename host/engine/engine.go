@@ -1,16 +1,18 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
 	"sync"
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/handoff"
+	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/host/redact"
+	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -23,6 +25,9 @@ type Options struct {
 	Logger   *slog.Logger
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// HTTP fetches what tools read outside a tab (sitemaps); nil means
+	// http.DefaultClient.
+	HTTP *http.Client
 	// Home is where sessions, recordings and evidence are kept.
 	Home ledger.Home
 	// Tasks is the ledger of background tasks; nil keeps none.
@@ -46,24 +51,34 @@ type Hooks struct {
 	Panic      bool
 }
 
-// Engine runs tool calls. It implements [bridge.Handler].
+// Engine runs tool calls: every call passes through [Engine.Call], every
+// tool on a tab through one gate ([call.gate]). It implements
+// [bridge.Handler].
 type Engine struct {
 	browsers *bridge.Registry
 	log      *slog.Logger
 	now      func() time.Time
+	http     *http.Client
 	started  time.Time
 	tools    map[string]Tool
-	snaps    snapshots
+	snaps    pagetree.Store
 	hooks    Hooks
 	home     ledger.Home
-	tasks    *taskRunner // nil when Options.Tasks is
-	handoffs *handoffs   // nil when Options.Handoffs is
+	tasks    *task.Runner    // nil when Options.Tasks is
+	handoffs *handoff.Keeper // nil when Options.Handoffs is
 	red      *redact.Redactor
 	state    stateKeeper
 	inflight inflight
 
-	mu     sync.Mutex // guards agents
+	// ctx is the engine's life: the work a person's action starts runs
+	// under it, and Close ends it and waits for wg.
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex // guards the fields below
 	agents map[string]*agentState
+	closed bool // no more owned goroutines start
 }
 
 var _ bridge.Handler = (*Engine)(nil)
@@ -74,12 +89,13 @@ type agentState struct {
 	currentTab int
 }
 
-// New returns an engine serving the whole catalog.
+// New returns an engine serving the whole catalog. Call Close when done.
 func New(opts Options) *Engine {
 	e := &Engine{
 		browsers: opts.Browsers,
 		log:      opts.Logger,
 		now:      opts.Now,
+		http:     opts.HTTP,
 		hooks:    opts.Hooks,
 		home:     opts.Home,
 		red:      opts.Redactor,
@@ -92,17 +108,28 @@ func New(opts Options) *Engine {
 	if e.now == nil {
 		e.now = time.Now
 	}
+	if e.http == nil {
+		e.http = http.DefaultClient
+	}
 	if e.red == nil {
 		e.red = new(redact.Redactor)
 	}
+	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.started = e.now()
 	if opts.Tasks != nil {
-		e.tasks = newTaskRunner(opts.Tasks, e.log)
+		e.tasks = task.NewRunner(task.Options{Store: opts.Tasks, Log: e.log, Now: e.now, Redactor: e.red, Changed: e.changed})
 	}
 	if opts.Handoffs != nil {
-		e.handoffs = newHandoffs(opts.Handoffs, e.log, e.now)
+		e.handoffs = handoff.New(handoff.Options{Store: opts.Handoffs, Tasks: opts.Tasks, Log: e.log, Now: e.now,
+			Redactor: e.red, Changed: e.changed})
 		if e.browsers != nil {
-			e.resumeHandoffs()
+			// A daemon takes over what a dead one left; a front-end
+			// reads the ledger and leaves the handoffs to the daemon.
+			ctx, done := context.WithTimeout(e.ctx, 10*time.Second)
+			if err := e.handoffs.Resume(ctx); err != nil {
+				e.log.Warn("handoffs not all resumed", "err", err)
+			}
+			done()
 		}
 	}
 	for _, t := range Catalog() {
@@ -112,7 +139,8 @@ func New(opts Options) *Engine {
 }
 
 // Call runs one tool call. Every failure comes back as an error result with a
-// code; a panic in a handler is caught, logged and reported as internal.
+// code; a panic in a handler is caught, logged and reported as internal. A
+// handler runs once: nothing here runs it again.
 func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolResult) {
 	start := e.now()
 	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
@@ -134,11 +162,6 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 	e.inflight.add(c, cancel)
 	defer e.inflight.remove(c)
 	r, err := t.run(ctx, c, bc.Args)
-	if c.guessed && (errors.Is(err, protocol.ErrTabNotFound) || errors.Is(err, protocol.ErrTabNotAllowed)) {
-		// The current tab was closed or left the group: pick another.
-		c.setCurrentTab(0)
-		r, err = t.run(ctx, c, bc.Args)
-	}
 	if err != nil {
 		switch {
 		case errors.Is(context.Cause(ctx), errStopped):
@@ -167,7 +190,7 @@ func (e *Engine) scrub(r *protocol.ToolResult) *protocol.ToolResult {
 		}
 	}
 	if len(r.StructuredContent) > 0 {
-		r.StructuredContent = json.RawMessage(e.red.Known(string(r.StructuredContent)))
+		r.StructuredContent = []byte(e.red.Known(string(r.StructuredContent)))
 	}
 	return r
 }
@@ -185,43 +208,41 @@ func (e *Engine) recordCall(c *call, start time.Time, res *protocol.ToolResult) 
 }
 
 // Close stops the background tasks and waits, at most until ctx ends, for
-// them to record how they ended. Handoffs keep running on disk: their
-// deadlines hold, and the next daemon enforces them.
+// them to record how they ended, and for the work people's actions started.
+// Handoffs keep running on disk: their deadlines hold, and the next daemon
+// enforces them.
 func (e *Engine) Close(ctx context.Context) {
-	e.state.mu.Lock()
-	e.state.closed = true
-	e.state.mu.Unlock()
+	e.mu.Lock()
+	e.closed = true
+	e.mu.Unlock()
 	if e.handoffs != nil {
-		e.handoffs.close()
+		e.handoffs.Close()
 	}
 	if e.tasks != nil {
-		e.tasks.close(ctx)
+		e.tasks.Close(ctx)
+	}
+	e.cancel()
+	done := make(chan struct{})
+	go func() { e.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-ctx.Done():
 	}
 }
 
-// resumeHandoffs takes over the handoffs a dead daemon left RUNNING (those
-// past their deadline ExpireHandoffs has ended already): it adopts each,
-// arms its timer and marks its tab held. The person may be halfway through
-// a login; a daemon restart must not throw that away.
-func (e *Engine) resumeHandoffs() {
-	list, err := e.handoffs.store.List(ledger.Filter{Status: ledger.StatusRunning, Limit: 10_000})
-	if err != nil {
-		e.log.Warn("handoffs not resumed", "err", err)
+// goOwned runs f in a goroutine Close waits for, unless the engine has
+// closed already.
+func (e *Engine) goOwned(f func(ctx context.Context)) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
 		return
 	}
-	ctx, done := context.WithTimeout(context.Background(), 10*time.Second)
-	defer done()
-	for _, m := range list {
-		d, err := readDetail(m)
-		if err != nil {
-			continue
-		}
-		if _, err := e.handoffs.store.Adopt(ctx, m.ID); err != nil && !errors.Is(err, protocol.ErrConflict) {
-			e.log.Warn("handoff not adopted", "handoff", m.ID, "err", err)
-			continue
-		}
-		e.handoffs.track(m.ID, d, e.expireHandoff)
-	}
+	e.wg.Add(1) // under mu: Close cannot be waiting yet
+	go func() {
+		defer e.wg.Done()
+		f(e.ctx)
+	}()
 }
 
 func (e *Engine) agent(id string) *agentState {
@@ -245,25 +266,4 @@ func errorCode(r *protocol.ToolResult) string {
 		return string(e.Code)
 	}
 	return ""
-}
-
-// jsonResult returns v as compact JSON text: what most tools answer with.
-func jsonResult(v any) (*protocol.ToolResult, error) {
-	b, err := marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return protocol.TextResult(string(b)), nil
-}
-
-// marshal is json.Marshal without HTML escaping: results are read by
-// models, for whom "->" reads better than "-\u003e".
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -124,17 +125,39 @@ func wantError(t *testing.T, r *protocol.ToolResult, code protocol.Code) *protoc
 	return e
 }
 
-// tabs answers tabs.list with the given tabs and everything else from more.
-func tabs(list []tabInfo, more func(protocol.Command) (any, *protocol.Error)) func(protocol.Command) (any, *protocol.Error) {
+// tabs answers tab.list with the given tabs, tab.get with one of them (a
+// tab that is not there goes to more, else is tab_not_found), and
+// everything else from more.
+func tabs(list []browser.Tab, more func(protocol.Command) (any, *protocol.Error)) func(protocol.Command) (any, *protocol.Error) {
 	return func(cmd protocol.Command) (any, *protocol.Error) {
-		if cmd.Action == "tabs.list" {
+		switch cmd.Action {
+		case "tab.list":
 			return map[string]any{"tabs": list}, nil
+		case "tab.get":
+			id := tabOf(cmd)
+			for _, t := range list {
+				if t.TabID == id {
+					return t, nil
+				}
+			}
+			if more == nil {
+				return nil, protocol.Errorf(protocol.CodeTabNotFound, "no tab %d", id)
+			}
 		}
 		if more == nil {
 			return map[string]any{}, nil
 		}
 		return more(cmd)
 	}
+}
+
+// tabOf is the tab a command names.
+func tabOf(cmd protocol.Command) int {
+	var p struct {
+		TabID int `json:"tabId"`
+	}
+	_ = json.Unmarshal(cmd.Params, &p)
+	return p.TabID
 }
 
 func TestCatalogNamesFollowTheArchitecture(t *testing.T) {
@@ -244,22 +267,22 @@ func jsonString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func TestNavigateOpensATabWhenTheAgentHasNone(t *testing.T) {
 	e, fb := newEngine(t, protocol.Version, tabs(nil, func(cmd protocol.Command) (any, *protocol.Error) {
-		return pageInfo{TabID: 12, URL: "http://127.0.0.1:8080/", Title: "Fixture", Status: 200}, nil
+		return browser.Page{TabID: 12, URL: "http://127.0.0.1:8080/", Title: "Fixture", Status: 200}, nil
 	}))
 	r := run(t, e, "navigate", `{"url":"http://127.0.0.1:8080/"}`)
 	assert.JSONEq(t, `{"tabId":12,"url":"http://127.0.0.1:8080/","title":"Fixture","status":200}`, textOf(t, r))
-	assert.Equal(t, []string{"tabs.list", "tab.create"}, fb.actions())
+	assert.Equal(t, []string{"tab.list", "tab.create"}, fb.actions())
 	assert.JSONEq(t, `{"url":"http://127.0.0.1:8080/","active":true}`, string(fb.last().Params))
 }
 
 func TestNavigateUsesTheCurrentTab(t *testing.T) {
-	list := []tabInfo{{TabID: 3, URL: "about:blank"}, {TabID: 12, URL: "about:blank", Active: true}}
+	list := []browser.Tab{{TabID: 3, URL: "about:blank"}, {TabID: 12, URL: "about:blank", Active: true}}
 	e, fb := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {
 		var p struct {
 			TabID int `json:"tabId"`
 		}
 		_ = json.Unmarshal(cmd.Params, &p)
-		return pageInfo{TabID: p.TabID, URL: "http://127.0.0.1/", Title: "T", Status: 200}, nil
+		return browser.Page{TabID: p.TabID, URL: "http://127.0.0.1/", Title: "T", Status: 200}, nil
 	}))
 	run(t, e, "navigate", `{"url":"http://127.0.0.1/","tabId":3}`)
 	assert.JSONEq(t, `{"tabId":3,"url":"http://127.0.0.1/"}`, string(fb.last().Params))
@@ -288,7 +311,7 @@ func TestExtensionErrorsPassThrough(t *testing.T) {
 }
 
 func TestTabsContextAndClose(t *testing.T) {
-	list := []tabInfo{{TabID: 4, URL: "http://127.0.0.1/a", Title: "A", Active: true}}
+	list := []browser.Tab{{TabID: 4, URL: "http://127.0.0.1/a", Title: "A", Active: true}}
 	e, _ := newEngine(t, protocol.Version, tabs(list, nil))
 	assert.JSONEq(t, `{"current":4,"tabs":[{"tabId":4,"url":"http://127.0.0.1/a","title":"A","active":true}]}`,
 		textOf(t, run(t, e, "tabs_context", `{}`)))
@@ -307,7 +330,7 @@ func TestToolsThatNeedATab(t *testing.T) {
 }
 
 func TestJavascriptResults(t *testing.T) {
-	list := []tabInfo{{TabID: 1, Active: true}}
+	list := []browser.Tab{{TabID: 1, Active: true}}
 	tests := []struct {
 		name   string
 		answer any
@@ -343,7 +366,7 @@ func TestJavascriptResults(t *testing.T) {
 func TestScreenshotIsAnImage(t *testing.T) {
 	var buf bytes.Buffer
 	require.NoError(t, png.Encode(&buf, image.NewRGBA(image.Rect(0, 0, 800, 600))))
-	list := []tabInfo{{TabID: 1, Active: true}}
+	list := []browser.Tab{{TabID: 1, Active: true}}
 	e, fb := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) {
 		return map[string]any{"data": base64.StdEncoding.EncodeToString(buf.Bytes()), "mimeType": "image/png"}, nil
 	}))
@@ -396,7 +419,7 @@ func TestAPanickingToolIsAnInternalError(t *testing.T) {
 func TestACancelledCallSaysCancelled(t *testing.T) {
 	block := make(chan struct{})
 	defer close(block)
-	e, _ := newEngine(t, protocol.Version, tabs([]tabInfo{{TabID: 1}}, func(protocol.Command) (any, *protocol.Error) {
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 1}}, func(protocol.Command) (any, *protocol.Error) {
 		<-block
 		return nil, nil
 	}))
@@ -410,24 +433,21 @@ func TestACancelledCallSaysCancelled(t *testing.T) {
 }
 
 func TestAClosedCurrentTabFallsBackToAnother(t *testing.T) {
-	list := []tabInfo{{TabID: 3, Active: true}}
+	list := []browser.Tab{{TabID: 3, Active: true}}
 	e, fb := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {
-		var p struct {
-			TabID int `json:"tabId"`
-		}
-		_ = json.Unmarshal(cmd.Params, &p)
-		if p.TabID == 99 {
+		if tabOf(cmd) == 99 {
 			return nil, protocol.Errorf(protocol.CodeTabNotFound, "no tab 99")
 		}
-		return pageInfo{TabID: p.TabID, URL: "http://127.0.0.1/", Title: "T"}, nil
+		return browser.Page{TabID: tabOf(cmd), URL: "http://127.0.0.1/", Title: "T"}, nil
 	}))
 	e.agent("a1").currentTab = 99 // the user closed it since
 
 	r := run(t, e, "navigate", `{"url":"http://127.0.0.1/"}`)
 	assert.JSONEq(t, `{"tabId":3,"url":"http://127.0.0.1/","title":"T"}`, textOf(t, r))
-	assert.Equal(t, []string{"tab.navigate", "tabs.list", "tab.navigate"}, fb.actions(),
-		"the current tab is tried first, without a listing")
+	assert.Equal(t, []string{"tab.list", "tab.navigate"}, fb.actions(),
+		"the gate picks a tab that is there before anything is sent to one")
 
-	// An explicit tabId is never second-guessed.
+	// An explicit tabId is never second-guessed, and nothing reaches it.
 	wantError(t, run(t, e, "navigate", `{"url":"http://127.0.0.1/","tabId":99}`), protocol.CodeTabNotFound)
+	assert.Equal(t, "tab.get", fb.last().Action)
 }

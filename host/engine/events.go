@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -23,11 +24,11 @@ func (e *Engine) BrowserEvent(browser string, ev *protocol.Event) {
 		// for them must already know why.
 		e.inflight.cancelAll(nil)
 	}
-	go e.handleEvent(browser, ev)
+	e.goOwned(func(ctx context.Context) { e.handleEvent(ctx, browser, ev) })
 }
 
-func (e *Engine) handleEvent(browser string, ev *protocol.Event) {
-	ctx, done := context.WithTimeout(context.Background(), eventTimeout)
+func (e *Engine) handleEvent(ctx context.Context, browser string, ev *protocol.Event) {
+	ctx, done := context.WithTimeout(ctx, eventTimeout)
 	defer done()
 	var data struct {
 		HandoffID string `json:"handoffId"`
@@ -42,19 +43,24 @@ func (e *Engine) handleEvent(browser string, ev *protocol.Event) {
 	start := e.now()
 	var err error
 	switch ev.Name {
-	case "handoff.finish":
+	case "handoff.finish", "handoff.cancel":
+		if e.handoffs == nil {
+			return
+		}
+		if ev.Name == "handoff.cancel" {
+			_, err = e.handoffs.Cancel(ctx, data.HandoffID, handoff.ByPerson)
+			break
+		}
 		l := e.link(browser)
 		if l == nil {
 			return
 		}
-		_, err = e.finishHandoff(ctx, linkDoer(l), data.HandoffID, endedByPerson)
-	case "handoff.cancel":
-		_, err = e.cancelHandoff(ctx, data.HandoffID, endedByPerson)
+		_, err = e.handoffs.Finish(ctx, l, data.HandoffID, handoff.ByPerson)
 	case "task.cancel":
 		if e.tasks == nil {
 			return
 		}
-		_, err = e.tasks.cancel(ctx, data.TaskID)
+		_, err = e.tasks.Cancel(ctx, data.TaskID)
 	case "agent.stop":
 		e.Stop(ctx, nil, true)
 	default:

@@ -3,26 +3,28 @@ package engine
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/base64"
 	"encoding/hex"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/pagetree"
+	"github.com/openchrome/openchrome/host/task"
 )
 
 type evidenceIn struct {
-	TabID   int      `json:"tabId,omitempty" jsonschema:"default: the current tab"`
+	tabArgs
 	Include []string `json:"include,omitempty" jsonschema:"parts to keep; default dom, screenshot, tree"`
 }
 
 func evidenceTool() Tool {
-	return defineJob("oc_evidence_bundle",
+	return defineTabJob("oc_evidence_bundle",
 		"Save evidence of a tab's state: its DOM, a screenshot, its tree, console and network entries; redacted, with a manifest of sha256 sums.",
 		evidenceBundle,
 		func(s *jsonschema.Schema) {
-			positive(s, "tabId")
 			for _, v := range []string{"dom", "screenshot", "tree", "console", "network"} {
 				property(s, "include").Items.Enum = append(property(s, "include").Items.Enum, v)
 			}
@@ -49,11 +51,7 @@ type evidenceManifest struct {
 	Parts    []evidencePart `json:"parts"`
 }
 
-func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, error) {
-	tab, err := c.needTab(ctx, in.TabID)
-	if err != nil {
-		return nil, err
-	}
+func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *task.Sink) (any, error) {
 	include := in.Include
 	if len(include) == 0 {
 		include = []string{"dom", "screenshot", "tree"}
@@ -71,7 +69,7 @@ func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, 
 			return nil, err
 		}
 		if !first.Observing {
-			if err := c.do(ctx, pageObserve(tab, true), nil); err != nil {
+			if _, err := browser.ObserveSet(tab, true).Run(ctx, c); err != nil {
 				return nil, err
 			}
 			justStarted = true
@@ -90,34 +88,29 @@ func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, 
 		var err error
 		switch part {
 		case "dom":
-			var dom struct {
-				URL, Title, HTML string
-			}
-			if err = c.do(ctx, pageDOM(tab), &dom); err == nil {
+			var dom browser.DOM
+			if dom, err = browser.PageDOM(tab).Run(ctx, c); err == nil {
 				m.URL, m.Title = c.engine.red.URL(dom.URL), c.engine.red.Text(dom.Title)
 				// Values and script bodies are already gone (page.dom
 				// sanitizes a copy); what patterns still find goes here.
 				err = add(part, "dom.html", "text/html", []byte(c.engine.red.Text(dom.HTML)), "input values and inline scripts removed")
 			}
 		case "screenshot":
-			var shot struct{ Data string }
-			if err = c.do(ctx, pageScreenshot(tab, "png", 0, false), &shot); err == nil {
-				var img []byte
-				if img, err = base64.StdEncoding.DecodeString(shot.Data); err == nil {
-					err = add(part, "screenshot.png", "image/png", img, "the viewport")
-				}
+			var shot browser.Image
+			if shot, err = browser.PageScreenshot(tab, "png", 0, false).Run(ctx, c); err == nil {
+				err = add(part, "screenshot.png", "image/png", shot.Data, "the viewport")
 			}
 		case "tree":
-			var snap *snapshot
-			if snap, err = c.readTree(ctx, tab, readPageIn{noValues: true}); err == nil {
-				err = add(part, "tree.txt", "text/plain", []byte(snap.header+"\n"+strings.Join(snap.lines, "\n")+"\n"), "read_page's tree, without the values of controls")
+			var snap *pagetree.Snapshot
+			if snap, err = c.readTree(ctx, tab, treeRead{noValues: true}); err == nil {
+				err = add(part, "tree.txt", "text/plain", []byte(snap.Header+"\n"+strings.Join(snap.Lines, "\n")+"\n"), "read_page's tree, without the values of controls")
 			}
 		case "console", "network":
 			kinds := []string{"console", "exception"}
 			if part == "network" {
 				kinds = []string{"request"}
 			}
-			var ev eventPage
+			var ev browser.Events
 			if ev, err = c.readEvents(ctx, tab, 0, kinds...); err == nil {
 				note := fmt.Sprintf("%d entries", len(ev.Events))
 				if justStarted {
@@ -137,12 +130,8 @@ func evidenceBundle(ctx context.Context, c *call, in evidenceIn, s *sink) (any, 
 		}
 	}
 	if m.URL == "" {
-		if tabs, err := c.listTabs(ctx); err == nil {
-			for _, t := range tabs {
-				if t.TabID == tab {
-					m.URL, m.Title = c.engine.red.URL(t.URL), c.engine.red.Text(t.Title)
-				}
-			}
+		if t, err := browser.TabGet(tab).Run(ctx, c); err == nil {
+			m.URL, m.Title = c.engine.red.URL(t.URL), c.engine.red.Text(t.Title)
 		}
 	}
 	if _, err := writeJSON(dir+"/manifest.json", m); err != nil {

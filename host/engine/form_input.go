@@ -2,10 +2,12 @@ package engine
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -17,15 +19,23 @@ type formField struct {
 
 type formInputIn struct {
 	Fields []formField `json:"fields"`
-	TabID  int         `json:"tabId,omitempty" jsonschema:"default: the current tab"`
+	tabArgs
+}
+
+func (in *formInputIn) validate() error {
+	for i, f := range in.Fields {
+		if (f.Ref == "") == (f.Label == "") {
+			return protocol.Errorf(protocol.CodeBadRequest, "fields[%d]: pass ref or label", i)
+		}
+	}
+	return nil
 }
 
 func formInputTool() Tool {
-	return define("form_input", GroupCore,
+	return defineTab("form_input", GroupCore,
 		"Fill many form controls at once (text, select, checkbox, radio, date, contenteditable), checking each value took.",
 		formInput,
 		func(s *jsonschema.Schema) {
-			positive(s, "tabId")
 			one := 1
 			property(s, "fields").MinItems = &one
 		})
@@ -36,41 +46,33 @@ type fieldResult struct {
 	Field    string          `json:"field"`
 	Ref      string          `json:"ref,omitempty"`
 	OK       bool            `json:"ok"`
-	Value    any             `json:"value,omitempty"`
-	Checked  any             `json:"checked,omitempty"`
-	Strategy any             `json:"strategy,omitempty"`
+	Value    json.RawMessage `json:"value,omitempty"`
+	Checked  *bool           `json:"checked,omitempty"`
+	Strategy string          `json:"strategy,omitempty"`
 	Error    *protocol.Error `json:"error,omitempty"`
 }
 
-func formInput(ctx context.Context, c *call, in formInputIn) (*protocol.ToolResult, error) {
-	for i, f := range in.Fields {
-		if (f.Ref == "") == (f.Label == "") {
-			return nil, protocol.Errorf(protocol.CodeBadRequest, "fields[%d]: pass ref or label", i)
-		}
-	}
-	tab, err := c.actTab(ctx, in.TabID)
-	if err != nil {
-		return nil, err
-	}
-	results := make([]fieldResult, 0, len(in.Fields))
-	failed := 0
+func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol.ToolResult, error) {
+	out := struct {
+		Fields []fieldResult `json:"fields"`
+		Filled int           `json:"filled"`
+		Failed int           `json:"failed"`
+	}{Fields: make([]fieldResult, 0, len(in.Fields))}
 	for _, f := range in.Fields {
 		r := c.fillField(ctx, tab, f)
-		if !r.OK {
-			failed++
+		if r.OK {
+			out.Filled++
+		} else {
+			out.Failed++
 		}
-		results = append(results, r)
+		out.Fields = append(out.Fields, r)
 	}
-	b, err := marshal(map[string]any{"fields": results, "filled": len(results) - failed, "failed": failed})
+	r, err := jsonResult(out)
 	if err != nil {
 		return nil, err
 	}
-	res := protocol.TextResult(string(b))
-	if failed > 0 {
-		res.IsError = true
-		res.StructuredContent = b
-	}
-	return res, nil
+	r.IsError = out.Failed > 0
+	return r, nil
 }
 
 // fillField fills one field; every failure is the field's, not the call's.
@@ -86,11 +88,8 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 	ref := f.Ref
 	action := "fill"
 	if f.Label != "" {
-		var found struct {
-			Ref  int    `json:"ref"`
-			Role string `json:"role"`
-		}
-		if err := c.do(ctx, pageField(tab, f.Label, f.Value), &found); err != nil {
+		found, err := browser.ElementField(tab, f.Label, f.Value).Run(ctx, c)
+		if err != nil {
 			return fail(err)
 		}
 		ref = fmt.Sprintf("e%d", found.Ref)
@@ -100,20 +99,20 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 	}
 	r.Ref = ref
 	value := f.Value
-	var out map[string]any
-	if err := c.do(ctx, elementAct(elementParams{TabID: tab, Ref: ref, Action: action, Text: &value}), &out); err != nil {
+	done, err := browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
+	if err != nil {
 		return fail(err)
 	}
-	c.learnSecret(out, value)
-	if out["hitl"] != nil {
-		return fail(protocol.Errorf(protocol.CodeTimeout, "no strategy could set %s", out["target"]).
+	c.learnSecret(done, value)
+	if done.HITL != nil {
+		return fail(protocol.Errorf(protocol.CodeTimeout, "no strategy could set %s", done.Target).
 			WithHint("call oc_handoff_start with reason manual_recovery"))
 	}
-	r.Value, r.Checked, r.Strategy = out["value"], out["checked"], out["strategy"]
-	if out["value_set"] == true {
-		r.Value = "(set; not shown)"
+	r.Value, r.Checked, r.Strategy = done.Value, done.Checked, done.Strategy
+	if done.ValueSet {
+		r.Value = json.RawMessage(`"(set; not shown)"`)
 	}
-	r.OK = out["verified"] != false
+	r.OK = done.Verified == nil || *done.Verified
 	if !r.OK {
 		r.Error = protocol.Errorf(protocol.CodeConflict, "the control did not keep the value").
 			WithHint("read_page to see it; some controls rewrite what is typed")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,60 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
-
-func TestDiffSnapshots(t *testing.T) {
-	login := handoffSnapshot{URL: "http://127.0.0.1/login", Title: "Login", Origin: "http://127.0.0.1",
-		CookieCount: 1, LocalStorageKeys: []string{"b", "a"}, DOMFingerprint: "fnv1a64:1"}
-	tests := []struct {
-		name    string
-		after   func(s handoffSnapshot) handoffSnapshot
-		want    handoffDelta
-		summary string
-	}{
-		{"nothing", func(s handoffSnapshot) handoffSnapshot { return s }, handoffDelta{},
-			"url unchanged; title unchanged; origin unchanged; cookie count unchanged (1 -> 1); storage keys unchanged (+0, -0); DOM fingerprint unchanged"},
-		{"key order is not a change", func(s handoffSnapshot) handoffSnapshot {
-			s.LocalStorageKeys = []string{"a", "b"}
-			return s
-		}, handoffDelta{},
-			"url unchanged; title unchanged; origin unchanged; cookie count unchanged (1 -> 1); storage keys unchanged (+0, -0); DOM fingerprint unchanged"},
-		{"logged in", func(s handoffSnapshot) handoffSnapshot {
-			s.URL, s.Title, s.CookieCount = "http://127.0.0.1/secure", "Secure Area", 2
-			s.LocalStorageKeys, s.DOMFingerprint = []string{"a", "session"}, "fnv1a64:2"
-			return s
-		}, handoffDelta{URL: true, Title: true, CookieCount: true, StorageKeys: true, DOMFingerprint: true},
-			"url changed; title changed; origin unchanged; cookie count changed (1 -> 2); storage keys changed (+1, -1); DOM fingerprint changed"},
-		{"elsewhere", func(s handoffSnapshot) handoffSnapshot {
-			s.URL, s.Origin = "https://id.example/", "https://id.example"
-			return s
-		}, handoffDelta{URL: true, Origin: true},
-			"url changed; title unchanged; origin changed; cookie count unchanged (1 -> 1); storage keys unchanged (+0, -0); DOM fingerprint unchanged"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			after := tt.after(login)
-			d := diffSnapshots(login, after)
-			assert.Equal(t, tt.want, d)
-			assert.Equal(t, tt.summary, summarize(login, after, d))
-		})
-	}
-}
-
-func TestResumeHintAndInstructionLine(t *testing.T) {
-	changed := handoffDelta{URL: true}
-	assert.Equal(t, "The page changed: call read_page on tab 7 before the next step; do not log in again.",
-		resumeHint("login", 7, handoffSnapshot{}, changed))
-	assert.Contains(t, resumeHint("login", 7, handoffSnapshot{}, handoffDelta{}), "Nothing on tab 7 changed")
-	assert.Contains(t, resumeHint("captcha", 7, handoffSnapshot{Gone: "no tab 7"}, changed), "Tab 7 is gone")
-
-	now := time.Date(2026, 11, 21, 14, 0, 0, 0, time.UTC)
-	assert.Equal(t, "Handoff (2fa): please enter the 2FA code in tab 3 (code from the phone), then press Finish "+
-		"in the OpenChrome banner or side panel by 2026-11-21T14:10:00Z (in 10m0s).",
-		instructionLine("2fa", "code from the phone", 3, now.Add(10*time.Minute), now))
-}
 
 // handoffRig is an engine with a task and a handoff ledger, a fake browser
 // whose page changes when the test says the person logged in, and a clock
@@ -92,9 +44,9 @@ func newHandoffRig(t *testing.T) *handoffRig {
 	r.handoffs, err = ledger.Open(t.TempDir(), ledger.HandoffLifecycle(), ledger.Options{Now: r.clock})
 	require.NoError(t, err)
 	r.e, r.fb = newEngineWith(t, Options{Tasks: r.tasks, Handoffs: r.handoffs, Now: r.clock}, protocol.Version,
-		tabs([]tabInfo{{TabID: 4, Active: true}}, func(cmd protocol.Command) (any, *protocol.Error) {
+		tabs([]browser.Tab{{TabID: 4, Active: true}}, func(cmd protocol.Command) (any, *protocol.Error) {
 			switch cmd.Action {
-			case "page.handoffState":
+			case "handoff.state":
 				if r.loggedIn.Load() {
 					return map[string]any{"url": "http://127.0.0.1/secure", "title": "Secure Area", "origin": "http://127.0.0.1",
 						"cookieCount": 2, "storageKeys": []string{"canary", "session"}, "domFingerprint": "fnv1a64:bbbb"}, nil
@@ -123,17 +75,17 @@ func (r *handoffRig) advance(d time.Duration) {
 	r.mu.Unlock()
 }
 
-func (r *handoffRig) start(t *testing.T, args string) handoffView {
+func (r *handoffRig) start(t *testing.T, args string) handoff.View {
 	t.Helper()
-	var v handoffView
+	var v handoff.View
 	require.NoError(t, json.Unmarshal([]byte(textOf(t, run(t, r.e, "oc_handoff_start", args))), &v), args)
 	return v
 }
 
-func view(t *testing.T, res *protocol.ToolResult) handoffView {
+func view(t *testing.T, res *protocol.ToolResult) handoff.View {
 	t.Helper()
 	require.False(t, res.IsError, textOf(t, res))
-	var v handoffView
+	var v handoff.View
 	require.NoError(t, json.Unmarshal([]byte(textOf(t, res)), &v))
 	return v
 }
@@ -163,7 +115,7 @@ func TestAHandoffTheAgentFinishes(t *testing.T) {
 	assert.Equal(t, ledger.StatusFinished, f.Status)
 	assert.Equal(t, "agent", f.EndedBy)
 	require.NotNil(t, f.Delta)
-	assert.Equal(t, handoffDelta{URL: true, Title: true, CookieCount: true, StorageKeys: true, DOMFingerprint: true}, *f.Delta)
+	assert.Equal(t, handoff.Delta{URL: true, Title: true, CookieCount: true, StorageKeys: true, DOMFingerprint: true}, *f.Delta)
 	assert.Contains(t, f.ResumeHint, "do not log in again")
 	assert.Equal(t, "Secure Area", f.After.Title)
 
@@ -186,7 +138,9 @@ func TestThePersonFinishesWhileTheAgentWaits(t *testing.T) {
 	v := r.start(t, `{"reason":"2fa","run_id":"`+taskM.ID+`"}`)
 	waited := make(chan *protocol.ToolResult)
 	go func() { waited <- run("oc_handoff_status", `{"handoff_id":"`+v.HandoffID+`","wait_ms":30000}`) }()
-	time.Sleep(50 * time.Millisecond) // let it wait
+	for r.handoffs.WaitersForTest(v.HandoffID) == 0 {
+		runtime.Gosched() // until the agent is waiting
+	}
 	r.loggedIn.Store(true)
 	r.e.BrowserEvent(r.fb.link.Info().ID, &protocol.Event{Name: "handoff.finish", Data: json.RawMessage(`{"handoffId":"` + v.HandoffID + `"}`)})
 
@@ -243,18 +197,6 @@ func TestAHandoffTimesOut(t *testing.T) {
 	err := wantError(t, run(t, r.e, "oc_handoff_finish", `{"handoff_id":"`+v.HandoffID+`"}`), protocol.CodeConflict)
 	assert.Contains(t, err.Message, "timed out")
 	assert.False(t, run(t, r.e, "interact", `{"ref":"e1","action":"click"}`).IsError, "the tab is free again")
-}
-
-func TestExpireHandoffsAtStartUp(t *testing.T) {
-	r := newHandoffRig(t)
-	overdue := r.start(t, `{"reason":"login","timeout_ms":1000}`)
-	r.e.handoffs.untrack(overdue.HandoffID) // as if the daemon had died
-	n, err := ExpireHandoffs(context.Background(), r.handoffs, r.clock().Add(time.Minute))
-	require.NoError(t, err)
-	assert.Equal(t, 1, n)
-	m, err := r.handoffs.Get(overdue.HandoffID)
-	require.NoError(t, err)
-	assert.Equal(t, ledger.StatusTimedOut, m.Status)
 }
 
 func TestACancelledHandoffHasNoCheckpoint(t *testing.T) {
@@ -355,13 +297,13 @@ func TestANewDaemonAdoptsRunningHandoffs(t *testing.T) {
 	root := t.TempDir()
 	dead, err := ledger.Open(root, ledger.HandoffLifecycle(), ledger.Options{PID: 1 << 30})
 	require.NoError(t, err)
-	d := handoffDetail{Reason: "login", TabID: 9, Deadline: time.Now().Add(time.Hour), Before: handoffSnapshot{LocalStorageKeys: []string{}}}
+	d := handoff.Detail{Reason: "login", TabID: 9, Deadline: time.Now().Add(time.Hour), Before: handoff.Snapshot{LocalStorageKeys: []string{}}}
 	m, err := dead.Create("login", "", d)
 	require.NoError(t, err)
 
 	store, err := ledger.Open(root, ledger.HandoffLifecycle(), ledger.Options{})
 	require.NoError(t, err)
-	e, _ := newEngineWith(t, Options{Handoffs: store}, protocol.Version, tabs([]tabInfo{{TabID: 9}}, nil))
+	e, _ := newEngineWith(t, Options{Handoffs: store}, protocol.Version, tabs([]browser.Tab{{TabID: 9}}, nil))
 	got, err := store.Get(m.ID)
 	require.NoError(t, err)
 	assert.Equal(t, ledger.StatusRunning, got.Status, "still the person's")

@@ -6,15 +6,16 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
 type healthIn struct{}
 
 func healthTool() Tool {
-	return readOnly(define("oc_connection_health", GroupCore,
+	return define("oc_connection_health", GroupCore,
 		"Check the link to the browser: daemon, connected browsers, versions, the agent's tabs.",
-		health))
+		health)
 }
 
 type browserHealthOut struct {
@@ -55,11 +56,8 @@ func health(ctx context.Context, c *call, _ healthIn) (*protocol.ToolResult, err
 		l, err := c.engine.browsers.Browser(info.ID)
 		if err == nil {
 			start := c.engine.now()
-			var data struct {
-				GroupTabs    int `json:"groupTabs"`
-				AttachedTabs int `json:"attachedTabs"`
-			}
-			err = doInto(ctx, l, browserHealth(), &data)
+			var data browser.Health
+			data, err = browser.BrowserHealth().Run(ctx, l)
 			b.LatencyMs = c.engine.now().Sub(start).Milliseconds()
 			b.GroupTabs, b.AttachedTabs = data.GroupTabs, data.AttachedTabs
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -16,39 +17,39 @@ import (
 const maxScriptResult = 50_000
 
 type javascriptIn struct {
-	Code      string `json:"code" jsonschema:"JavaScript run in the page; the last expression's value is returned; top-level await works"`
-	TabID     int    `json:"tabId,omitempty" jsonschema:"default: the current tab"`
-	TimeoutMs int64  `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
+	Code string `json:"code" jsonschema:"JavaScript run in the page; the last expression's value is returned; top-level await works"`
+	tabArgs
+	TimeoutMs int64 `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
 }
 
 func javascriptTool() Tool {
-	return define("javascript_tool", GroupCore,
+	return defineTab("javascript_tool", GroupCore,
 		"Run JavaScript in a tab's page (main world) and return the result as JSON.",
 		javascript,
 		func(s *jsonschema.Schema) {
-			positive(s, "tabId")
 			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()))
 		})
 }
 
-func javascript(ctx context.Context, c *call, in javascriptIn) (*protocol.ToolResult, error) {
-	tab, err := c.needTab(ctx, in.TabID)
+func javascript(ctx context.Context, c *call, tab int, in javascriptIn) (*protocol.ToolResult, error) {
+	out, err := browser.PageEvaluate(tab, in.Code, time.Duration(in.TimeoutMs)*time.Millisecond).Run(ctx, c)
 	if err != nil {
-		return nil, err
-	}
-	var out struct {
-		Value json.RawMessage `json:"value"`
-		Type  string          `json:"type"`
-	}
-	if err := c.do(ctx, pageEvaluate(tab, in.Code, time.Duration(in.TimeoutMs)*time.Millisecond), &out); err != nil {
 		return nil, err
 	}
 	text := string(out.Value)
 	if out.Type == "undefined" || len(out.Value) == 0 {
 		text = "undefined"
 	}
+	structured := struct {
+		Type      string          `json:"type"`
+		Value     json.RawMessage `json:"value,omitempty"`
+		Truncated int             `json:"truncatedFrom,omitempty"`
+	}{Type: out.Type}
 	if len(text) > maxScriptResult {
+		structured.Truncated = len(text)
 		text = fmt.Sprintf("%s\n[truncated: the value is %d characters; return less, e.g. a slice or a count]", clip(text, maxScriptResult), len(text))
+	} else if text != "undefined" {
+		structured.Value = out.Value
 	}
-	return protocol.TextResult(text), nil
+	return textResult(text, structured)
 }

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -42,7 +44,7 @@ func sessionSnapshotTool() Tool {
 		sessionSnapshot)
 }
 
-func sessionSnapshot(ctx context.Context, c *call, in sessionSnapshotIn, s *sink) (any, error) {
+func sessionSnapshot(ctx context.Context, c *call, in sessionSnapshotIn, s *task.Sink) (any, error) {
 	if c.engine.home == "" {
 		return nil, protocol.Errorf(protocol.CodeInternal, "this engine has no home to save sessions in")
 	}
@@ -108,14 +110,13 @@ func sessionResume(ctx context.Context, c *call, in sessionResumeIn) (*protocol.
 		return nil, protocol.Errorf(protocol.CodeInternal, "session snapshot %s is damaged", in.SnapshotID).WithCause(err)
 	}
 	type reopened struct {
-		pageInfo
+		browser.Page
 		Error *protocol.Error `json:"error,omitempty"`
 	}
 	out := make([]reopened, 0, len(ss.Tabs))
 	for _, t := range ss.Tabs {
-		var p pageInfo
-		err := c.do(ctx, tabCreate(t.URL, t.Active, 0), &p)
-		r := reopened{pageInfo: p}
+		p, err := browser.TabCreate(t.URL, t.Active, 0).Run(ctx, c)
+		r := reopened{Page: p}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err

@@ -1,12 +1,14 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -16,7 +18,6 @@ const (
 	maxActivity     = 50
 	maxStateTasks   = 20
 	maxStateHandoff = 20
-	endedShownFor   = 10 * time.Minute
 	// stateEvery coalesces changes: a crawl's progress or a burst of
 	// calls sends one state, not one per change.
 	stateEvery = 100 * time.Millisecond
@@ -41,24 +42,11 @@ type stateTask struct {
 	Progress  *ledger.Progress `json:"progress,omitempty"`
 }
 
-type stateHandoff struct {
-	ID           string        `json:"id"`
-	Status       ledger.Status `json:"status"`
-	Reason       string        `json:"reason"`
-	Instruction  string        `json:"instruction,omitempty"`
-	TabID        int           `json:"tabId"`
-	Origin       string        `json:"origin,omitempty"`
-	Deadline     time.Time     `json:"deadline"`
-	CreatedAt    time.Time     `json:"created_at"`
-	EndedAt      *time.Time    `json:"ended_at,omitempty"`
-	DeltaSummary string        `json:"delta_summary,omitempty"`
-}
-
 type panelState struct {
 	At       time.Time      `json:"at"`
 	Activity []activity     `json:"activity"`
 	Tasks    []stateTask    `json:"tasks"`
-	Handoffs []stateHandoff `json:"handoffs"`
+	Handoffs []handoff.Shown `json:"handoffs"`
 }
 
 // stateKeeper holds the activity and sends the side panel's state to the
@@ -67,7 +55,6 @@ type stateKeeper struct {
 	mu       sync.Mutex // guards the fields below
 	activity []activity // newest last
 	pending  bool       // a send is scheduled
-	closed   bool
 }
 
 // record adds one call to the activity.
@@ -89,7 +76,7 @@ func (k *stateKeeper) recent() []activity {
 	return out
 }
 
-// changed schedules a state for the browsers.
+// changed schedules a state for the browsers, at most one per stateEvery.
 func (e *Engine) changed() {
 	if e.browsers == nil {
 		return // no browser to show it in
@@ -97,18 +84,22 @@ func (e *Engine) changed() {
 	k := &e.state
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if k.pending || k.closed {
+	if k.pending {
 		return
 	}
 	k.pending = true
-	time.AfterFunc(stateEvery, func() {
+	e.goOwned(func(ctx context.Context) {
+		t := time.NewTimer(stateEvery)
+		defer t.Stop()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
 		k.mu.Lock()
 		k.pending = false
-		closed := k.closed
 		k.mu.Unlock()
-		if !closed {
-			e.browsers.Broadcast(e.stateFrame())
-		}
+		e.browsers.Broadcast(e.stateFrame())
 	})
 }
 
@@ -134,12 +125,18 @@ func (e *Engine) stateFrame() protocol.State {
 // activity has no arguments at all.
 func (e *Engine) panelState() panelState {
 	now := e.now().UTC()
-	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Handoffs: []stateHandoff{}}
+	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Handoffs: []handoff.Shown{}}
 	if e.tasks != nil {
 		// The daemon's own tasks are all there are: a dead daemon's were
 		// reaped before this one started. No listing of the whole ledger.
-		for _, id := range e.tasks.ids() {
-			if m, err := e.tasks.store.Get(id); err == nil && !e.tasks.store.Lifecycle().Terminal(m.Status) {
+		store := e.tasks.Store()
+		for _, id := range e.tasks.IDs() {
+			m, err := store.Get(id)
+			if err != nil {
+				e.log.Warn("side panel: task not shown", "task", id, "err", err)
+				continue
+			}
+			if !store.Lifecycle().Terminal(m.Status) {
 				s.Tasks = append(s.Tasks, stateTask{ID: m.ID, Kind: m.Kind, Status: m.Status, CreatedAt: m.CreatedAt, Progress: m.Progress})
 			}
 		}
@@ -147,35 +144,11 @@ func (e *Engine) panelState() panelState {
 		s.Tasks = s.Tasks[:min(len(s.Tasks), maxStateTasks)]
 	}
 	if e.handoffs != nil {
-		list, err := e.handoffs.store.List(ledger.Filter{Limit: maxStateHandoff})
+		shown, err := e.handoffs.Shown(maxStateHandoff)
 		if err != nil {
-			e.log.Warn("state: handoffs", "err", err)
+			e.log.Warn("side panel: handoffs not shown", "err", err)
 		}
-		for _, m := range list {
-			if m.Status != ledger.StatusRunning && (m.FinishedAt == nil || now.Sub(*m.FinishedAt) > endedShownFor) {
-				continue
-			}
-			d, err := readDetail(m)
-			if err != nil {
-				continue
-			}
-			s.Handoffs = append(s.Handoffs, stateHandoff{
-				ID: m.ID, Status: m.Status, Reason: d.Reason, Instruction: d.Instruction, TabID: d.TabID,
-				Origin: d.Before.Origin, Deadline: d.Deadline, CreatedAt: m.CreatedAt, EndedAt: m.FinishedAt,
-				DeltaSummary: d.DeltaSummary,
-			})
-		}
-		// Waiting ones first: they are what the person must act on.
-		slices.SortStableFunc(s.Handoffs, func(a, b stateHandoff) int {
-			return boolRank(a.Status != ledger.StatusRunning) - boolRank(b.Status != ledger.StatusRunning)
-		})
+		s.Handoffs = append(s.Handoffs, shown...)
 	}
 	return s
-}
-
-func boolRank(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

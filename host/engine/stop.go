@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -56,7 +58,7 @@ type stopReport struct {
 	// Browser is what the extensions stopped: commands, banners, debugger
 	// sessions. Absent when the person pressed Stop (their extension did
 	// its part already).
-	Browser []map[string]any `json:"browser,omitempty"`
+	Browser []browser.Stopped `json:"browser,omitempty"`
 }
 
 // Stop stops everything the agents have going: every call in flight but
@@ -67,11 +69,11 @@ type stopReport struct {
 func (e *Engine) Stop(ctx context.Context, except *call, fromPerson bool) stopReport {
 	r := stopReport{Calls: e.inflight.cancelAll(except)}
 	if e.tasks != nil {
-		r.Tasks = e.tasks.cancelAll(ctx)
+		r.Tasks = e.tasks.CancelAll(ctx)
 	}
 	if e.handoffs != nil {
-		for _, id := range e.handoffs.running() {
-			if _, err := e.cancelHandoff(ctx, id, endedByStop); err == nil {
+		for _, id := range e.handoffs.Running() {
+			if _, err := e.handoffs.Cancel(ctx, id, handoff.ByStop); err == nil {
 				r.Handoffs++
 			}
 		}
@@ -82,8 +84,8 @@ func (e *Engine) Stop(ctx context.Context, except *call, fromPerson bool) stopRe
 			if err != nil {
 				continue
 			}
-			var out map[string]any
-			if err := doInto(ctx, l, browserStop(), &out); err != nil {
+			out, err := browser.BrowserStop().Run(ctx, l)
+			if err != nil {
 				e.log.Warn("browser did not stop", "browser", info.ID, "err", err)
 				continue
 			}
@@ -93,29 +95,6 @@ func (e *Engine) Stop(ctx context.Context, except *call, fromPerson bool) stopRe
 	e.log.Info("stopped", "by_person", fromPerson, "calls", r.Calls, "tasks", r.Tasks, "handoffs", r.Handoffs)
 	e.changed()
 	return r
-}
-
-// ids lists the tasks this runner has going.
-func (r *taskRunner) ids() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ids := make([]string, 0, len(r.running))
-	for id := range r.running {
-		ids = append(ids, id)
-	}
-	return ids
-}
-
-// cancelAll cancels every task this runner has going, as oc_task_cancel
-// does; it returns how many.
-func (r *taskRunner) cancelAll(ctx context.Context) int {
-	n := 0
-	for _, id := range r.ids() {
-		if _, err := r.cancel(ctx, id); err == nil {
-			n++
-		}
-	}
-	return n
 }
 
 func stopTool() Tool {

@@ -4,11 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -31,12 +34,13 @@ func taskStartTool() Tool {
 }
 
 func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResult, error) {
-	if c.engine.tasks == nil || c.engine.browsers == nil {
+	e := c.engine
+	if e.tasks == nil || e.browsers == nil {
 		// Tasks run in the daemon, next to the browser.
 		_, err := c.browser()
 		return nil, err
 	}
-	t, ok := c.engine.tools[in.Kind]
+	t, ok := e.tools[in.Kind]
 	if !ok || t.job == nil {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "%q is not a task kind", in.Kind).
 			WithHint("kinds: " + strings.Join(taskKinds(), ", "))
@@ -46,12 +50,17 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 		raw = json.RawMessage(`{}`)
 	}
 	// Refuse bad arguments now, not in a task that fails later.
-	var check map[string]any
-	if err := decodeArgs(t.resolved, raw, &check); err != nil {
+	if err := t.check(raw); err != nil {
 		e := protocol.AsError(err)
 		return nil, protocol.Errorf(e.Code, "args of %s: %s", in.Kind, strings.TrimPrefix(e.Message, "invalid arguments: ")).WithHint(e.Hint)
 	}
-	m, err := c.engine.tasks.start(c.engine, c.bc.Agent, t, raw)
+	// The task is the daemon's, not this call's: its own call, under the
+	// agent's name, so it shares the agent's current tab.
+	agent := c.bc.Agent
+	m, err := e.tasks.Start(t.Name, e.red.Args(raw, ledger.MaxArgsSummary), func(ctx context.Context, s *task.Sink) (any, error) {
+		tc := &call{engine: e, bc: bridge.NewCall(agent, t.Name, raw, nil), agent: e.agent(agent)}
+		return t.job(ctx, tc, raw, s)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -67,14 +76,14 @@ type taskListIn struct {
 }
 
 func taskListTool() Tool {
-	return local(readOnly(define("oc_task_list", GroupTasks,
+	return local(define("oc_task_list", GroupTasks,
 		"List background tasks, newest first.",
 		taskList,
 		func(s *jsonschema.Schema) {
 			enum(s, "status", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED")
 			enum(s, "kind", taskKinds()...)
 			between(s, "limit", 1, 1000)
-		})))
+		}))
 }
 
 func taskList(ctx context.Context, c *call, in taskListIn) (*protocol.ToolResult, error) {
@@ -116,7 +125,7 @@ type taskGetIn struct {
 }
 
 func taskGetTool() Tool {
-	return local(readOnly(define("oc_task_get", GroupTasks, "A task's status, progress and error; with include_result, its result.", taskGet)))
+	return local(define("oc_task_get", GroupTasks, "A task's status, progress and error; with include_result, its result.", taskGet))
 }
 
 func taskGet(ctx context.Context, c *call, in taskGetIn) (*protocol.ToolResult, error) {
@@ -149,7 +158,7 @@ func taskCancel(ctx context.Context, c *call, in taskCancelIn) (*protocol.ToolRe
 	if err != nil {
 		return nil, err
 	}
-	if _, err := c.engine.tasks.cancel(ctx, in.TaskID); err != nil {
+	if _, err := c.engine.tasks.Cancel(ctx, in.TaskID); err != nil {
 		return nil, taskError(err)
 	}
 	// Most tasks stop within a work unit: wait a little, to answer with
@@ -172,11 +181,11 @@ type taskWaitIn struct {
 }
 
 func taskWaitTool() Tool {
-	return local(readOnly(define("oc_task_wait", GroupTasks,
+	return local(define("oc_task_wait", GroupTasks,
 		"Wait until a task ends and return it; a timeout error if it is still running.", taskWait,
 		func(s *jsonschema.Schema) {
 			between(s, "timeout_ms", 1, float64(protocol.MaxCommandTimeout.Milliseconds()-10_000))
-		})))
+		}))
 }
 
 func taskWait(ctx context.Context, c *call, in taskWaitIn) (*protocol.ToolResult, error) {
@@ -218,4 +227,47 @@ func taskError(err error) error {
 func local(t Tool) Tool {
 	t.Local = true
 	return t
+}
+
+// taskStore returns the ledger of tasks, or says there is none.
+func (c *call) taskStore() (*ledger.Store, error) {
+	if c.engine.tasks == nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "this engine keeps no tasks")
+	}
+	return c.engine.tasks.Store(), nil
+}
+
+// taskView is a task as the tools show it.
+type taskView struct {
+	ledger.Meta
+	Result json.RawMessage `json:"result,omitempty"`
+	Note   string          `json:"note,omitempty"`
+}
+
+// maxInlineResult bounds a result oc_task_get returns inline; the whole of
+// it stays in result.json.
+const maxInlineResult = 200_000
+
+func (c *call) viewTask(m ledger.Meta, withResult bool) (taskView, error) {
+	v := taskView{Meta: m}
+	if !withResult {
+		return v, nil
+	}
+	store, err := c.taskStore()
+	if err != nil {
+		return v, err
+	}
+	res, err := store.Result(m.ID)
+	switch {
+	case errors.Is(err, protocol.ErrNotFound):
+		v.Note = "no result yet"
+	case err != nil:
+		return v, err
+	case len(res) > maxInlineResult:
+		v.Note = fmt.Sprintf("the result is %d bytes, over the %d returned inline; it is in %s", len(res), maxInlineResult,
+			store.Root()+"/"+m.ID+"/result.json")
+	default:
+		v.Result = res
+	}
+	return v, nil
 }

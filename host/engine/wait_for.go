@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -18,21 +19,10 @@ type waitForIn struct {
 	Predicate *string `json:"predicate,omitempty" jsonschema:"wait until this JavaScript expression is truthy"`
 	State     string  `json:"state,omitempty" jsonschema:"for ref and selector; default visible"`
 	TimeoutMs int64   `json:"timeoutMs,omitempty" jsonschema:"default 5000"`
-	TabID     int     `json:"tabId,omitempty" jsonschema:"default: the current tab"`
+	tabArgs
 }
 
-func waitForTool() Tool {
-	return define("wait_for", GroupCore,
-		"Wait until text shows or goes, an element reaches a state, the URL matches, or a predicate holds; returns as soon as it does.",
-		waitFor,
-		func(s *jsonschema.Schema) {
-			enum(s, "state", "visible", "hidden", "attached", "detached", "enabled")
-			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()-5000))
-			positive(s, "tabId")
-		})
-}
-
-func waitFor(ctx context.Context, c *call, in waitForIn) (*protocol.ToolResult, error) {
+func (in *waitForIn) validate() error {
 	set := 0
 	for _, given := range []bool{in.Text != nil, in.TextGone != nil, in.Ref != "", in.Selector != nil, in.URL != nil, in.Predicate != nil} {
 		if given {
@@ -40,26 +30,38 @@ func waitFor(ctx context.Context, c *call, in waitForIn) (*protocol.ToolResult, 
 		}
 	}
 	if set != 1 {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "wait_for takes exactly one of text, textGone, ref, selector, url, predicate (got %d)", set)
+		return protocol.Errorf(protocol.CodeBadRequest, "wait_for takes exactly one of text, textGone, ref, selector, url, predicate (got %d)", set)
 	}
 	if in.State != "" && in.Ref == "" && in.Selector == nil {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "state applies to ref and selector")
+		return protocol.Errorf(protocol.CodeBadRequest, "state applies to ref and selector")
 	}
-	tab, err := c.needTab(ctx, in.TabID)
-	if err != nil {
-		return nil, err
-	}
+	return nil
+}
+
+func waitForTool() Tool {
+	return defineTab("wait_for", GroupCore,
+		"Wait until text shows or goes, an element reaches a state, the URL matches, or a predicate holds; returns as soon as it does.",
+		waitFor,
+		func(s *jsonschema.Schema) {
+			enum(s, "state", "visible", "hidden", "attached", "detached", "enabled")
+			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()-5000))
+		})
+}
+
+func waitFor(ctx context.Context, c *call, tab int, in waitForIn) (*protocol.ToolResult, error) {
 	wait := 5 * time.Second
 	if in.TimeoutMs > 0 {
 		wait = time.Duration(in.TimeoutMs) * time.Millisecond
 	}
-	cond := waitCondition{Text: in.Text, TextGone: in.TextGone, Ref: in.Ref, Selector: in.Selector,
+	cond := browser.WaitCondition{Text: in.Text, TextGone: in.TextGone, Ref: in.Ref, Selector: in.Selector,
 		URL: in.URL, Predicate: in.Predicate, State: in.State}
 	start := c.engine.now()
-	var out map[string]any
-	if err := c.do(ctx, pageWait(tab, cond, wait), &out); err != nil {
+	out, err := browser.PageWait(tab, cond, wait).Run(ctx, c)
+	if err != nil {
 		return nil, err
 	}
-	out["waitedMs"] = c.engine.now().Sub(start).Milliseconds()
-	return jsonResult(out)
+	return jsonResult(struct {
+		browser.Waited
+		WaitedMs int64 `json:"waitedMs"`
+	}{out, c.engine.now().Sub(start).Milliseconds()})
 }

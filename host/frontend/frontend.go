@@ -85,11 +85,8 @@ func New(opts Options) (*Server, error) {
 		Logger: log,
 	})
 	for _, t := range tools {
-		mt := &mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema}
-		if t.ReadOnly {
-			mt.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true}
-		}
-		s.mcp.AddTool(mt, s.handler(t))
+		s.mcp.AddTool(&mcp.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema,
+			Annotations: annotations(t.Hints)}, s.handler(t))
 	}
 	return s, nil
 }
@@ -102,6 +99,11 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 func (s *Server) run(ctx context.Context, t mcp.Transport) error {
 	defer s.disconnect()
+	defer func() {
+		closing, done := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+		defer done()
+		s.local.Close(closing)
+	}()
 	return s.mcp.Run(ctx, t)
 }
 
@@ -119,8 +121,17 @@ func (s *Server) handler(t engine.Tool) mcp.ToolHandler {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
 			client = p.ClientInfo.Name
 		}
-		return toMCP(s.call(ctx, client, t, req.Params.Arguments, progress)), nil
+		return toMCP(s.call(ctx, client, t, req.Params.Arguments, progress), !showsOnlyStructured(client)), nil
 	}
+}
+
+// showsOnlyStructured reports whether an MCP client is known to hand its
+// model a result's structuredContent instead of its content when both are
+// there: Claude Code does (anthropics/claude-code#54450), which would trade
+// read_page's compact tree for a JSON string and drop screenshots. Such a
+// client gets the content alone, exactly what the model should read.
+func showsOnlyStructured(client string) bool {
+	return client == "claude-code"
 }
 
 // call runs one tool through the daemon, or here when the tool is local and
@@ -140,7 +151,7 @@ func (s *Server) call(ctx context.Context, client string, t engine.Tool, args js
 		// call is safe to send again to the next one; any other call might
 		// have run, so the agent decides.
 		s.drop(cl)
-		if t.ReadOnly && ctx.Err() == nil {
+		if t.Hints.ReadOnly && ctx.Err() == nil {
 			if cl, err = s.connect(ctx, client); err == nil {
 				r, err = cl.Call(ctx, t.Name, args, opts)
 			}
@@ -218,8 +229,30 @@ func (s *Server) disconnect() {
 	}
 }
 
-// toMCP converts the engine's result to the go-sdk's.
-func toMCP(r *protocol.ToolResult) *mcp.CallToolResult {
+// annotations publishes a tool's hints, only where they differ from MCP's
+// defaults (not read-only, destructive, not idempotent, open world): each
+// costs every agent tokens in tools/list. Destructive and idempotent mean
+// nothing for a read-only tool.
+func annotations(h engine.Hints) *mcp.ToolAnnotations {
+	a := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly}
+	if !h.ReadOnly {
+		a.IdempotentHint = h.Idempotent
+		if !h.Destructive {
+			a.DestructiveHint = new(bool)
+		}
+	}
+	if !h.OpenWorld {
+		a.OpenWorldHint = new(bool)
+	}
+	if *a == (mcp.ToolAnnotations{}) {
+		return nil
+	}
+	return a
+}
+
+// toMCP converts the engine's result to the go-sdk's, with its
+// structuredContent when structured.
+func toMCP(r *protocol.ToolResult, structured bool) *mcp.CallToolResult {
 	out := &mcp.CallToolResult{IsError: r.IsError, Content: make([]mcp.Content, 0, len(r.Content))}
 	for _, c := range r.Content {
 		switch c.Type {
@@ -229,7 +262,7 @@ func toMCP(r *protocol.ToolResult) *mcp.CallToolResult {
 			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
 		}
 	}
-	if len(r.StructuredContent) > 0 {
+	if structured && len(r.StructuredContent) > 0 {
 		out.StructuredContent = r.StructuredContent
 	}
 	return out

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -102,7 +103,6 @@ func TestToolsListIsTheCatalog(t *testing.T) {
 		tool := listed[w.Name]
 		require.NotNil(t, tool, w.Name)
 		assert.Equal(t, w.Description, tool.Description)
-		assert.Equal(t, w.ReadOnly, tool.Annotations != nil && tool.Annotations.ReadOnlyHint, w.Name)
 	}
 
 	core := connect(t, ledger.Home(t.TempDir()), func(o *Options) { o.Groups = []string{engine.GroupCore} })
@@ -112,6 +112,50 @@ func TestToolsListIsTheCatalog(t *testing.T) {
 
 	_, err = New(Options{Groups: []string{"nope"}})
 	assert.Error(t, err)
+}
+
+// TestToolAnnotations is what each tool tells MCP clients deciding what to
+// confirm with the person: r read-only, d destructive, i idempotent, o open
+// world (a web page). MCP's defaults (destructive, open world) are left
+// out of tools/list.
+func TestToolAnnotations(t *testing.T) {
+	want := map[string]string{
+		"oc_connection_health": "r", "tabs_context": "r", "tabs_create": "o", "tabs_close": "di",
+		"navigate": "do", "read_page": "ro", "find": "ro", "interact": "do", "act": "do",
+		"form_input": "dio", "computer": "do", "wait_for": "ro", "page_screenshot": "ro",
+		"javascript_tool": "do", "oc_stop": "di", "crawl": "o", "crawl_sitemap": "o", "recording": "o",
+		"oc_evidence_bundle": "o", "oc_session_snapshot": "", "oc_session_resume": "o", "oc_task_start": "o",
+		"oc_task_list": "r", "oc_task_get": "r", "oc_task_wait": "r", "oc_task_cancel": "di",
+		"oc_handoff_start": "", "oc_handoff_status": "r", "oc_handoff_finish": "", "oc_handoff_cancel": "di",
+	}
+	cs := connect(t, ledger.Home(t.TempDir()))
+	res, err := cs.ListTools(context.Background(), nil)
+	require.NoError(t, err)
+	require.Len(t, res.Tools, len(want), "a row for every tool of the default catalog")
+	for _, tool := range res.Tools {
+		w, ok := want[tool.Name]
+		require.True(t, ok, "no row for %s", tool.Name)
+		a := tool.Annotations
+		if a == nil {
+			a = &mcp.ToolAnnotations{}
+		}
+		has := func(c string) bool { return strings.Contains(w, c) }
+		assert.Equal(t, has("r"), a.ReadOnlyHint, "%s readOnlyHint", tool.Name)
+		if has("r") {
+			assert.Nil(t, a.DestructiveHint, "%s: destructiveHint means nothing for a read-only tool", tool.Name)
+			assert.False(t, a.IdempotentHint, tool.Name)
+		} else {
+			assert.Equal(t, has("d"), a.DestructiveHint == nil || *a.DestructiveHint, "%s destructiveHint", tool.Name)
+			assert.Equal(t, has("i"), a.IdempotentHint, "%s idempotentHint", tool.Name)
+		}
+		assert.Equal(t, has("o"), a.OpenWorldHint == nil || *a.OpenWorldHint, "%s openWorldHint", tool.Name)
+		if a.DestructiveHint != nil {
+			assert.False(t, *a.DestructiveHint, "%s: only the non-default value is published", tool.Name)
+		}
+		if a.OpenWorldHint != nil {
+			assert.False(t, *a.OpenWorldHint, "%s: only the non-default value is published", tool.Name)
+		}
+	}
 }
 
 func TestNoDaemonIsBrowserNotConnectedAtOnce(t *testing.T) {
@@ -269,4 +313,30 @@ func TestProgressReachesTheMCPClient(t *testing.T) {
 	assert.Equal(t, "done", r2text(r))
 	require.Eventually(t, func() bool { mu.Lock(); defer mu.Unlock(); return len(got) == 2 }, 5*time.Second, 10*time.Millisecond)
 	assert.Equal(t, []string{"half", "all"}, got)
+}
+
+func TestClaudeCodeGetsTheContentAlone(t *testing.T) {
+	home := ledger.Home(t.TempDir())
+	daemon(t, home, handlerFunc(func(context.Context, *bridge.Call) *protocol.ToolResult {
+		r := protocol.TextResult(`page "T" http://x/ tab=1 snapshot=s1` + "\nbutton \"Go\" e1")
+		r.StructuredContent = json.RawMessage(`{"tabId":1,"snapshot":"s1"}`)
+		return r
+	}), protocol.Version)
+	for client, structured := range map[string]bool{"test-client": true, "claude-code": false} {
+		t.Run(client, func(t *testing.T) {
+			fe, err := New(Options{Home: home, ReconnectGrace: 50 * time.Millisecond})
+			require.NoError(t, err)
+			st, ct := mcp.NewInMemoryTransports()
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); _ = fe.run(ctx, st) }()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: client, Version: "1"}, nil).Connect(context.Background(), ct, nil)
+			require.NoError(t, err)
+			t.Cleanup(func() { cs.Close(); cancel(); <-done })
+
+			r := callTool(t, cs, "read_page", map[string]any{})
+			assert.Contains(t, r2text(r), `button "Go" e1`, "the content is always there")
+			assert.Equal(t, structured, r.StructuredContent != nil)
+		})
+	}
 }

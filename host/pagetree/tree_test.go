@@ -1,4 +1,4 @@
-package engine
+package pagetree
 
 import (
 	"net/url"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
 )
 
 func TestFormatTree(t *testing.T) {
@@ -16,7 +18,7 @@ func TestFormatTree(t *testing.T) {
 	tests := []struct {
 		name  string
 		nodes []Node
-		f     treeFormat
+		f     Options
 		want  string
 	}{
 		{
@@ -43,7 +45,7 @@ option "Go" e8 selected`,
 				{Role: "link", Name: "History", Ref: 9, Href: "http://127.0.0.1:8080/license.html", Inline: true},
 				{Text: " for more.\nNext paragraph."},
 			},
-			f: treeFormat{base: base},
+			f: Options{Base: base},
 			want: `See link "History" e9 -> ../license.html for more.
 Next paragraph.`,
 		},
@@ -56,7 +58,7 @@ Next paragraph.`,
 				{Text: " »"},
 				{Text: "\n»\n"},
 			},
-			f:    treeFormat{base: base},
+			f:    Options{Base: base},
 			want: `link "index" e1 -> ../genindex.html link "modules" e2 -> ../py-modindex.html`,
 		},
 		{
@@ -70,7 +72,7 @@ Next paragraph.`,
 				}},
 				{Role: "listitem", Kids: []Node{{Text: "plain item"}}},
 			}}},
-			f: treeFormat{base: base},
+			f: Options{Base: base},
 			want: `link "Built-in Functions" e3 -> functions.html
   link "abs()" e4 -> functions.html#abs
 plain item`,
@@ -83,7 +85,7 @@ plain item`,
 				}},
 				{Role: "alert", Kids: []Node{{Text: "Saved."}}},
 			},
-			f: treeFormat{base: base},
+			f: Options{Base: base},
 			want: `h2 "Truth Value Testing": link "¶" e5 -> #truth
 alert: Saved.`,
 		},
@@ -106,7 +108,7 @@ alert: Saved.`,
 					{Role: "paragraph-ish", Kids: []Node{{Role: "link", Name: "Home", Ref: 2, Href: "http://127.0.0.1:8080/"}}},
 				}},
 			},
-			f: treeFormat{interactive: true},
+			f: Options{Interactive: true},
 			want: `navigation "main" e1
   h3 "Menu"
   link "Home" e2 -> http://127.0.0.1:8080/`,
@@ -119,19 +121,19 @@ alert: Saved.`,
 					{Role: "button", Name: "Deep", Ref: 2},
 				}},
 			},
-			f:    treeFormat{maxDepth: 1},
+			f:    Options{MaxDepth: 1},
 			want: `main e1`,
 		},
 		{
 			name:  "frames show where they come from",
 			nodes: []Node{{Role: "iframe", Name: "Ads", Ref: 3, Frame: &FrameInfo{URL: "http://ads.example/x", CrossOrigin: true, Unreadable: true}}},
-			f:     treeFormat{base: base},
+			f:     Options{Base: base},
 			want:  `iframe "Ads" e3 -> http://ads.example/x (content not readable)`,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			assert.Equal(t, tt.want, strings.Join(formatTree(tt.nodes, tt.f), "\n"))
+			assert.Equal(t, tt.want, strings.Join(Format(tt.nodes, tt.f), "\n"))
 		})
 	}
 }
@@ -152,44 +154,89 @@ func TestRelativeURL(t *testing.T) {
 		{"http://127.0.0.1:8080/library/a.html?q=2", "a.html?q=2"},
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, relativeURL(base, tt.target), tt.target)
+		assert.Equal(t, tt.want, RelativeURL(base, tt.target), tt.target)
 	}
-	assert.Equal(t, "x", relativeURL(nil, "x"))
+	assert.Equal(t, "x", RelativeURL(nil, "x"))
 }
 
 func TestSnapshotPagesAndDiffs(t *testing.T) {
-	var s snapshots
-	snap := s.add(7, "page", []string{"aaaa", "bbbb", "cccc", "dddd"})
-	lines, next := snap.page(0, 10)
+	var s Store
+	snap := s.Add(7, "page", []string{"aaaa", "bbbb", "cccc", "dddd"})
+	lines, next := snap.Page(0, 10)
 	assert.Equal(t, []string{"aaaa", "bbbb"}, lines)
-	assert.Equal(t, snap.id+":2", next)
-	lines, next = snap.page(2, 100)
+	assert.Equal(t, snap.ID+":2", next)
+	lines, next = snap.Page(2, 100)
 	assert.Equal(t, []string{"cccc", "dddd"}, lines)
 	assert.Empty(t, next)
-	lines, _ = snap.page(0, 1)
+	lines, _ = snap.Page(0, 1)
 	assert.Len(t, lines, 1, "a page holds at least one line")
-	assert.Same(t, snap, s.get(snap.id))
-	assert.Same(t, snap, s.last(7))
-	assert.Nil(t, s.last(8))
+	assert.Same(t, snap, s.Get(snap.ID))
+	assert.Same(t, snap, s.Last(7))
+	assert.Nil(t, s.Last(8))
+	text := s.AddText(7, "page", []string{"# md"})
+	assert.Same(t, snap, s.Last(7), "a text read is not the tree to diff against")
+	assert.Same(t, text, s.Get(text.ID))
 
-	for range keptSnapshots {
-		s.add(8, "page", nil)
+	for range Kept {
+		s.Add(8, "page", nil)
 	}
-	assert.Nil(t, s.get(snap.id), "old snapshots are dropped")
+	assert.Nil(t, s.Get(snap.ID), "old snapshots are dropped")
 
-	added, removed, more := diffLines([]string{"a", "  b", "c"}, []string{"a", "c", "b", "d"}, 10)
+	added, removed, more := DiffLines([]string{"a", "  b", "c"}, []string{"a", "c", "b", "d"}, 10)
 	assert.Equal(t, []string{"d"}, added, "moved lines are not news")
 	assert.Empty(t, removed)
 	assert.Zero(t, more)
-	_, _, more = diffLines(nil, []string{"1", "2", "3"}, 2)
+	_, _, more = DiffLines(nil, []string{"1", "2", "3"}, 2)
 	assert.Equal(t, 1, more)
 
 	for _, c := range []string{"x", "s1", "s1:-2", "t1:3", ":"} {
-		_, _, err := parseCursor(c)
+		_, _, err := ParseCursor(c)
 		assert.Error(t, err, c)
 	}
-	id, n, err := parseCursor("s3:120")
+	id, n, err := ParseCursor("s3:120")
 	require.NoError(t, err)
 	assert.Equal(t, "s3", id)
 	assert.Equal(t, 120, n)
+}
+
+func TestRenderSaysWhereToReadOn(t *testing.T) {
+	var s Store
+	snap := s.Add(3, `page "T" http://x/ tab=3`, []string{"h1 \"A\"", "link \"B\" e2", "link \"C\" e3"})
+	text, next := snap.Render(0, 20)
+	assert.Equal(t, snap.ID+":2", next)
+	assert.Equal(t, "page \"T\" http://x/ tab=3 snapshot="+snap.ID+"\nh1 \"A\"\nlink \"B\" e2\n"+
+		"[truncated: lines 1-2 of 3 shown; read on with cursor \""+next+"\"]", text)
+	text, next = snap.Render(2, 20)
+	assert.Empty(t, next)
+	assert.Equal(t, "page \"T\" http://x/ tab=3 snapshot="+snap.ID+" from line 3\nlink \"C\" e3", text)
+}
+
+func TestDescribe(t *testing.T) {
+	var s Store
+	after := s.Add(1, "page", []string{"button \"Go\" e1", "text"})
+	assert.Equal(t, "snapshot="+after.ID+" (no earlier read of this tab to compare with)\nbutton \"Go\" e1\ntext", Describe(nil, after))
+	before := after
+	after = s.Add(1, "page", []string{"button \"Go\" e1", "  status \"Saved\""})
+	assert.Equal(t, "snapshot="+after.ID+", changes since "+before.ID+":\n- removed: text\n+ status \"Saved\"", Describe(before, after))
+	same := s.Add(1, "page", after.Lines)
+	assert.Equal(t, "snapshot="+same.ID+", changes since "+after.ID+": none", Describe(after, same))
+}
+
+func TestParseRef(t *testing.T) {
+	for in, want := range map[string]int{"e12": 12, "12": 12, "[e7]": 7, " e3 ": 3} {
+		n, err := ParseRef(in)
+		require.NoError(t, err, in)
+		assert.Equal(t, want, n, in)
+	}
+	for _, in := range []string{"", "e", "e0", "x12", "e-1", "button"} {
+		_, err := ParseRef(in)
+		assert.ErrorIs(t, err, protocol.ErrBadRequest, in)
+	}
+}
+
+func TestFindRef(t *testing.T) {
+	nodes := []Node{{Role: "main", Ref: 1, Kids: []Node{{Role: "list", Kids: []Node{{Role: "link", Name: "Deep", Ref: 9}}}}}}
+	require.NotNil(t, FindRef(nodes, 9))
+	assert.Equal(t, "Deep", FindRef(nodes, 9).Name)
+	assert.Nil(t, FindRef(nodes, 5))
 }

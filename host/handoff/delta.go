@@ -1,4 +1,4 @@
-package engine
+package handoff
 
 import (
 	"fmt"
@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// handoffSnapshot is what a handoff keeps of a tab before and after the
+// Snapshot is what a handoff keeps of a tab before and after the
 // person had it: only what shows that something happened, never what they
 // typed or what a cookie or storage entry holds.
-type handoffSnapshot struct {
+type Snapshot struct {
 	URL       string `json:"url"`
 	Title     string `json:"title,omitempty"`
 	Origin    string `json:"origin,omitempty"`
@@ -24,8 +24,8 @@ type handoffSnapshot struct {
 	Gone string `json:"gone,omitempty"`
 }
 
-// handoffDelta says, field by field, what changed between two snapshots.
-type handoffDelta struct {
+// Delta says, field by field, what changed between two snapshots.
+type Delta struct {
 	URL            bool `json:"url_changed"`
 	Title          bool `json:"title_changed"`
 	Origin         bool `json:"origin_changed"`
@@ -34,12 +34,12 @@ type handoffDelta struct {
 	DOMFingerprint bool `json:"dom_fingerprint_changed"`
 }
 
-func (d handoffDelta) any() bool {
+func (d Delta) any() bool {
 	return d.URL || d.Title || d.Origin || d.CookieCount || d.StorageKeys || d.DOMFingerprint
 }
 
-func diffSnapshots(before, after handoffSnapshot) handoffDelta {
-	return handoffDelta{
+func diff(before, after Snapshot) Delta {
+	return Delta{
 		URL:            before.URL != after.URL,
 		Title:          before.Title != after.Title,
 		Origin:         before.Origin != after.Origin,
@@ -58,7 +58,7 @@ func sortedCopy(s []string) []string {
 // summarize writes the delta as one line, the same fields in the same order
 // every time, so that an agent (or a test) can read it without guessing.
 // Counts are shown; key names are not (a key name can be an identifier).
-func summarize(before, after handoffSnapshot, d handoffDelta) string {
+func summarize(before, after Snapshot, d Delta) string {
 	word := func(changed bool) string {
 		if changed {
 			return "changed"
@@ -95,7 +95,7 @@ func keyChanges(before, after []string) (added, removed int) {
 
 // resumeHint tells the agent what to do next, from what changed. The point
 // is to stop it from redoing what the person just did.
-func resumeHint(reason string, tab int, after handoffSnapshot, d handoffDelta) string {
+func resumeHint(reason string, tab int, after Snapshot, d Delta) string {
 	switch {
 	case after.Gone != "":
 		return fmt.Sprintf("Tab %d is gone (%s): call tabs_context to see the tabs there are, then read_page.", tab, after.Gone)
@@ -116,8 +116,8 @@ func resumeHint(reason string, tab int, after handoffSnapshot, d handoffDelta) s
 	return fmt.Sprintf("The page changed: call read_page on tab %d before the next step; do not %s again.", tab, what)
 }
 
-// handoffReasons are the reasons a handoff may give, in the schema's order.
-func handoffReasons() []string {
+// Reasons are the reasons a handoff may give, in the schema's order.
+func Reasons() []string {
 	return []string{"login", "2fa", "captcha", "permission", "manual_recovery", "other"}
 }
 
@@ -138,9 +138,9 @@ func reasonLabel(reason string) string {
 	return "take over"
 }
 
-// instructionLine is the one line an agent can pass on to the person: the
+// InstructionLine is the one line an agent can pass on to the person: the
 // reason, the instruction, where to press Finish and the deadline.
-func instructionLine(reason, instruction string, tab int, deadline, now time.Time) string {
+func InstructionLine(reason, instruction string, tab int, deadline, now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Handoff (%s): please %s in tab %d", reason, reasonLabel(reason), tab)
 	if instruction != "" {

@@ -1,4 +1,4 @@
-package engine
+package pagetree
 
 import (
 	"fmt"
@@ -10,61 +10,15 @@ import (
 	"unicode/utf8"
 )
 
-// Node is one node of a page's tree as the extension's page agent reads it
-// (extension/page/agent.js): an element with its role, accessible name, the
-// states that matter and a ref when an agent can act on it, or a run of text.
-type Node struct {
-	Role     string     `json:"role,omitempty"`
-	Name     string     `json:"name,omitempty"`
-	Text     string     `json:"text,omitempty"`
-	Ref      int        `json:"ref,omitempty"`
-	Level    int        `json:"level,omitempty"`
-	Checked  string     `json:"checked,omitempty"`
-	Disabled bool       `json:"disabled,omitempty"`
-	Expanded *bool      `json:"expanded,omitempty"`
-	Selected bool       `json:"selected,omitempty"`
-	Required bool       `json:"required,omitempty"`
-	Value    string     `json:"value,omitempty"`
-	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
-	Href     string     `json:"href,omitempty"`
-	Frame    *FrameInfo `json:"frame,omitempty"`
-	Inline   bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
-	Kids     []Node     `json:"kids,omitempty"`
+// Options shape the text of a tree.
+type Options struct {
+	Base        *url.URL // link targets are written relative to it
+	Interactive bool     // only what an agent can act on, with the headings and landmarks around it
+	MaxDepth    int      // 0: no limit
+	NoValues    bool     // leave out controls' values: for what is written to disk, typed text never is
 }
 
-// FrameInfo says where an iframe's content comes from.
-type FrameInfo struct {
-	URL         string `json:"url"`
-	CrossOrigin bool   `json:"crossOrigin,omitempty"`
-	Unreadable  bool   `json:"unreadable,omitempty"`
-}
-
-// pageTree is what page.snapshot answers.
-type pageTree struct {
-	URL       string `json:"url"`
-	Title     string `json:"title"`
-	Tree      []Node `json:"tree"`
-	Nodes     int    `json:"nodes"`
-	Truncated bool   `json:"truncated"`
-}
-
-// interactiveRoles are the roles counted as interactive (the issue's list).
-var interactiveRoles = map[string]bool{
-	"link": true, "button": true, "textbox": true, "searchbox": true, "checkbox": true,
-	"radio": true, "combobox": true, "option": true, "menuitem": true, "menuitemcheckbox": true,
-	"menuitemradio": true, "tab": true, "switch": true, "slider": true, "spinbutton": true,
-	"treeitem": true, "listbox": true, "gridcell": true,
-}
-
-// treeFormat shapes the text of a tree.
-type treeFormat struct {
-	base        *url.URL // link targets are written relative to it
-	interactive bool     // only what an agent can act on, with the headings and landmarks around it
-	maxDepth    int      // 0: no limit
-	noValues    bool     // leave out controls' values: for what is written to disk, typed text never is
-}
-
-// formatTree writes nodes as the lines of read_page's tree, e.g.
+// Format writes nodes as the lines of read_page's tree, e.g.
 //
 //	h2 "Login Page"
 //	textbox "Username" e4
@@ -83,14 +37,14 @@ type treeFormat struct {
 //
 // Refs are written bare (e12, not [e12]): on pages of hundreds of links the
 // brackets alone cost a fifth of the tokens.
-func formatTree(nodes []Node, f treeFormat) []string {
+func Format(nodes []Node, f Options) []string {
 	w := &treeWriter{f: f}
 	w.nodes(nodes, 0)
 	return w.lines
 }
 
 type treeWriter struct {
-	f     treeFormat
+	f     Options
 	base  int // the depth this writer's depth 0 stands at, for maxDepth
 	lines []string
 }
@@ -102,7 +56,7 @@ func (w *treeWriter) sub(depth int) *treeWriter {
 
 // nodes writes a run of sibling nodes at depth.
 func (w *treeWriter) nodes(ns []Node, depth int) {
-	if w.f.maxDepth > 0 && w.base+depth >= w.f.maxDepth {
+	if w.f.MaxDepth > 0 && w.base+depth >= w.f.MaxDepth {
 		return
 	}
 	var line lineBuilder
@@ -115,7 +69,7 @@ func (w *treeWriter) nodes(ns []Node, depth int) {
 		n := &ns[i]
 		switch {
 		case n.Role == "":
-			if w.f.interactive {
+			if w.f.Interactive {
 				continue
 			}
 			for j, seg := range strings.Split(n.Text, "\n") {
@@ -140,11 +94,11 @@ func (w *treeWriter) nodes(ns []Node, depth int) {
 // flows reports whether n continues a line of text: an inline element with
 // nothing inside it.
 func (w *treeWriter) flows(n *Node) bool {
-	return n.Inline && len(n.Kids) == 0 && !w.f.interactive && n.Role != "list" && n.Role != "listitem"
+	return n.Inline && len(n.Kids) == 0 && !w.f.Interactive && n.Role != "list" && n.Role != "listitem"
 }
 
 func (w *treeWriter) node(n *Node, depth int) {
-	if w.f.maxDepth > 0 && w.base+depth >= w.f.maxDepth {
+	if w.f.MaxDepth > 0 && w.base+depth >= w.f.MaxDepth {
 		return
 	}
 	switch {
@@ -158,7 +112,7 @@ func (w *treeWriter) node(n *Node, depth int) {
 		w.row(n, depth)
 		return
 	}
-	if w.f.interactive && n.Ref == 0 && !keepInOutline(n.Role) {
+	if w.f.Interactive && n.Ref == 0 && !keepInOutline(n.Role) {
 		w.nodes(n.Kids, depth)
 		return
 	}
@@ -219,7 +173,7 @@ func (w *treeWriter) row(n *Node, depth int) {
 	}
 	line := strings.Join(parts, " | ")
 	if strings.TrimSpace(strings.ReplaceAll(line, "|", "")) == "" ||
-		w.f.interactive && !hasRef(line) {
+		w.f.Interactive && !hasRef(line) {
 		return
 	}
 	w.lines = append(w.lines, indent(depth)+"| "+line)
@@ -356,14 +310,14 @@ func (w *treeWriter) label(n *Node) string {
 	switch {
 	case n.Secret != "":
 		b.WriteString(" " + n.Secret) // never the value
-	case n.Value != "" && !w.f.noValues:
+	case n.Value != "" && !w.f.NoValues:
 		b.WriteString(" value=" + strconv.Quote(n.Value))
 	}
 	if n.Href != "" {
-		b.WriteString(" -> " + relativeURL(w.f.base, n.Href))
+		b.WriteString(" -> " + RelativeURL(w.f.Base, n.Href))
 	}
 	if n.Frame != nil {
-		b.WriteString(" -> " + relativeURL(w.f.base, n.Frame.URL))
+		b.WriteString(" -> " + RelativeURL(w.f.Base, n.Frame.URL))
 		if n.Frame.Unreadable {
 			b.WriteString(" (content not readable)")
 		}
@@ -372,95 +326,6 @@ func (w *treeWriter) label(n *Node) string {
 }
 
 func indent(depth int) string { return strings.Repeat("  ", depth) }
-
-// relativeURL writes target as short as it stays unambiguous from base: a
-// fragment or query of the same page, a relative path on the same origin,
-// else the whole URL.
-func relativeURL(base *url.URL, target string) string {
-	if base == nil {
-		return target
-	}
-	u, err := base.Parse(target)
-	if err != nil || u.Scheme != base.Scheme || u.Host != base.Host || u.User != nil {
-		return target
-	}
-	if u.Path == base.Path && u.RawQuery == base.RawQuery && u.Fragment != "" {
-		return "#" + u.EscapedFragment()
-	}
-	rel := relativePath(base.EscapedPath(), u.EscapedPath())
-	if u.RawQuery != "" {
-		rel += "?" + u.RawQuery
-	}
-	if u.Fragment != "" {
-		rel += "#" + u.EscapedFragment()
-	}
-	return rel
-}
-
-// relativePath returns the relative reference from the page at from to the
-// path to, both escaped absolute paths.
-func relativePath(from, to string) string {
-	dir := split(from[:strings.LastIndex(from, "/")+1])
-	parts := split(to)
-	file := ""
-	if !strings.HasSuffix(to, "/") && len(parts) > 0 {
-		file, parts = parts[len(parts)-1], parts[:len(parts)-1]
-	}
-	i := 0
-	for i < len(dir) && i < len(parts) && dir[i] == parts[i] {
-		i++
-	}
-	rel := strings.Repeat("../", len(dir)-i)
-	for _, p := range parts[i:] {
-		rel += p + "/"
-	}
-	rel += file
-	if rel == "" {
-		return "./"
-	}
-	return rel
-}
-
-func split(p string) []string {
-	var out []string
-	for s := range strings.SplitSeq(p, "/") {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// findRef returns the node with ref in nodes.
-func findRef(nodes []Node, ref int) *Node {
-	for i := range nodes {
-		if nodes[i].Ref == ref {
-			return &nodes[i]
-		}
-		if n := findRef(nodes[i].Kids, ref); n != nil {
-			return n
-		}
-	}
-	return nil
-}
-
-// treeStats counts refs, interactive refs and nodes.
-type treeStats struct {
-	Refs, Interactive int
-}
-
-func countRefs(nodes []Node, s *treeStats) {
-	for i := range nodes {
-		n := &nodes[i]
-		if n.Ref != 0 {
-			s.Refs++
-			if interactiveRoles[n.Role] {
-				s.Interactive++
-			}
-		}
-		countRefs(n.Kids, s)
-	}
-}
 
 var refPattern = regexp.MustCompile(`\be\d+\b`)
 

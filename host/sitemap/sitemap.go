@@ -1,42 +1,18 @@
-package engine
+package sitemap
 
 import (
 	"bytes"
-	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/xml"
-
 	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
-
 	"github.com/openchrome/openchrome/protocol"
 )
-
-type crawlSitemapIn struct {
-	SitemapURL  string   `json:"sitemap_url,omitempty" jsonschema:"the sitemap or sitemap index (gzip too)"`
-	URL         string   `json:"url,omitempty" jsonschema:"instead: a site, whose /sitemap.xml is read"`
-	Filter      []string `json:"filter,omitempty" jsonschema:"only URLs containing one of these (* matches anything)"`
-	MaxPages    int      `json:"maxPages,omitempty" jsonschema:"default 50"`
-	Concurrency int      `json:"concurrency,omitempty" jsonschema:"tabs at once; default 2"`
-	Output      string   `json:"output,omitempty" jsonschema:"what to keep of each page; default markdown"`
-}
-
-func crawlSitemapTool() Tool {
-	return defineJob("crawl_sitemap",
-		"Read a sitemap (and the sitemaps it indexes) and visit its pages in background tabs, as crawl does.",
-		crawlSitemap,
-		func(s *jsonschema.Schema) {
-			between(s, "maxPages", 1, 1000)
-			between(s, "concurrency", 1, 8)
-			enum(s, "output", "markdown", "text", "links")
-		})
-}
 
 // Sitemap limits: a sitemap may hold 50,000 URLs and 50 MB; indexes nest.
 const (
@@ -44,40 +20,6 @@ const (
 	maxSitemaps     = 50
 	maxSitemapDepth = 3
 )
-
-func crawlSitemap(ctx context.Context, c *call, in crawlSitemapIn, s *sink) (any, error) {
-	if (in.SitemapURL == "") == (in.URL == "") {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "pass sitemap_url or url, one of them")
-	}
-	src := in.SitemapURL
-	if src == "" {
-		site, err := checkURL(in.URL)
-		if err != nil {
-			return nil, err
-		}
-		u, _ := url.Parse(site)
-		src = u.Scheme + "://" + u.Host + "/sitemap.xml"
-	}
-	src, err := checkURL(src)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasPrefix(src, "http") {
-		return nil, protocol.Errorf(protocol.CodeBadRequest, "a sitemap is read over http or https")
-	}
-	maxPages := orDefault(in.MaxPages, 50)
-	s.Progress(0, float64(maxPages), "reading %s", src)
-	urls, err := readSitemaps(ctx, src, maxPages, func(u string) bool { return matchesAny(u, in.Filter, true) })
-	if err != nil {
-		return nil, err
-	}
-	cr := newCrawler(c, s, crawlOptions{
-		maxPages:    maxPages,
-		concurrency: orDefault(in.Concurrency, 2),
-		output:      cmp.Or(in.Output, "markdown"),
-	})
-	return cr.run(ctx, src, urls)
-}
 
 // sitemapDoc is a sitemap (urlset) or a sitemap index (sitemapindex).
 type sitemapDoc struct {
@@ -90,9 +32,10 @@ type sitemapDoc struct {
 	} `xml:"sitemap"`
 }
 
-// readSitemaps returns the page URLs of the sitemap at src, following
-// indexes, up to max URLs that keep passes.
-func readSitemaps(ctx context.Context, src string, max int, keep func(string) bool) ([]string, error) {
+// Read returns the page URLs of the sitemap at src, following indexes, up
+// to max http(s) URLs that keep passes. It fetches with client (nil:
+// http.DefaultClient).
+func Read(ctx context.Context, client *http.Client, src string, max int, keep func(string) bool) ([]string, error) {
 	var urls []string
 	seen := map[string]bool{}
 	read := 0
@@ -102,7 +45,7 @@ func readSitemaps(ctx context.Context, src string, max int, keep func(string) bo
 			return nil
 		}
 		read++
-		doc, err := fetchSitemap(ctx, src)
+		doc, err := fetch(ctx, client, src)
 		if err != nil {
 			return err
 		}
@@ -111,7 +54,7 @@ func readSitemaps(ctx context.Context, src string, max int, keep func(string) bo
 			if loc == "" || seen[loc] || !keep(loc) {
 				continue
 			}
-			if _, err := checkURL(loc); err != nil {
+			if !isPage(loc) {
 				continue
 			}
 			seen[loc] = true
@@ -137,9 +80,9 @@ func readSitemaps(ctx context.Context, src string, max int, keep func(string) bo
 	return urls, nil
 }
 
-// fetchSitemap downloads and parses one sitemap, gunzipping it when it is
+// fetch downloads and parses one sitemap, gunzipping it when it is
 // gzip (by its bytes, whatever its name or headers say).
-func fetchSitemap(ctx context.Context, src string) (*sitemapDoc, error) {
+func fetch(ctx context.Context, client *http.Client, src string) (*sitemapDoc, error) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, src, nil)
@@ -147,7 +90,10 @@ func fetchSitemap(ctx context.Context, src string) (*sitemapDoc, error) {
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "sitemap URL %q is malformed", src)
 	}
 	req.Header.Set("User-Agent", "OpenChrome sitemap reader")
-	resp, err := http.DefaultClient.Do(req)
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, protocol.Errorf(protocol.CodeTimeout, "the sitemap %s did not load in time", src).WithCause(err)
@@ -189,5 +135,14 @@ func fetchSitemap(ctx context.Context, src string) (*sitemapDoc, error) {
 
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
-	return clip(line, 200)
+	if len(line) > 200 {
+		line = strings.ToValidUTF8(line[:200], "") + "…"
+	}
+	return line
+}
+
+// isPage reports whether loc is an absolute http(s) URL a tab can load.
+func isPage(loc string) bool {
+	u, err := url.Parse(loc)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Hostname() != ""
 }

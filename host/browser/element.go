@@ -1,0 +1,126 @@
+package browser
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Act is one action on one element (element.act's params).
+type Act struct {
+	TabID     int      `json:"tabId"`
+	Ref       string   `json:"ref,omitempty"`
+	Action    string   `json:"action"`
+	Text      *string  `json:"text,omitempty"`
+	Key       string   `json:"key,omitempty"`
+	Values    []string `json:"values,omitempty"`
+	Direction string   `json:"direction,omitempty"`
+	Amount    int      `json:"amount,omitempty"`
+}
+
+// Acted is what an action did (docs/wire.md, element.act). Fields are in
+// the order of their names, as results have always listed them; absent
+// fields stay absent.
+type Acted struct {
+	Action     string          `json:"action,omitempty"`
+	Box        *Box            `json:"box,omitempty"`
+	Changes    string          `json:"changes,omitempty"`
+	Checked    *bool           `json:"checked,omitempty"`
+	Dialog     string          `json:"dialog,omitempty"`
+	HITL       *HITL           `json:"hitl,omitempty"`
+	InViewport *bool           `json:"inViewport,omitempty"`
+	Key        string          `json:"key,omitempty"`
+	Navigated  *bool           `json:"navigated,omitempty"`
+	OK         *bool           `json:"ok,omitempty"`
+	Ref        string          `json:"ref,omitempty"`
+	Strategy   string          `json:"strategy,omitempty"`
+	Target     string          `json:"target,omitempty"`
+	Title      *string         `json:"title,omitempty"`
+	Tried      []Tried         `json:"tried,omitempty"`
+	URL        *string         `json:"url,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
+	ValueSet   bool            `json:"value_set,omitempty"`
+	Verified   *bool           `json:"verified,omitempty"`
+}
+
+// Box is an element's box in CSS pixels of the tab's viewport.
+type Box struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Tried is one strategy of the click ladder that did not take.
+type Tried struct {
+	Strategy string `json:"strategy"`
+	Result   string `json:"result"`
+}
+
+// HITL says no strategy could act, and which call hands the tab to the
+// person.
+type HITL struct {
+	Required      bool   `json:"required"`
+	Reason        string `json:"reason"`
+	SuggestedCall struct {
+		Tool string `json:"tool"`
+		Args struct {
+			Reason string `json:"reason"`
+			TabID  int    `json:"tabId"`
+		} `json:"args"`
+	} `json:"suggested_call"`
+}
+
+// ElementAct runs one action on an element with trusted input.
+func ElementAct(a Act) Command[Acted] {
+	return command[Acted]("element.act", a, 60*time.Second)
+}
+
+// ElementLocate says where ref's element is, without touching it; a ref
+// that is gone is stale_ref.
+func ElementLocate(tab int, ref string) Command[None] {
+	return command[None]("element.locate", struct {
+		TabID int    `json:"tabId"`
+		Ref   string `json:"ref"`
+	}{tab, ref}, 0)
+}
+
+// Candidate is one match of element.find.
+type Candidate struct {
+	Ref   int    `json:"ref"`
+	Role  string `json:"role"`
+	Name  string `json:"name"`
+	Why   string `json:"why"`
+	Score int    `json:"score"`
+}
+
+// Found answers element.find: the best candidates, and how many matched.
+type Found struct {
+	Candidates []Candidate `json:"candidates"`
+	Total      int         `json:"total"`
+}
+
+// ElementFind ranks tab's elements against query, handing out refs.
+func ElementFind(tab int, query string, limit int) Command[Found] {
+	return command[Found]("element.find", struct {
+		TabID int    `json:"tabId"`
+		Query string `json:"query"`
+		Limit int    `json:"limit"`
+	}{tab, query, limit}, 0)
+}
+
+// Field is the form control a person would call by a label.
+type Field struct {
+	Ref  int    `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name"`
+}
+
+// ElementField finds the control labelled label (in a radio group, the
+// option named value).
+func ElementField(tab int, label, value string) Command[Field] {
+	return command[Field]("element.field", struct {
+		TabID int    `json:"tabId"`
+		Label string `json:"label"`
+		Value string `json:"value,omitempty"`
+	}{tab, label, value}, 0)
+}

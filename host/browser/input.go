@@ -1,0 +1,48 @@
+package browser
+
+// Point is a position in CSS pixels of a tab's viewport.
+type Point struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+}
+
+// Input is the params of the input.* actions: raw mouse and keyboard at
+// viewport coordinates.
+type Input struct {
+	TabID  int     `json:"tabId"`
+	At     *Point  `json:"at,omitempty"`
+	To     *Point  `json:"to,omitempty"`
+	Button string  `json:"button,omitempty"`
+	Count  int     `json:"count,omitempty"`
+	Text   string  `json:"text,omitempty"`
+	Key    string  `json:"key,omitempty"`
+	DX     float64 `json:"dx,omitempty"`
+	DY     float64 `json:"dy,omitempty"`
+}
+
+// Inputted is where the tab is after raw input, and whether the input
+// navigated it or opened a dialog.
+type Inputted struct {
+	Dialog    string `json:"dialog,omitempty"`
+	Navigated bool   `json:"navigated"`
+	Title     string `json:"title"`
+	URL       string `json:"url"`
+}
+
+// InputAction sends raw input: action is click, move, drag, type, key or
+// scroll (the wire action is input.<action>).
+func InputAction(action string, in Input) Command[Inputted] {
+	return command[Inputted]("input."+action, in, 0)
+}
+
+// Viewport is a tab's viewport in CSS pixels.
+type Viewport struct {
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+	DPR    float64 `json:"dpr"`
+}
+
+// InputViewport reads tab's viewport size.
+func InputViewport(tab int) Command[Viewport] {
+	return command[Viewport]("input.viewport", tabParams{tab}, 0)
+}

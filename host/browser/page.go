@@ -1,0 +1,125 @@
+package browser
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/openchrome/openchrome/host/pagetree"
+)
+
+// Image is a screenshot: Data is the image itself (base64 on the wire).
+type Image struct {
+	Data     []byte `json:"data"`
+	MimeType string `json:"mimeType"`
+}
+
+// PageScreenshot shoots tab's viewport, or its whole page, as png or jpeg
+// (quality 0: the extension's default).
+func PageScreenshot(tab int, format string, quality int, fullPage bool) Command[Image] {
+	return command[Image]("page.screenshot", struct {
+		TabID    int    `json:"tabId"`
+		Format   string `json:"format"`
+		Quality  int    `json:"quality,omitempty"`
+		FullPage bool   `json:"fullPage,omitempty"`
+	}{tab, format, quality, fullPage}, 0)
+}
+
+// Evaluation is what a script returned: its JSON value and its CDP type
+// ("undefined" has no value).
+type Evaluation struct {
+	Value json.RawMessage `json:"value"`
+	Type  string          `json:"type"`
+}
+
+// PageEvaluate runs expression in tab's main world.
+func PageEvaluate(tab int, expression string, timeout time.Duration) Command[Evaluation] {
+	return command[Evaluation]("page.evaluate", struct {
+		TabID      int    `json:"tabId"`
+		Expression string `json:"expression"`
+	}{tab, expression}, timeout)
+}
+
+// Tree is a tab's tree, cross-origin frames in place.
+type Tree struct {
+	URL       string          `json:"url"`
+	Title     string          `json:"title"`
+	Tree      []pagetree.Node `json:"tree"`
+	Nodes     int             `json:"nodes"`
+	Truncated bool            `json:"truncated"`
+}
+
+// PageSnapshot reads tab's tree, handing out refs.
+func PageSnapshot(tab int) Command[Tree] {
+	return command[Tree]("page.snapshot", tabParams{tab}, 0)
+}
+
+// Text is a page's main content as Markdown.
+type Text struct {
+	URL      string `json:"url"`
+	Title    string `json:"title"`
+	Markdown string `json:"markdown"`
+}
+
+// PageText reads tab's main content as Markdown.
+func PageText(tab int) Command[Text] {
+	return command[Text]("page.text", tabParams{tab}, 0)
+}
+
+// Crawled is what a crawl keeps of a page, its links absolute.
+type Crawled struct {
+	URL     string   `json:"url"`
+	Title   string   `json:"title"`
+	Content string   `json:"content"`
+	Links   []string `json:"links"`
+}
+
+// PageCrawl reads tab's page as a crawl keeps it: output is markdown, text
+// or links.
+func PageCrawl(tab int, output string) Command[Crawled] {
+	return command[Crawled]("page.crawl", struct {
+		TabID  int    `json:"tabId"`
+		Output string `json:"output"`
+	}{tab, output}, 0)
+}
+
+// DOM is a page's HTML from a sanitized copy: no values, no scripts.
+type DOM struct {
+	URL   string `json:"url"`
+	Title string `json:"title"`
+	HTML  string `json:"html"`
+	Bytes int    `json:"bytes"`
+}
+
+// PageDOM reads tab's top document's sanitized HTML.
+func PageDOM(tab int) Command[DOM] {
+	return command[DOM]("page.dom", tabParams{tab}, 0)
+}
+
+// WaitCondition is what page.wait waits for: one of its fields.
+type WaitCondition struct {
+	Text      *string `json:"text,omitempty"`
+	TextGone  *string `json:"textGone,omitempty"`
+	Ref       string  `json:"ref,omitempty"`
+	Selector  *string `json:"selector,omitempty"`
+	URL       *string `json:"url,omitempty"`
+	Predicate *string `json:"predicate,omitempty"`
+	State     string  `json:"state,omitempty"`
+}
+
+// Waited says a wait's condition held, what was seen, and where the tab is.
+type Waited struct {
+	Met   bool   `json:"met"`
+	Seen  string `json:"seen"`
+	URL   string `json:"url"`
+	Title string `json:"title"`
+}
+
+// PageWait waits up to wait for c; the command itself gets a little longer,
+// so that the extension's own timeout, which says what it saw, comes first.
+func PageWait(tab int, c WaitCondition, wait time.Duration) Command[Waited] {
+	return command[Waited]("page.wait", struct {
+		TabID     int           `json:"tabId"`
+		Condition WaitCondition `json:"condition"`
+		WaitMs    int64         `json:"waitMs"`
+	}{tab, c, wait.Milliseconds()}, wait+5*time.Second)
+}

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+type tabsContextIn struct{}
+
+func tabsContextTool() Tool {
+	return define("tabs_context", GroupCore,
+		"List the agent's tabs (the OpenChrome tab group) and which one is current.",
+		tabsContext)
+}
+
+func tabsContext(ctx context.Context, c *call, _ tabsContextIn) (*protocol.ToolResult, error) {
+	tabs, err := c.listTabs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return jsonResult(struct {
+		Current int           `json:"current,omitempty"`
+		Tabs    []browser.Tab `json:"tabs"`
+	}{c.pickTab(tabs), nonNil(tabs)})
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+type tabsCreateIn struct {
+	URL        string `json:"url,omitempty" jsonschema:"page to open; default about:blank"`
+	Background bool   `json:"background,omitempty" jsonschema:"do not focus the new tab"`
+	TimeoutMs  int64  `json:"timeoutMs,omitempty" jsonschema:"load timeout; default 30000"`
+}
+
+func tabsCreateTool() Tool {
+	return define("tabs_create", GroupCore,
+		"Open a tab in the agent's tab group and make it the current tab.",
+		tabsCreate,
+		func(s *jsonschema.Schema) {
+			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()))
+		})
+}
+
+func (in *tabsCreateIn) validate() (err error) {
+	if in.URL == "" {
+		in.URL = "about:blank"
+		return nil
+	}
+	in.URL, err = checkURL(in.URL)
+	return err
+}
+
+func tabsCreate(ctx context.Context, c *call, in tabsCreateIn) (*protocol.ToolResult, error) {
+	p, err := browser.TabCreate(in.URL, !in.Background, time.Duration(in.TimeoutMs)*time.Millisecond).Run(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	c.setCurrentTab(p.TabID)
+	c.touched = p.TabID
+	return jsonResult(p)
+}
+
+// tabsCloseIn takes a tab it never guesses: closing is not done on the
+// current tab by default.
+type tabsCloseIn struct {
+	TabID int `json:"tabId" jsonschema:"tab to close"`
+}
+
+func (in tabsCloseIn) target() target { return target{tab: in.TabID} }
+
+func tabsCloseTool() Tool {
+	return defineTab("tabs_close", GroupCore, "Close one of the agent's tabs.", tabsClose)
+}
+
+func tabsClose(ctx context.Context, c *call, tab int, _ tabsCloseIn) (*protocol.ToolResult, error) {
+	if _, err := browser.TabClose(tab).Run(ctx, c); err != nil {
+		return nil, err
+	}
+	if c.currentTab() == tab {
+		c.setCurrentTab(0)
+	}
+	return jsonResult(struct {
+		Closed int `json:"closed"`
+	}{tab})
+}

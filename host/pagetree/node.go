@@ -1,0 +1,61 @@
+package pagetree
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// Node is one node of a page's tree as the extension's page script reads it
+// (extension/page/): an element with its role, accessible name, the
+// states that matter and a ref when an agent can act on it, or a run of text.
+type Node struct {
+	Role     string     `json:"role,omitempty"`
+	Name     string     `json:"name,omitempty"`
+	Text     string     `json:"text,omitempty"`
+	Ref      int        `json:"ref,omitempty"`
+	Level    int        `json:"level,omitempty"`
+	Checked  string     `json:"checked,omitempty"`
+	Disabled bool       `json:"disabled,omitempty"`
+	Expanded *bool      `json:"expanded,omitempty"`
+	Selected bool       `json:"selected,omitempty"`
+	Required bool       `json:"required,omitempty"`
+	Value    string     `json:"value,omitempty"`
+	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
+	Href     string     `json:"href,omitempty"`
+	Frame    *FrameInfo `json:"frame,omitempty"`
+	Inline   bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
+	Kids     []Node     `json:"kids,omitempty"`
+}
+
+// FrameInfo says where an iframe's content comes from.
+type FrameInfo struct {
+	URL         string `json:"url"`
+	CrossOrigin bool   `json:"crossOrigin,omitempty"`
+	Unreadable  bool   `json:"unreadable,omitempty"`
+}
+
+// FindRef returns the node with ref in nodes.
+func FindRef(nodes []Node, ref int) *Node {
+	for i := range nodes {
+		if nodes[i].Ref == ref {
+			return &nodes[i]
+		}
+		if n := FindRef(nodes[i].Kids, ref); n != nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// ParseRef reads an agent's ref: "e12", "[e12]" or "12".
+func ParseRef(ref string) (int, error) {
+	s := strings.TrimPrefix(strings.Trim(strings.TrimSpace(ref), "[]"), "e")
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, protocol.Errorf(protocol.CodeBadRequest, "%q is not a ref", ref).
+			WithHint("refs look like e12; call read_page or find")
+	}
+	return n, nil
+}
