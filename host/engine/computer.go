@@ -21,7 +21,9 @@ type computerIn struct {
 }
 
 func (in *computerIn) validate() error {
-	bad := func(format string, args ...any) error { return protocol.Errorf(protocol.CodeBadRequest, format, args...) }
+	bad := func(format string, args ...any) error {
+		return protocol.Errorf(protocol.CodeBadRequest, format, args...)
+	}
 	switch {
 	case in.Action == "type" && in.Text == "":
 		return bad("type needs text")

@@ -43,9 +43,9 @@ type stateTask struct {
 }
 
 type panelState struct {
-	At       time.Time      `json:"at"`
-	Activity []activity     `json:"activity"`
-	Tasks    []stateTask    `json:"tasks"`
+	At       time.Time       `json:"at"`
+	Activity []activity      `json:"activity"`
+	Tasks    []stateTask     `json:"tasks"`
 	Handoffs []handoff.Shown `json:"handoffs"`
 }
 
