@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"runtime"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -131,7 +132,7 @@ func TestVersionMismatchIsReportedClearly(t *testing.T) {
 
 func TestManyAgentsEachGetTheirOwnResults(t *testing.T) {
 	slow := handlerFunc(func(ctx context.Context, c *Call) *protocol.ToolResult {
-		time.Sleep(time.Millisecond) // let calls overlap
+		runtime.Gosched() // let calls interleave
 		return echo(ctx, c)
 	})
 	_, d := startServer(t, slow)
@@ -375,7 +376,9 @@ func TestBrowserDisconnectFailsCommandsInFlight(t *testing.T) {
 }
 
 func TestBrokerGoingAwayFailsCallsInFlight(t *testing.T) {
+	arrived := make(chan struct{})
 	block := handlerFunc(func(ctx context.Context, c *Call) *protocol.ToolResult {
+		close(arrived)
 		<-ctx.Done()
 		return protocol.ErrorResult(ContextError(ctx, c.Tool))
 	})
@@ -394,7 +397,7 @@ func TestBrokerGoingAwayFailsCallsInFlight(t *testing.T) {
 		_, err := cl.Call(context.Background(), "wait", nil, CallOptions{})
 		errc <- err
 	}()
-	time.Sleep(20 * time.Millisecond)
+	<-arrived // the call is in flight in the broker
 	stop()
 	<-served
 	assert.ErrorIs(t, <-errc, protocol.ErrBrowserNotConnected)

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,17 +20,20 @@ import (
 // secretsOnDisk fails the test if any file under dir holds one of secrets.
 func secretsOnDisk(t *testing.T, dir string, secrets ...string) {
 	t.Helper()
+	files := 0
 	require.NoError(t, filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
+		files++
 		for _, s := range secrets {
 			assert.NotContains(t, string(b), s, "%s holds a secret", p)
 		}
 		return nil
 	}))
+	require.Positive(t, files, "%s holds no file: nothing was searched", dir)
 }
 
 func TestEvidenceBundle(t *testing.T) {
@@ -101,11 +105,20 @@ func TestRecording(t *testing.T) {
 	tab := openTab(t, cs, site.URL+"/index.html")
 
 	id := startTask(t, cs, "recording", map[string]any{"tabId": tab, "durationMs": 20000, "intervalMs": 400})
-	time.Sleep(600 * time.Millisecond)
+	framesSoFar := func() int {
+		var n int
+		if p := getTask(t, cs, id, false).Progress; p != nil {
+			_, _ = fmt.Sscanf(p.Message, "frame %d", &n)
+		}
+		return n
+	}
+	require.Eventually(t, func() bool { return framesSoFar() >= 1 }, 10*time.Second, 50*time.Millisecond, "the recording took no frame")
 	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/wait.html", "tabId": tab})
 	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `console.error("recorded failure, password=hunter2")`})
 	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/form.html", "tabId": tab})
-	time.Sleep(900 * time.Millisecond)
+	after := framesSoFar()
+	require.Eventually(t, func() bool { return framesSoFar() >= after+2 }, 10*time.Second, 50*time.Millisecond,
+		"the recording took no frame of the last page")
 
 	var m task
 	okJSON(t, cs, "oc_task_cancel", map[string]any{"task_id": id}, &m)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -233,4 +234,30 @@ func (e *env) devtools() *cdpClient {
 		require.NoError(e.t, err)
 	}
 	return e.cdp
+}
+
+// hangInPage starts a javascript_tool call that marks the page and then
+// waits a minute, and returns once the page shows the mark: the call has
+// reached the page, with no sleep guessing how long that takes. The call's
+// result comes on the returned channel.
+func hangInPage(t testing.TB, ctx context.Context, cs *mcp.ClientSession, tab int) <-chan *mcp.CallToolResult {
+	t.Helper()
+	mark := fmt.Sprintf("hang%d", time.Now().UnixNano())
+	out := make(chan *mcp.CallToolResult, 1)
+	go func() {
+		r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "javascript_tool", Arguments: map[string]any{
+			"tabId": tab, "timeoutMs": 120000,
+			"code": fmt.Sprintf("window[%q] = true; await new Promise(r => setTimeout(r, 60000))", mark),
+		}})
+		if err != nil {
+			r = &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}
+		}
+		out <- r
+	}()
+	require.Eventually(t, func() bool {
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "javascript_tool",
+			Arguments: map[string]any{"tabId": tab, "code": fmt.Sprintf("window[%q] === true", mark)}})
+		return err == nil && !r.IsError && textOf(r) == "true"
+	}, 10*time.Second, 20*time.Millisecond, "the hanging call never reached the page")
+	return out
 }

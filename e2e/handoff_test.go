@@ -190,9 +190,11 @@ func TestAHandoffKeepsEverySecret(t *testing.T) {
 	var badge string
 	require.NoError(t, e.devtools().evalExtension(`chrome.action.getBadgeText({})`, &badge))
 	assert.Equal(t, "1", badge)
-	// The agent may read the page, not act on it.
-	rec.call("read_page", map[string]any{})
-	res := rec.call("interact", map[string]any{"query": "Login", "action": "click"})
+	// The agent may neither read nor act on the page the person has.
+	res := rec.call("read_page", map[string]any{})
+	assert.True(t, res.IsError)
+	assert.Contains(t, textOf(res), "conflict")
+	res = rec.call("interact", map[string]any{"query": "Login", "action": "click"})
 	assert.True(t, res.IsError)
 	assert.Contains(t, textOf(res), "conflict")
 
@@ -337,9 +339,11 @@ func TestTheSidePanel(t *testing.T) {
 	me := e.personOn(site.URL + "/login")
 	me.waitFor(`document.querySelector("openchrome-banner")`)
 	require.NoError(t, me.eval(`document.querySelector("openchrome-banner").click()`, nil))
-	time.Sleep(300 * time.Millisecond)
-	okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID}, &h)
-	assert.Equal(t, "RUNNING", h.Status, "a script's click does nothing")
+	assert.Never(t, func() bool {
+		var now handoff
+		okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID}, &now)
+		return now.Status != "RUNNING"
+	}, 300*time.Millisecond, 50*time.Millisecond, "a script's click does nothing")
 	me.clickButton("Finish")
 	okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID, "wait_ms": 10000}, &h)
 	assert.Equal(t, "FINISHED", h.Status)
@@ -359,14 +363,7 @@ func TestTheSidePanel(t *testing.T) {
 	id = startTask(t, cs, "crawl", map[string]any{"url": slow.URL + "/p/0", "maxPages": 30, "maxDepth": 10, "concurrency": 1})
 	okJSON(t, cs, "oc_handoff_start", map[string]any{"reason": "other"}, &h)
 	other := e.client("e2e-2")
-	ok(t, other, "tabs_create", map[string]any{"url": site.URL + "/login"})
-	errc := make(chan *mcp.CallToolResult, 1)
-	go func() {
-		r, _ := other.CallTool(context.Background(), &mcp.CallToolParams{Name: "javascript_tool",
-			Arguments: map[string]any{"code": "await new Promise(r => setTimeout(r, 60000))", "timeoutMs": 120000}})
-		errc <- r
-	}()
-	time.Sleep(500 * time.Millisecond) // let it reach the page
+	errc := hangInPage(t, context.Background(), other, openTab(t, other, site.URL+"/login"))
 	panel.click("#stop")
 	select {
 	case r := <-errc:

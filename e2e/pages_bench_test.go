@@ -58,9 +58,9 @@ func BenchmarkPythonDocs(b *testing.B) {
 	if _, err := os.Stat(filepath.Join(docs, "index.html")); err != nil {
 		b.Skipf("no Python documentation at %s: run make bench-pages (Debian: apt-get install python3.11-doc)", docs)
 	}
-	counter := filepath.Join("bench", "count.js")
-	if _, err := os.Stat(filepath.Join("bench", "node_modules", "gpt-tokenizer")); err != nil {
-		b.Skip("the tokenizer is not installed: run make bench-pages (it runs npm ci in e2e/bench)")
+	counter := filepath.Join("tokens", "count.js")
+	if _, err := os.Stat(filepath.Join("tokens", "node_modules", "gpt-tokenizer")); err != nil {
+		b.Skip("the tokenizer is not installed: run scripts/deps.sh (it runs npm ci in e2e/tokens)")
 	}
 	site := httptest.NewServer(http.FileServer(http.Dir(docs)))
 	defer site.Close()
@@ -119,7 +119,9 @@ func with(m map[string]any, k string, v any) map[string]any {
 }
 
 // countTokens counts text's o200k tokens with the npm gpt-tokenizer.
-func countTokens(b *testing.B, counter, text string) int {
+// countTokens counts text's o200k tokens with the tokenizer the issues'
+// targets were measured with (gpt-tokenizer, in e2e/tokens).
+func countTokens(b testing.TB, counter, text string) int {
 	b.Helper()
 	cmd := exec.Command("node", counter)
 	cmd.Stdin = strings.NewReader(text)
@@ -253,7 +255,7 @@ func BenchmarkPeers(b *testing.B) {
 					url := site.URL + "/" + page
 					ok(b, cs, p.navigate, p.navArgs(url))
 					tree := ok(b, cs, p.read, p.readArg(url))
-					tokens := countTokens(b, filepath.Join("bench", "count.js"), tree)
+					tokens := countTokens(b, filepath.Join("tokens", "count.js"), tree)
 					var nav, read []time.Duration
 					for b.Loop() {
 						start := time.Now()

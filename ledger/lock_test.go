@@ -30,13 +30,21 @@ func TestAcquireWaitsForTheHolder(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "lock")
 	a, err := TryLock(path)
 	require.NoError(t, err)
+	got := make(chan error, 1)
 	go func() {
-		time.Sleep(30 * time.Millisecond)
-		_ = a.Unlock()
+		b, err := Acquire(context.Background(), path)
+		if err == nil {
+			err = b.Unlock()
+		}
+		got <- err
 	}()
-	b, err := Acquire(context.Background(), path)
-	require.NoError(t, err)
-	require.NoError(t, b.Unlock())
+	select {
+	case err := <-got:
+		t.Fatalf("Acquire returned while the lock was held: %v", err)
+	default:
+	}
+	require.NoError(t, a.Unlock())
+	require.NoError(t, <-got, "the waiter gets the lock once it is free")
 }
 
 func TestAcquireGivesUpWithItsContext(t *testing.T) {

@@ -73,7 +73,6 @@ func TestWaitSeesAnotherProcessesTransition(t *testing.T) {
 	require.NoError(t, err)
 
 	ch := startWait(t, ctx, s, m.ID)
-	time.Sleep(2 * pollInterval)
 	select {
 	case w := <-ch:
 		t.Fatalf("Wait returned before the task ended: %+v", w)

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Installs what the read_page benchmark needs beyond the tests: Debian's
-# Python documentation (the pages it reads) and the o200k tokenizer.
+# Python documentation (the pages it reads) and the peers it is compared with.
 set -eu
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what the tests need when it is missing, so `make test` works on a
-# fresh machine: Debian's Chromium for the e2e tests and the extension's npm
-# dev dependencies (TypeScript and @types/chrome, for the type check).
+# fresh machine: Debian's Chromium for the e2e tests, the extension's npm dev
+# dependencies (TypeScript and @types/chrome, for the type check) and the
+# o200k tokenizer the token budgets are checked with (e2e/tokens).
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -26,8 +27,10 @@ if ! have npm; then
 	exit 1
 fi
 # npm ci is quick when the lock file has not changed since the last install.
-if [ ! -f extension/node_modules/.package-lock.json ] ||
-	[ extension/package-lock.json -nt extension/node_modules/.package-lock.json ]; then
-	echo "deps: installing the extension's dev dependencies" >&2
-	(cd extension && npm ci --no-audit --no-fund --loglevel=error)
-fi
+for dir in extension e2e/tokens; do
+	if [ ! -f "$dir/node_modules/.package-lock.json" ] ||
+		[ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+		echo "deps: installing the npm dev dependencies of $dir" >&2
+		(cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+	fi
+done

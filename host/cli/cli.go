@@ -110,7 +110,7 @@ func home(env Env) (ledger.Home, error) {
 // openLog returns a logger writing JSON lines to the home's log file,
 // redacted by red (which the engine teaches the secrets it sees typed). Logs
 // never go to stdout: in native mode and in mcp, stdout is the wire.
-func openLog(h ledger.Home, component string, red *redact.Redactor) (*slog.Logger, func()) {
+func openLog(env Env, h ledger.Home, component string, red *redact.Redactor) (*slog.Logger, func()) {
 	path := h.LogFile()
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return slog.New(slog.DiscardHandler), func() {}
@@ -122,7 +122,7 @@ func openLog(h ledger.Home, component string, red *redact.Redactor) (*slog.Logge
 	}
 	// OPENCHROME_LOG=debug also logs each extension command and its time.
 	level := slog.LevelInfo
-	if os.Getenv("OPENCHROME_LOG") == "debug" {
+	if env.Getenv("OPENCHROME_LOG") == "debug" {
 		level = slog.LevelDebug
 	}
 	log := slog.New(redact.NewHandler(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: level}), red)).With("component", component, "pid", os.Getpid())
@@ -143,7 +143,7 @@ func native(ctx context.Context, env Env) int {
 		return 1
 	}
 	red := new(redact.Redactor)
-	log, closeLog := openLog(h, "daemon", red)
+	log, closeLog := openLog(env, h, "daemon", red)
 	defer closeLog()
 	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log, Redactor: red, Hooks: hooks(env)})
 	if err != nil {
@@ -261,7 +261,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) error {
 		groups = strings.Split(*tools, ",")
 	}
 	red := new(redact.Redactor)
-	log, closeLog := openLog(h, "mcp", red)
+	log, closeLog := openLog(env, h, "mcp", red)
 	defer closeLog()
 	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log, Redactor: red})
 	if err != nil {

@@ -88,7 +88,7 @@ func TestLogRotation(t *testing.T) {
 func TestTheLogIsRedacted(t *testing.T) {
 	h := ledger.Home(t.TempDir())
 	red := new(redact.Redactor)
-	log, closeLog := openLog(h, "daemon", red)
+	log, closeLog := openLog(Env{Getenv: func(string) string { return "" }}, h, "daemon", red)
 	red.Add("SuperSecretPassword!") // as the engine does when it fills a password field
 	log.Info("page said SuperSecretPassword!", "url", "https://x.example/cb?code=abc123&page=2",
 		"err", errors.New("Authorization: Bearer ya29.a0AfH6SMBx"))

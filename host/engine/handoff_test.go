@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -309,4 +310,54 @@ func TestANewDaemonAdoptsRunningHandoffs(t *testing.T) {
 	assert.Equal(t, ledger.StatusRunning, got.Status, "still the person's")
 	assert.Equal(t, os.Getpid(), got.PID, "adopted")
 	wantError(t, run(t, e, "interact", `{"ref":"e1","action":"click","tabId":9}`), protocol.CodeConflict)
+}
+
+// onTabArgs are valid arguments, without tabId, for every tool on a tab; a
+// tool on a tab without a row here fails TestEveryToolOnATabRefusesAHeldTab.
+var onTabArgs = map[string]string{
+	"navigate":           `{"url":"http://127.0.0.1/"}`,
+	"read_page":          `{}`,
+	"find":               `{"query":"Login"}`,
+	"interact":           `{"ref":"e1","action":"click"}`,
+	"act":                `{"steps":[{"ref":"e1","action":"click"}]}`,
+	"form_input":         `{"fields":[{"ref":"e1","value":"x"}]}`,
+	"computer":           `{"action":"screenshot"}`,
+	"wait_for":           `{"text":"x"}`,
+	"page_screenshot":    `{}`,
+	"javascript_tool":    `{"code":"document.title"}`,
+	"tabs_close":         `{}`,
+	"recording":          `{"durationMs":1000}`,
+	"oc_evidence_bundle": `{}`,
+	"oc_handoff_start":   `{"reason":"other"}`,
+}
+
+func TestEveryToolOnATabRefusesAHeldTab(t *testing.T) {
+	r := newHandoffRig(t)
+	v := r.start(t, `{"reason":"login"}`)
+	for _, tool := range Catalog() {
+		if !tool.OnTab {
+			continue
+		}
+		args, ok := onTabArgs[tool.Name]
+		require.True(t, ok, "%s is a tool on a tab: give it a row in onTabArgs", tool.Name)
+		for _, how := range []string{"given", "guessed"} {
+			if how == "guessed" && slices.Contains(tool.InputSchema.Required, "tabId") {
+				continue // tabs_close never guesses
+			}
+			t.Run(tool.Name+" "+how, func(t *testing.T) {
+				a := args
+				if how == "given" {
+					a = strings.Replace(args, "{", `{"tabId":4,`, 1)
+					a = strings.Replace(a, ",}", "}", 1)
+				}
+				before := len(r.fb.actions())
+				err := wantError(t, run(t, r.e, tool.Name, a), protocol.CodeConflict)
+				assert.Contains(t, err.Message, v.HandoffID)
+				assert.Contains(t, err.Hint, "oc_handoff_status")
+				for _, action := range r.fb.actions()[before:] {
+					assert.Contains(t, []string{"tab.list", "tab.get"}, action, "nothing but the gate's look reached the browser")
+				}
+			})
+		}
+	}
 }

@@ -254,11 +254,12 @@ func r2text(r *mcp.CallToolResult) string { return r.Content[0].(*mcp.TextConten
 
 func TestMCPCancellationReachesTheDaemon(t *testing.T) {
 	home := ledger.Home(t.TempDir())
-	cancelled := make(chan struct{})
+	arrived, cancelled := make(chan struct{}), make(chan struct{})
 	daemon(t, home, handlerFunc(func(ctx context.Context, c *bridge.Call) *protocol.ToolResult {
 		if c.Tool != "javascript_tool" {
 			return protocol.TextResult("ok")
 		}
+		close(arrived)
 		<-ctx.Done()
 		close(cancelled)
 		return protocol.ErrorResult(bridge.ContextError(ctx, c.Tool))
@@ -271,7 +272,7 @@ func TestMCPCancellationReachesTheDaemon(t *testing.T) {
 		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "javascript_tool", Arguments: map[string]any{"code": "await new Promise(() => {})"}})
 		errc <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-arrived // the call reached the daemon
 	cancel()
 	require.Error(t, <-errc)
 	select {

@@ -3,6 +3,7 @@ package task
 import (
 	"context"
 	"fmt"
+	"sync"
 )
 
 // A Job is the body of a long-running tool. The same job runs when the tool
@@ -14,25 +15,34 @@ import (
 type Job func(ctx context.Context, s *Sink) (any, error)
 
 // Sink is where a job reports while it works. A nil Sink, or one whose
-// functions are nil, drops the reports.
+// functions are nil, drops the reports. A job may report from several
+// goroutines (a crawl's workers): the Sink calls its functions one at a
+// time, in the order the reports arrive.
 type Sink struct {
 	// OnProgress, if set, receives how far the job has got.
 	OnProgress func(done, total float64, message string)
 	// OnPartial, if set, keeps what the job has done so far, so a job that
 	// dies with its daemon leaves it behind.
 	OnPartial func(v any)
+
+	mu sync.Mutex // serializes the calls above
 }
 
 // Progress reports how far the job has got.
 func (s *Sink) Progress(done, total float64, format string, args ...any) {
 	if s != nil && s.OnProgress != nil {
-		s.OnProgress(done, total, fmt.Sprintf(format, args...))
+		msg := fmt.Sprintf(format, args...)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.OnProgress(done, total, msg)
 	}
 }
 
 // Partial keeps the result so far.
 func (s *Sink) Partial(v any) {
 	if s != nil && s.OnPartial != nil {
+		s.mu.Lock()
+		defer s.mu.Unlock()
 		s.OnPartial(v)
 	}
 }
