@@ -229,10 +229,11 @@ func (s *Server) disconnect() {
 	}
 }
 
-// annotations publishes a tool's hints, only where they differ from MCP's
-// defaults (not read-only, destructive, not idempotent, open world): each
-// costs every agent tokens in tools/list. Destructive and idempotent mean
-// nothing for a read-only tool.
+// annotations publishes a tool's hints. The go-sdk always writes
+// readOnlyHint and idempotentHint; destructiveHint and openWorldHint go
+// out only where they differ from MCP's defaults (destructive, open world),
+// since each costs every agent tokens in tools/list. Destructive and
+// idempotent mean nothing for a read-only tool.
 func annotations(h engine.Hints) *mcp.ToolAnnotations {
 	a := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly}
 	if !h.ReadOnly {
@@ -243,9 +244,6 @@ func annotations(h engine.Hints) *mcp.ToolAnnotations {
 	}
 	if !h.OpenWorld {
 		a.OpenWorldHint = new(bool)
-	}
-	if *a == (mcp.ToolAnnotations{}) {
-		return nil
 	}
 	return a
 }

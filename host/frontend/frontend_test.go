@@ -136,9 +136,7 @@ func TestToolAnnotations(t *testing.T) {
 		w, ok := want[tool.Name]
 		require.True(t, ok, "no row for %s", tool.Name)
 		a := tool.Annotations
-		if a == nil {
-			a = &mcp.ToolAnnotations{}
-		}
+		require.NotNil(t, a, "%s carries its hints", tool.Name)
 		has := func(c string) bool { return strings.Contains(w, c) }
 		assert.Equal(t, has("r"), a.ReadOnlyHint, "%s readOnlyHint", tool.Name)
 		if has("r") {
