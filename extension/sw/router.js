@@ -3,7 +3,7 @@
 // (docs/wire.md). The routing itself (timeouts, cancel, one result per id) is
 // lib/router.js, which node tests.
 
-import { Router } from '../lib/router.js';
+import { Router, action } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as element from './actions/element.js';
 import * as evidence from './actions/evidence.js';
@@ -13,14 +13,14 @@ import * as pointer from './actions/pointer.js';
 import * as read from './actions/read.js';
 import * as tab from './actions/tab.js';
 
-/** @typedef {import('../lib/router.js').Action} Action */
+/** @typedef {import('../lib/router.js').ActionEntry} ActionEntry */
 /** @typedef {import('../lib/frames.js').BrowserFrame} BrowserFrame */
 
 /**
- * Wire action -> action. Nothing else can be invoked.
- * @type {ReadonlyMap<string, Action>}
+ * Every wire action. Nothing else can be invoked.
+ * @type {readonly ActionEntry[]}
  */
-export const ACTIONS = new Map([
+export const ACTIONS = [...new Map([
   ['browser.health', browser.health],
   ['browser.stop', human.stop],
   ['tabs.list', tab.list],
@@ -48,7 +48,7 @@ export const ACTIONS = new Map([
   ['input.key', pointer.key],
   ['input.scroll', pointer.scroll],
   ['input.viewport', pointer.viewport],
-]);
+])].map(([name, run]) => action(name, run));
 
 /**
  * Returns the router that answers the daemon's commands through send and
