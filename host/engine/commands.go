@@ -48,11 +48,11 @@ func browserStop() protocol.Command {
 }
 
 func pageHandoffState(tab int) protocol.Command {
-	return command("page.handoffState", tabParams{tab}, 0)
+	return command("handoff.state", tabParams{tab}, 0)
 }
 
 func tabsList() protocol.Command {
-	return command("tabs.list", struct{}{}, 0)
+	return command("tab.list", struct{}{}, 0)
 }
 
 func tabCreate(url string, active bool, timeout time.Duration) protocol.Command {
@@ -106,7 +106,7 @@ func pageText(tab int) protocol.Command {
 }
 
 func pageFind(tab int, query string, limit int) protocol.Command {
-	return command("page.find", struct {
+	return command("element.find", struct {
 		TabID int    `json:"tabId"`
 		Query string `json:"query"`
 		Limit int    `json:"limit"`
@@ -114,7 +114,7 @@ func pageFind(tab int, query string, limit int) protocol.Command {
 }
 
 func pageField(tab int, label, value string) protocol.Command {
-	return command("page.field", struct {
+	return command("element.field", struct {
 		TabID int    `json:"tabId"`
 		Label string `json:"label"`
 		Value string `json:"value,omitempty"`
@@ -183,7 +183,7 @@ func pageCrawl(tab int, output string) protocol.Command {
 }
 
 func pageObserve(tab int, on bool) protocol.Command {
-	return command("page.observe", struct {
+	return command("observe.set", struct {
 		TabID int  `json:"tabId"`
 		On    bool `json:"on"`
 	}{tab, on}, 0)
@@ -192,7 +192,7 @@ func pageObserve(tab int, on bool) protocol.Command {
 // pageEvents reads the observed console, network and navigation entries of
 // a tab from since on.
 func pageEvents(tab, since int, kinds []string) protocol.Command {
-	return command("page.events", struct {
+	return command("observe.events", struct {
 		TabID int      `json:"tabId"`
 		Since int      `json:"since,omitempty"`
 		Kinds []string `json:"kinds,omitempty"`
