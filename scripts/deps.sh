@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what the tests need when it is missing, so `make test` works on a
 # fresh machine: Debian's Chromium for the e2e tests and the extension's npm
-# dev dependencies (TypeScript and @types/chrome, for the type check).
+# dev dependencies (TypeScript and @types/chrome for the type check, jsdom for
+# the page script's tests).
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -22,10 +22,10 @@ import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
 import * as navigation from './navigation.js';
-import * as agent from './agent.js';
+import * as pageScript from './page-script.js';
 import * as input from './trusted-input.js';
 
-/** @typedef {import('./agent.js').RefTarget} RefTarget */
+/** @typedef {import('./page-script.js').RefTarget} RefTarget */
 /** @typedef {import('../lib/act.js').Counts} Counts */
 /** @typedef {{ x: number, y: number }} Point */
 
@@ -48,7 +48,7 @@ export class Target {
 
   /** @param {string} method @param {Record<string, unknown>} [args] */
   call(method, args = {}) {
-    return agent.onRef(this.t, method, args, this.signal);
+    return pageScript.onRef(this.t, method, args, this.signal);
   }
 
   async locate() {
@@ -86,7 +86,7 @@ export class Target {
       return await this.call('changes', { watch: this.watchId, stop });
     } catch (err) {
       if (err instanceof ActionError && err.code === 'stale_ref') return { navigated: true };
-      if (err instanceof agent.DialogOpened) return { dialogOpen: true };
+      if (err instanceof pageScript.DialogOpened) return { dialogOpen: true };
       throw err;
     }
   }

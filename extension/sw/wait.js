@@ -5,7 +5,7 @@
 import { sleep } from '../lib/abort.js';
 import { ActionError } from '../lib/errors.js';
 import { urlMatches } from '../lib/url.js';
-import * as agent from './agent.js';
+import * as pageScript from './page-script.js';
 import * as cdp from './cdp.js';
 
 /** How often a wait looks again. */
@@ -69,14 +69,14 @@ async function probe(tabId, cond, signal) {
     return { ok: !!r.result?.value, seen: `the predicate is ${JSON.stringify(r.result?.value ?? null)}` };
   }
   if (cond.ref !== undefined) {
-    const t = await agent.resolve(tabId, cond.ref);
+    const t = await pageScript.resolve(tabId, cond.ref);
     try {
-      return await agent.onRef(t, 'check', { ref: t.ref, state: cond.state }, signal);
+      return await pageScript.onRef(t, 'check', { ref: t.ref, state: cond.state }, signal);
     } catch (err) {
       const gone = err instanceof ActionError && err.code === 'stale_ref';
       if (gone && (cond.state === 'detached' || cond.state === 'hidden')) return { ok: true, seen: 'the element is gone' };
       throw err;
     }
   }
-  return (await agent.call({ tabId, frameId: 0 }, 'check', cond, signal)).data;
+  return (await pageScript.call({ tabId, frameId: 0 }, 'check', cond, signal)).data;
 }

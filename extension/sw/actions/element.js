@@ -8,7 +8,7 @@ import { sleep } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
-import * as agent from '../agent.js';
+import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
 import { SETTLE_MS, afterInput } from '../input-effects.js';
 import { Target } from '../target.js';
@@ -39,8 +39,8 @@ async function act(params, { tabId, signal }) {
     return { action, key, ...(await afterInput(tabId, start, signal)) };
   }
 
-  const t = await agent.resolve(tabId, params.ref);
-  const offset = await agent.frameOffset(tabId, t.frameId, signal);
+  const t = await pageScript.resolve(tabId, params.ref);
+  const offset = await pageScript.frameOffset(tabId, t.frameId, signal);
   const el = new Target(t, offset, signal);
   switch (action) {
     case 'click':
@@ -77,8 +77,8 @@ async function act(params, { tabId, signal }) {
  * @type {TabAction}
  */
 async function locate(params, { tabId, signal }) {
-  const t = await agent.resolve(tabId, params.ref);
-  return agent.onRef(t, 'locate', {}, signal);
+  const t = await pageScript.resolve(tabId, params.ref);
+  return pageScript.onRef(t, 'locate', {}, signal);
 }
 
 /**
@@ -89,7 +89,7 @@ async function find(params, { tabId, signal }) {
   const query = stringParam(params, 'query');
   if (!query?.trim()) throw new ActionError('bad_request', 'query is empty');
   const limit = intParam(params, 'limit', 1, 100) ?? 10;
-  return agent.callHanding(tabId, 'find', { query, limit }, signal);
+  return pageScript.callHanding(tabId, 'find', { query, limit }, signal);
 }
 
 /**
@@ -100,7 +100,7 @@ async function find(params, { tabId, signal }) {
 async function field(params, { tabId, signal }) {
   const label = stringParam(params, 'label');
   if (!label?.trim()) throw new ActionError('bad_request', 'label is empty');
-  return agent.callHanding(tabId, 'field', { label, value: stringParam(params, 'value') }, signal);
+  return pageScript.callHanding(tabId, 'field', { label, value: stringParam(params, 'value') }, signal);
 }
 
 /**

@@ -5,7 +5,7 @@
 import { ActionError } from '../../lib/errors.js';
 import { originOf } from '../../lib/human.js';
 import { tabAction } from '../../lib/router.js';
-import * as agent from '../agent.js';
+import * as pageScript from '../page-script.js';
 import * as cdp from '../cdp.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -51,7 +51,7 @@ async function countCookies(tabId, url, signal) {
  */
 async function pageState(tabId, signal) {
   try {
-    const { data } = await agent.call({ tabId, frameId: 0 }, 'handoffState', {}, signal);
+    const { data } = await pageScript.call({ tabId, frameId: 0 }, 'handoffState', {}, signal);
     return { storageKeys: data.storageKeys, domFingerprint: data.domFingerprint };
   } catch (err) {
     if (err instanceof ActionError && err.code === 'tab_not_allowed') {

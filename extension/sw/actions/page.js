@@ -7,7 +7,7 @@
 import { ActionError } from '../../lib/errors.js';
 import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
-import * as agent from '../agent.js';
+import * as pageScript from '../page-script.js';
 import * as cdp from '../cdp.js';
 import { evaluate as evaluateIn } from '../evaluate.js';
 import { sanitizedDom } from '../page-html.js';
@@ -78,7 +78,7 @@ async function evaluate(params, { tabId, signal, id }) {
  * @type {TabAction}
  */
 async function snapshot(_params, { tabId, signal }) {
-  return agent.snapshot(tabId, signal);
+  return pageScript.snapshot(tabId, signal);
 }
 
 /**
@@ -86,7 +86,7 @@ async function snapshot(_params, { tabId, signal }) {
  * @type {TabAction}
  */
 async function text(_params, { tabId, signal }) {
-  return (await agent.call({ tabId, frameId: 0 }, 'text', {}, signal)).data;
+  return (await pageScript.call({ tabId, frameId: 0 }, 'text', {}, signal)).data;
 }
 
 const OUTPUTS = /** @type {const} */ (['markdown', 'text', 'links']);
@@ -97,7 +97,7 @@ const OUTPUTS = /** @type {const} */ (['markdown', 'text', 'links']);
  */
 async function crawl(params, { tabId, signal }) {
   const output = enumParam(params, 'output', OUTPUTS) ?? 'markdown';
-  return (await agent.call({ tabId, frameId: 0 }, 'crawl', { output }, signal)).data;
+  return (await pageScript.call({ tabId, frameId: 0 }, 'crawl', { output }, signal)).data;
 }
 
 /**
