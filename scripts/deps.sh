@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs what the tests need when it is missing, so `make test` works on a
 # fresh machine: Debian's Chromium for the e2e tests, the extension's npm dev
-# dependencies (TypeScript and @types/chrome, for the type check) and the
-# o200k tokenizer the token budgets are checked with (e2e/tokens).
+# dependencies (TypeScript and @types/chrome for the type check, jsdom for the
+# page script's tests) and the o200k tokenizer the token budgets are checked
+# with (e2e/tokens).
 set -eu
 cd "$(dirname "$0")/.."
 

@@ -3,7 +3,13 @@
 // command runs its action under an AbortSignal that its timeout or a cancel
 // frame aborts, and gets exactly one result, errors included. State frames
 // (what the side panel shows) go to onState. The router is given `send`, its
-// actions and onState, never the port or `chrome`, so node can test it.
+// actions, the tab gate and onState, never the port or `chrome`, so node can
+// test it.
+//
+// The router is the tab gate: an action that takes a tab says so in its
+// entry (tabAction), and the router reads its tabId and asks checkTab before
+// the action runs. A refused tab ends the command there, so no action
+// checks a tab itself.
 
 import { ActionError, toWireError } from './errors.js';
 import {
@@ -13,6 +19,7 @@ import {
   errorResult,
   okResult,
 } from './frames.js';
+import { tabIdParam } from './params.js';
 
 /** @typedef {import('./frames.js').BrowserFrame} BrowserFrame */
 /** @typedef {import('./frames.js').Command} Command */
@@ -26,12 +33,99 @@ import {
  */
 
 /**
+ * What the tab gate knows of a tab: in the worker, the chrome.tabs.Tab
+ * that sw/tab-group.js's checkTab returns.
+ * @typedef {{ id?: number, url?: string, title?: string }} GateTab
+ */
+
+/**
+ * What a tab action gets: the tab the gate let through, besides the rest.
+ * @typedef {ActionContext & { tabId: number, tab: GateTab }} TabContext
+ */
+
+/**
  * An action does one thing in the browser and returns the result's data. It
  * honours signal: it rejects promptly once it aborts and tears down what it
  * started.
  * @typedef {(params: Record<string, unknown>, ctx: ActionContext)
  *   => Promise<unknown>} Action
  */
+
+/**
+ * A tab action is an action on the tab named by params.tabId, which the
+ * router has checked before it runs.
+ * @typedef {(params: Record<string, unknown>, ctx: TabContext)
+ *   => Promise<unknown>} TabAction
+ */
+
+/**
+ * One wire action: its name, whether it takes a tab, and what runs it.
+ * @typedef {{ name: string, tab: false, run: Action }
+ *   | { name: string, tab: true, run: TabAction }} ActionEntry
+ */
+
+/**
+ * The gate: returns the tab when the agent may use it, or throws an
+ * ActionError (tab_not_found, tab_not_allowed).
+ * @typedef {(tabId: number) => Promise<GateTab>} CheckTab
+ */
+
+/**
+ * The timers the router's timeouts use; tests pass a clock they drive.
+ * @typedef {{ setTimeout(fn: () => void, ms: number): unknown,
+ *   clearTimeout(handle: unknown): void }} Timers
+ */
+
+/**
+ * @param {string} name
+ * @param {Action} run
+ * @returns {ActionEntry}
+ */
+export function action(name, run) {
+  return { name, tab: false, run };
+}
+
+/**
+ * @param {string} name
+ * @param {TabAction} run
+ * @returns {ActionEntry}
+ */
+export function tabAction(name, run) {
+  return { name, tab: true, run };
+}
+
+/**
+ * Joins the action tables of the files under sw/actions/, keyed by file
+ * name (tab for actions/tab.js), into one list. It throws (a programmer's
+ * error, found when the worker loads) when a name does not start with its
+ * file's name and a dot, or appears twice.
+ * @param {Record<string, readonly ActionEntry[]>} tables
+ * @returns {ActionEntry[]}
+ */
+export function joinTables(tables) {
+  /** @type {ActionEntry[]} */
+  const all = [];
+  const seen = new Set();
+  for (const [file, table] of Object.entries(tables)) {
+    for (const entry of table) {
+      if (!entry.name.startsWith(`${file}.`)) {
+        throw new Error(`action ${entry.name} is in actions/${file}.js: its name must start with "${file}."`);
+      }
+      if (seen.has(entry.name)) throw new Error(`action ${entry.name} appears twice`);
+      seen.add(entry.name);
+      all.push(entry);
+    }
+  }
+  return all;
+}
+
+/** @type {Timers} */
+const TIMERS = {
+  // Wrapped: a browser's setTimeout called on another object throws
+  // "Illegal invocation".
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(/** @type {Parameters<typeof clearTimeout>[0]} */ (handle)),
+};
 
 /**
  * @typedef {Pick<Console, 'warn' | 'debug'>} Logger
@@ -41,7 +135,7 @@ import {
  * @typedef {object} Running a command in flight
  * @property {string} action
  * @property {AbortController} controller
- * @property {ReturnType<typeof setTimeout>} timer
+ * @property {unknown} timer
  */
 
 /**
@@ -50,17 +144,28 @@ import {
 export class Router {
   /**
    * @param {object} options
-   * @param {ReadonlyMap<string, Action>} options.actions action name -> action
+   * @param {Iterable<ActionEntry>} options.actions every action it answers
+   * @param {CheckTab} [options.checkTab] the tab gate; required when an
+   *   action takes a tab
    * @param {(frame: BrowserFrame) => void} options.send sends one frame
    * @param {(data: unknown) => void} [options.onState] takes each state
    *   frame's data; without it state frames are ignored
    * @param {Logger} [options.log]
+   * @param {Timers} [options.timers]
    */
-  constructor({ actions, send, onState, log = console }) {
-    this.actions = actions;
+  constructor({ actions, checkTab, send, onState, log = console, timers = TIMERS }) {
+    /** @type {Map<string, ActionEntry>} action name -> entry */
+    this.actions = new Map();
+    for (const entry of actions) {
+      if (this.actions.has(entry.name)) throw new Error(`router: action ${entry.name} appears twice`);
+      if (entry.tab && !checkTab) throw new Error(`router: ${entry.name} takes a tab, and there is no checkTab`);
+      this.actions.set(entry.name, entry);
+    }
+    this.checkTab = checkTab;
     this.send = send;
     this.onState = onState;
     this.log = log;
+    this.timers = timers;
     /** @type {Map<string, Running>} commands in flight, by id */
     this.running = new Map();
   }
@@ -133,24 +238,39 @@ export class Router {
     }
     const ms = clampTimeout(timeoutMs);
     const controller = new AbortController();
-    const timer = setTimeout(() => {
+    const timer = this.timers.setTimeout(() => {
       this.stop(id, new ActionError('timeout', `${name} timed out after ${ms} ms`));
     }, ms);
     this.running.set(id, { action: name, controller, timer });
 
     const ctx = { signal: controller.signal, id };
-    Promise.resolve()
-      .then(() => {
-        const action = this.actions.get(name);
-        if (!action) {
-          throw new ActionError('bad_request', `unknown action ${JSON.stringify(name)}`);
-        }
-        return action(paramsOf(params), ctx);
-      })
-      .then(
-        (data) => this.finish(id, okResult(id, data ?? {})),
-        (err) => this.finish(id, errorResult(id, toWireError(err))),
-      );
+    // The action starts after handle returns, as a microtask.
+    Promise.resolve().then(() => this.dispatch(name, params, ctx)).then(
+      (data) => this.finish(id, okResult(id, data ?? {})),
+      (err) => this.finish(id, errorResult(id, toWireError(err))),
+    );
+  }
+
+  /**
+   * Finds the action, passes a tab action's tab through the gate, and runs
+   * it. Whatever it throws becomes the command's one error result.
+   * @param {string} name
+   * @param {unknown} params
+   * @param {ActionContext} ctx
+   * @returns {Promise<unknown>}
+   */
+  async dispatch(name, params, ctx) {
+    const entry = this.actions.get(name);
+    if (!entry) {
+      throw new ActionError('bad_request', `unknown action ${JSON.stringify(name)}`);
+    }
+    const p = paramsOf(params);
+    if (!entry.tab) return entry.run(p, ctx);
+    const tabId = tabIdParam(p);
+    const tab = await /** @type {CheckTab} */ (this.checkTab)(tabId);
+    // Answered already (timeout, cancel): the action does not start.
+    ctx.signal.throwIfAborted();
+    return entry.run(p, { ...ctx, tabId, tab });
   }
 
   /**
@@ -210,7 +330,7 @@ export class Router {
       return;
     }
     this.running.delete(id);
-    clearTimeout(running.timer);
+    this.timers.clearTimeout(running.timer);
     this.sendSafely(frame);
   }
 

@@ -35,3 +35,16 @@ export function checkUrl(url) {
     `cannot open ${parsed.protocol} URLs: only http, https, file and about:blank`,
   );
 }
+
+/**
+ * Reports whether url matches pattern: a glob when it has *, else a
+ * substring.
+ * @param {string} url
+ * @param {string} pattern
+ * @returns {boolean}
+ */
+export function urlMatches(url, pattern) {
+  if (!pattern.includes('*')) return url.includes(pattern);
+  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return re.test(url);
+}

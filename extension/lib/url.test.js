@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { checkUrl } from './url.js';
+import { checkUrl, urlMatches } from './url.js';
 
 test('http, https, file and about:blank are accepted', () => {
   assert.equal(checkUrl('http://127.0.0.1:8080/a?b#c'), 'http://127.0.0.1:8080/a?b#c');
@@ -49,4 +49,14 @@ test('the message names the scheme, not the URL', () => {
     assert.doesNotMatch(err.message, /secret/);
     return true;
   });
+});
+
+test('urlMatches: a substring, or a glob when the pattern has *', () => {
+  assert.equal(urlMatches('http://127.0.0.1:8080/done?x=1', '/done'), true);
+  assert.equal(urlMatches('http://127.0.0.1:8080/start', '/done'), false);
+  assert.equal(urlMatches('http://127.0.0.1:8080/done', '*/done'), true);
+  assert.equal(urlMatches('http://127.0.0.1:8080/done/more', '*/done'), false, 'a glob matches the whole URL');
+  assert.equal(urlMatches('http://a.test/x.html', 'http://a.test/*.html'), true);
+  assert.equal(urlMatches('http://a.test/xyhtml', 'http://a.test/*.html'), false, 'the dot is a dot, not any character');
+  assert.equal(urlMatches('http://a.test/?q=(1)', '*?q=(1)'), true);
 });

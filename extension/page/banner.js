@@ -9,9 +9,9 @@
 // !important inside that root (which beats the page's own !important), its
 // text is set through textContent (the instruction comes from an agent), and
 // its buttons act only on trusted events, which a page's script cannot make.
-// The page agent (page/agent.js) skips the element.
+// The page script (page/*.js, lib/page-files.js) skips the element.
 //
-// A classic script, not a module, for the reasons page/agent.js gives.
+// A classic script, not a module, for the reasons page/namespace.js gives.
 
 (() => {
   const VERSION = 1;

@@ -4,6 +4,7 @@
 // the dialog stays. We follow them through CDP's Page events and answer them
 // when the agent says so.
 
+import { ActionError } from '../lib/errors.js';
 import * as cdp from './cdp.js';
 
 /**
@@ -80,4 +81,17 @@ export async function answer(tabId, accept, promptText, { signal } = {}) {
  */
 export function describe(d) {
   return `${d.type} "${d.message}"`;
+}
+
+/**
+ * Throws conflict when a dialog is open on tabId: its page runs nothing
+ * until the dialog is answered.
+ * @param {number} tabId
+ */
+export function refuseWhileOpen(tabId) {
+  const d = open.get(tabId);
+  if (d) {
+    throw new ActionError('conflict', `a JavaScript dialog is open: ${describe(d)}`,
+      'call interact with action accept_dialog or dismiss_dialog');
+  }
 }

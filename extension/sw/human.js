@@ -11,7 +11,7 @@ import { checkHumanMessage, isHumanMessage } from '../lib/human.js';
 import { DOCTOR, badge } from '../lib/panel.js';
 import * as banner from './banner.js';
 import * as cdp from './cdp.js';
-import * as observe from './observe.js';
+import * as evidence from './evidence.js';
 import * as port from './port.js';
 
 /** @typedef {import('../lib/human.js').Connection} Connection */
@@ -191,7 +191,7 @@ export async function stopLocally(except) {
   const cancelled = commands?.cancelAll({ except, message: 'the person pressed Stop' }) ?? 0;
   const [banners] = await Promise.all([
     serial(() => banner.removeAll(state)),
-    observe.stopAll(),
+    evidence.stopAll(),
   ]);
   // Last: ending an observation still talks to the tab's debugger.
   const detached = await cdp.detachAll();

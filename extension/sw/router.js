@@ -1,62 +1,50 @@
 // @ts-check
-// The extension's command table: which action answers which wire action
-// (docs/wire.md). The routing itself (timeouts, cancel, one result per id) is
-// lib/router.js, which node tests.
+// The extension's command table: every file under sw/actions/ exports the
+// table of its wire actions (docs/wire.md), each named for its file
+// (tab.navigate is in actions/tab.js). The routing itself (the tab gate,
+// timeouts, cancel, one result per id) is lib/router.js, which node tests.
 
-import { Router } from '../lib/router.js';
+import { Router, joinTables } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as element from './actions/element.js';
-import * as evidence from './actions/evidence.js';
-import * as human from './actions/human.js';
+import * as handoff from './actions/handoff.js';
+import * as input from './actions/input.js';
+import * as observe from './actions/observe.js';
 import * as page from './actions/page.js';
-import * as pointer from './actions/pointer.js';
-import * as read from './actions/read.js';
 import * as tab from './actions/tab.js';
+import { checkTab } from './tab-group.js';
 
-/** @typedef {import('../lib/router.js').Action} Action */
+/** @typedef {import('../lib/router.js').ActionEntry} ActionEntry */
 /** @typedef {import('../lib/frames.js').BrowserFrame} BrowserFrame */
 
 /**
- * Wire action -> action. Nothing else can be invoked.
- * @type {ReadonlyMap<string, Action>}
+ * Each action file's table, by file name. sw/router.test.js checks that it
+ * holds every file under sw/actions/.
  */
-export const ACTIONS = new Map([
-  ['browser.health', browser.health],
-  ['browser.stop', human.stop],
-  ['tabs.list', tab.list],
-  ['tab.create', tab.create],
-  ['tab.close', tab.close],
-  ['tab.navigate', tab.navigate],
-  ['page.screenshot', page.screenshot],
-  ['page.evaluate', page.evaluate],
-  ['page.snapshot', read.snapshot],
-  ['page.text', read.text],
-  ['page.crawl', read.crawl],
-  ['page.find', read.find],
-  ['page.field', read.field],
-  ['page.wait', read.wait],
-  ['page.observe', evidence.observePage],
-  ['page.events', evidence.events],
-  ['page.dom', evidence.dom],
-  ['page.handoffState', human.handoffState],
-  ['element.act', element.act],
-  ['element.locate', element.locate],
-  ['input.click', pointer.click],
-  ['input.move', pointer.move],
-  ['input.drag', pointer.drag],
-  ['input.type', pointer.type],
-  ['input.key', pointer.key],
-  ['input.scroll', pointer.scroll],
-  ['input.viewport', pointer.viewport],
-]);
+export const TABLES = {
+  browser: browser.ACTIONS,
+  tab: tab.ACTIONS,
+  page: page.ACTIONS,
+  element: element.ACTIONS,
+  input: input.ACTIONS,
+  observe: observe.ACTIONS,
+  handoff: handoff.ACTIONS,
+};
 
 /**
- * Returns the router that answers the daemon's commands through send and
- * hands state frames to onState.
+ * Every wire action. Nothing else can be invoked.
+ * @type {readonly ActionEntry[]}
+ */
+export const ACTIONS = joinTables(TABLES);
+
+/**
+ * Returns the router that answers the daemon's commands through send, lets
+ * tab actions through sw/tab-group.js's checkTab, and hands state frames to
+ * onState.
  * @param {(frame: BrowserFrame) => void} send
  * @param {(data: unknown) => void} onState
  * @returns {Router}
  */
 export function createRouter(send, onState) {
-  return new Router({ actions: ACTIONS, send, onState });
+  return new Router({ actions: ACTIONS, checkTab, send, onState });
 }

@@ -1,18 +1,19 @@
 // @ts-check
-// page.* actions, through CDP: screenshots and script evaluation.
+// page.*: reading a page as a whole (its tree, text, content for a crawl,
+// HTML), its screenshot, script in it, and waiting for a condition. What is
+// not the action itself lives beside sw/page-script.js: sw/evaluate.js,
+// sw/page-html.js, sw/wait.js.
 
-import { ActionError, oneLine } from '../../lib/errors.js';
-import {
-  boolParam,
-  enumParam,
-  intParam,
-  stringParam,
-  tabIdParam,
-} from '../../lib/params.js';
+import { ActionError } from '../../lib/errors.js';
+import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
+import { tabAction } from '../../lib/router.js';
+import * as pageScript from '../page-script.js';
 import * as cdp from '../cdp.js';
-import { checkTab } from '../tab-group.js';
+import { evaluate as evaluateIn } from '../evaluate.js';
+import { sanitizedDom } from '../page-html.js';
+import { waitFor } from '../wait.js';
 
-/** @typedef {import('../../lib/router.js').Action} Action */
+/** @typedef {import('../../lib/router.js').TabAction} TabAction */
 
 const FORMATS = /** @type {const} */ (['png', 'jpeg']);
 
@@ -22,17 +23,15 @@ const MAX_IMAGE_CHARS = 60 * 1024 * 1024;
 /**
  * page.screenshot: the tab's viewport, or with fullPage its whole document,
  * as base64 PNG or JPEG.
- * @type {Action}
+ * @type {TabAction}
  */
-export async function screenshot(params, { signal }) {
-  const tabId = tabIdParam(params);
+async function screenshot(params, { tabId, signal }) {
   const format = enumParam(params, 'format', FORMATS) ?? 'png';
   const quality = intParam(params, 'quality', 0, 100);
   const fullPage = boolParam(params, 'fullPage', false);
   if (quality !== undefined && format !== 'jpeg') {
     throw new ActionError('bad_request', 'quality applies to jpeg only');
   }
-  await checkTab(tabId);
 
   /** @type {Record<string, unknown>} */
   const capture = { format };
@@ -62,109 +61,70 @@ export async function screenshot(params, { signal }) {
 }
 
 /**
- * page.evaluate: runs expression in the page's main world (top-level await
- * works) and returns its value, awaited when it is a promise, as JSON. On
- * abort the action stops waiting at once and stops the script if it is
- * still running, so a busy loop does not outlive its command.
- * @type {Action}
+ * page.evaluate: runs expression in the page's main world and returns its
+ * value as JSON (sw/evaluate.js).
+ * @type {TabAction}
  */
-export async function evaluate(params, { signal, id }) {
-  const tabId = tabIdParam(params);
+async function evaluate(params, { tabId, signal, id }) {
   const expression = stringParam(params, 'expression');
   if (!expression) {
     throw new ActionError('bad_request', 'expression must be a non-empty string');
   }
-  await checkTab(tabId);
-
-  const release = await cdp.holdDebugger(tabId, { signal });
-  // Our own group, so that a release cannot free a concurrent call's objects.
-  const objectGroup = `openchrome-${id}`;
-  let stopping = false;
-  try {
-    // replMode evaluates like the DevTools console: top-level await and
-    // declarations work, and awaitPromise awaits the whole evaluation; a
-    // promise the expression yields comes back unawaited, so by reference,
-    // to be awaited below.
-    const res = await cdp.send(tabId, 'Runtime.evaluate', {
-      expression,
-      objectGroup,
-      replMode: true,
-      awaitPromise: true,
-      returnByValue: false,
-      userGesture: true,
-    }, { signal });
-    return await valueOf(tabId, res, signal);
-  } catch (err) {
-    if (signal.aborted) {
-      stopping = true;
-      cdp.interrupt(tabId).catch(() => {}).finally(release);
-    }
-    throw err;
-  } finally {
-    if (!stopping) release();
-    cdp.send(tabId, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
-  }
+  return evaluateIn(tabId, expression, { signal, id });
 }
 
 /**
- * Returns an evaluation's result as page.evaluate's data: a promise is
- * awaited, an object fetched by value.
- * @param {number} tabId
- * @param {any} res a CDP EvaluateResult
- * @param {AbortSignal} signal
- * @returns {Promise<{ value?: unknown, type: string }>}
+ * page.snapshot: the tab's tree (docs/wire.md), cross-origin frames in place.
+ * @type {TabAction}
  */
-async function valueOf(tabId, res, signal) {
-  throwIfThrew(res);
-  let result = res.result ?? {};
-  try {
-    if (result.subtype === 'promise') {
-      res = await cdp.send(tabId, 'Runtime.awaitPromise', {
-        promiseObjectId: result.objectId,
-        returnByValue: true,
-      }, { signal });
-      throwIfThrew(res);
-      result = res.result ?? {};
-    } else if (result.objectId) {
-      res = await cdp.send(tabId, 'Runtime.callFunctionOn', {
-        objectId: result.objectId,
-        functionDeclaration: 'function () { return this; }',
-        returnByValue: true,
-      }, { signal });
-      throwIfThrew(res);
-      result = res.result ?? {};
-    }
-  } catch (err) {
-    // "Object couldn't be returned by value", "Object reference chain is too
-    // long": a cycle, or something JSON cannot hold.
-    const text = err instanceof Error ? err.message : '';
-    if (/by value|reference chain/i.test(text)) {
-      throw new ActionError(
-        'bad_request',
-        'the result cannot be returned as JSON',
-        'return plain data, e.g. JSON.stringify(...)',
-      );
-    }
-    throw err;
-  }
-  /** @type {{ value?: unknown, type: string }} */
-  const out = { type: result.type ?? 'undefined' };
-  if ('value' in result) {
-    out.value = result.value;
-  } else if (result.unserializableValue !== undefined) {
-    // NaN, Infinity, -0 and bigints have no JSON form; CDP spells them out.
-    out.value = result.unserializableValue;
-  }
-  return out;
+async function snapshot(_params, { tabId, signal }) {
+  return pageScript.snapshot(tabId, signal);
 }
 
 /**
- * Throws the page's exception, if the script threw.
- * @param {any} res a CDP result with exceptionDetails when the script threw
+ * page.text: the main content as Markdown.
+ * @type {TabAction}
  */
-function throwIfThrew(res) {
-  const d = res?.exceptionDetails;
-  if (!d) return;
-  const text = d.exception?.description ?? d.exception?.value ?? d.text ?? 'an exception';
-  throw new ActionError('bad_request', `script threw: ${oneLine(String(text))}`);
+async function text(_params, { tabId, signal }) {
+  return (await pageScript.call({ tabId, frameId: 0 }, 'text', {}, signal)).data;
 }
+
+const OUTPUTS = /** @type {const} */ (['markdown', 'text', 'links']);
+
+/**
+ * page.crawl: a page's content, as a crawl keeps it, and its links.
+ * @type {TabAction}
+ */
+async function crawl(params, { tabId, signal }) {
+  const output = enumParam(params, 'output', OUTPUTS) ?? 'markdown';
+  return (await pageScript.call({ tabId, frameId: 0 }, 'crawl', { output }, signal)).data;
+}
+
+/**
+ * page.dom: the top document's HTML from a sanitized copy.
+ * @type {TabAction}
+ */
+async function dom(_params, { tabId, signal }) {
+  return sanitizedDom(tabId, signal);
+}
+
+/**
+ * page.wait: returns as soon as the condition holds; on timeout the error
+ * says what the page showed last.
+ * @type {TabAction}
+ */
+async function wait(params, { tabId, signal }) {
+  const timeoutMs = intParam(params, 'waitMs', 0, 600000) ?? 5000;
+  const cond = /** @type {Record<string, unknown>} */ (params.condition ?? {});
+  return waitFor(tabId, cond, timeoutMs, signal);
+}
+
+export const ACTIONS = [
+  tabAction('page.screenshot', screenshot),
+  tabAction('page.evaluate', evaluate),
+  tabAction('page.snapshot', snapshot),
+  tabAction('page.text', text),
+  tabAction('page.crawl', crawl),
+  tabAction('page.dom', dom),
+  tabAction('page.wait', wait),
+];

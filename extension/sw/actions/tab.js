@@ -1,14 +1,16 @@
 // @ts-check
-// tab.* and tabs.* actions: list, create, close and navigate the agent's tabs.
+// tab.*: list, create, close and navigate the agent's tabs.
 
 import { ActionError } from '../../lib/errors.js';
-import { boolParam, enumParam, stringParam, tabIdParam } from '../../lib/params.js';
+import { boolParam, enumParam, stringParam } from '../../lib/params.js';
+import { action, tabAction } from '../../lib/router.js';
 import { checkUrl } from '../../lib/url.js';
 import * as cdp from '../cdp.js';
 import * as navigation from '../navigation.js';
-import { checkTab, closeTab, createTab, listTabs } from '../tab-group.js';
+import { closeTab, createTab, listTabs } from '../tab-group.js';
 
 /** @typedef {import('../../lib/router.js').Action} Action */
+/** @typedef {import('../../lib/router.js').TabAction} TabAction */
 
 /**
  * A tab as actions report it (docs/wire.md).
@@ -31,10 +33,10 @@ function describe(tab) {
 }
 
 /**
- * tabs.list: the agent's tabs, in tab-strip order.
+ * tab.list: the agent's tabs, in tab-strip order.
  * @type {Action}
  */
-export async function list() {
+async function list() {
   return { tabs: (await listTabs()).map(describe) };
 }
 
@@ -44,7 +46,7 @@ export async function list() {
  * fails the tab is closed again.
  * @type {Action}
  */
-export async function create(params, { signal }) {
+async function create(params, { signal }) {
   const raw = stringParam(params, 'url');
   const url = raw === undefined ? 'about:blank' : checkUrl(raw);
   const active = boolParam(params, 'active', true);
@@ -85,10 +87,9 @@ function loaded(tab, outcome) {
 
 /**
  * tab.close: closes one of the agent's tabs.
- * @type {Action}
+ * @type {TabAction}
  */
-export async function close(params) {
-  const tabId = tabIdParam(params);
+async function close(_params, { tabId }) {
   await closeTab(tabId);
   return { tabId };
 }
@@ -98,17 +99,15 @@ const DIRECTIONS = /** @type {const} */ (['back', 'forward', 'reload']);
 /**
  * tab.navigate: opens url in the tab, or goes back, forward or reloads, and
  * waits until the main frame has finished loading.
- * @type {Action}
+ * @type {TabAction}
  */
-export async function navigate(params, { signal }) {
-  const tabId = tabIdParam(params);
+async function navigate(params, { tabId, signal }) {
   const raw = stringParam(params, 'url');
   const direction = enumParam(params, 'direction', DIRECTIONS);
   if ((raw === undefined) === (direction === undefined)) {
     throw new ActionError('bad_request', 'pass either url or direction');
   }
   const url = raw === undefined ? undefined : checkUrl(raw);
-  await checkTab(tabId);
 
   /** @type {() => Promise<unknown>} */
   let begin;
@@ -150,3 +149,10 @@ async function goHistory(tabId, step, signal) {
   }
   await cdp.send(tabId, 'Page.navigateToHistoryEntry', { entryId: entry.id }, { signal });
 }
+
+export const ACTIONS = [
+  action('tab.list', list),
+  action('tab.create', create),
+  tabAction('tab.close', close),
+  tabAction('tab.navigate', navigate),
+];

@@ -1,28 +1,24 @@
 // @ts-check
-// The actions behind handoffs and Stop (docs/human.md): page.handoffState,
-// a handoff's before and after snapshot, and browser.stop.
+// handoff.state: a handoff's before and after snapshot of a tab
+// (docs/human.md).
 
 import { ActionError } from '../../lib/errors.js';
 import { originOf } from '../../lib/human.js';
-import { tabIdParam } from '../../lib/params.js';
-import * as agent from '../agent.js';
+import { tabAction } from '../../lib/router.js';
+import * as pageScript from '../page-script.js';
 import * as cdp from '../cdp.js';
-import { stopLocally } from '../human.js';
-import { checkTab } from '../tab-group.js';
 
-/** @typedef {import('../../lib/router.js').Action} Action */
+/** @typedef {import('../../lib/router.js').TabAction} TabAction */
 
 /**
- * page.handoffState: what a handoff snapshot holds of a tab, and nothing
- * the person typed: the URL, title and origin, how many cookies Chrome
- * would send to the URL (never their values), the top frame's localStorage
- * key names and the fingerprint of its element structure. The host redacts
- * the URL.
- * @type {Action}
+ * handoff.state: what a handoff snapshot holds of a tab, and nothing the
+ * person typed: the URL, title and origin, how many cookies Chrome would
+ * send to the URL (never their values), the top frame's localStorage key
+ * names and the fingerprint of its element structure. The host redacts the
+ * URL.
+ * @type {TabAction}
  */
-export async function handoffState(params, { signal }) {
-  const tabId = tabIdParam(params);
-  const tab = await checkTab(tabId);
+async function state(_params, { tabId, tab, signal }) {
   const url = tab.url ?? '';
   const [cookieCount, page] = await Promise.all([
     countCookies(tabId, url, signal),
@@ -46,7 +42,7 @@ async function countCookies(tabId, url, signal) {
 }
 
 /**
- * The page agent's part. A page no extension may script (a PDF, an error
+ * The page script's part. A page no extension may script (a PDF, an error
  * page) has no keys to read and no structure to fingerprint: '' says so,
  * rather than failing the handoff around it.
  * @param {number} tabId
@@ -55,7 +51,7 @@ async function countCookies(tabId, url, signal) {
  */
 async function pageState(tabId, signal) {
   try {
-    const { data } = await agent.call({ tabId, frameId: 0 }, 'handoffState', {}, signal);
+    const { data } = await pageScript.call({ tabId, frameId: 0 }, 'handoffState', {}, signal);
     return { storageKeys: data.storageKeys, domFingerprint: data.domFingerprint };
   } catch (err) {
     if (err instanceof ActionError && err.code === 'tab_not_allowed') {
@@ -65,11 +61,6 @@ async function pageState(tabId, signal) {
   }
 }
 
-/**
- * browser.stop: cancels every other command in flight, removes every
- * banner, ends every observation and detaches the debugger from every tab.
- * @type {Action}
- */
-export async function stop(_params, { id }) {
-  return stopLocally(id);
-}
+export const ACTIONS = [
+  tabAction('handoff.state', state),
+];

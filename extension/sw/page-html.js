@@ -1,64 +1,24 @@
 // @ts-check
-// page.observe, page.events and page.dom: what a page logged, threw and
-// fetched while observed (sw/observe.js keeps it), and its HTML with what
-// the user typed (and the handoff banner) taken out.
+// A page's HTML for page.dom, with what the user typed (and the handoff
+// banner) taken out.
 
-import { raceSignal } from '../../lib/abort.js';
-import { ActionError } from '../../lib/errors.js';
-import { eventsQuery } from '../../lib/evidence.js';
-import { tabIdParam } from '../../lib/params.js';
-import * as cdp from '../cdp.js';
-import * as dialogs from '../dialogs.js';
-import * as observe from '../observe.js';
-import { checkTab } from '../tab-group.js';
-
-/** @typedef {import('../../lib/router.js').Action} Action */
-
-/**
- * page.observe: starts ({on: true}) or stops keeping the tab's console
- * errors, exceptions, requests and navigations. Cancelling stops the wait,
- * not the switch.
- * @type {Action}
- */
-export async function observePage(params, { signal }) {
-  const tabId = tabIdParam(params);
-  const { on } = params;
-  if (typeof on !== 'boolean') throw new ActionError('bad_request', 'on must be true or false');
-  await checkTab(tabId);
-  signal.throwIfAborted();
-  await raceSignal(on ? observe.start(tabId) : observe.stop(tabId), signal);
-  return { observing: observe.isObserving(tabId) };
-}
-
-/**
- * page.events: the tab's kept entries from since on, oldest first.
- * @type {Action}
- */
-export async function events(params) {
-  const tabId = tabIdParam(params);
-  const query = eventsQuery(params);
-  await checkTab(tabId);
-  const page = observe.read(tabId, query);
-  return { events: page.events, next: page.next, observing: observe.isObserving(tabId), dropped: page.dropped };
-}
+import { raceSignal } from '../lib/abort.js';
+import { ActionError } from '../lib/errors.js';
+import * as cdp from './cdp.js';
+import * as dialogs from './dialogs.js';
 
 /** The most HTML page.dom returns, in UTF-8 bytes. */
 const MAX_DOM_BYTES = 20 * 1024 * 1024;
 
 /**
- * page.dom: the top document's HTML, from a copy with form values, script
- * bodies, noscript content and nonces taken out; the live page is not
- * touched.
- * @type {Action}
+ * The top document's HTML, from a copy with form values, script bodies,
+ * noscript content and nonces taken out; the live page is not touched.
+ * @param {number} tabId
+ * @param {AbortSignal} signal
+ * @returns {Promise<{ url: string, title: string, html: string, bytes: number }>}
  */
-export async function dom(params, { signal }) {
-  const tabId = tabIdParam(params);
-  await checkTab(tabId);
-  const open = dialogs.current(tabId);
-  if (open) {
-    throw new ActionError('conflict', `a JavaScript dialog is open: ${dialogs.describe(open)}`,
-      'call interact with action accept_dialog or dismiss_dialog');
-  }
+export async function sanitizedDom(tabId, signal) {
+  dialogs.refuseWhileOpen(tabId);
   // Attached, so that a dialog opening meanwhile is seen (Page events) rather
   // than holding the call until its timeout. A tab we cannot debug can still
   // be read.

@@ -1,17 +1,18 @@
 // @ts-check
-// The page agent's service-worker half: injects page/agent.js into frames and
-// calls it, keeps each tab's refs (lib/refs.js) and merges cross-origin frames
-// into one tree. Every call into a page goes through here.
+// The page script's service-worker half: injects the page/*.js files
+// (lib/page-files.js) into frames and calls them, keeps each tab's refs
+// (lib/refs.js) and merges cross-origin frames into one tree. Every call
+// into a page goes through here.
 
 import { raceSignal } from '../lib/abort.js';
 import { ActionError } from '../lib/errors.js';
+import { PAGE_FILES, PAGE_VERSION } from '../lib/page-files.js';
 import { RefBook, parseRef } from '../lib/refs.js';
 import * as cdp from './cdp.js';
 import * as dialogs from './dialogs.js';
 import * as navigation from './navigation.js';
 import { isAgentTab } from './tab-group.js';
 
-const AGENT_FILE = 'page/agent.js';
 const STORAGE_KEY = 'refs';
 
 /** @typedef {{ tabId: number, frameId: number, documentId: string, ref: number }} RefTarget */
@@ -36,17 +37,28 @@ const places = new Map();
 /** Per-tab chain serializing calls that hand out refs. @type {Map<number, Promise<unknown>>} */
 const chains = new Map();
 
-// An agent tab's new document gets the page agent as soon as it commits,
+// An agent tab's new document gets the page script as soon as it commits,
 // while the page is still loading: the read that usually follows a
 // navigation then pays neither the injection nor its compile.
 navigation.onCommit((tabId) => {
   isAgentTab(tabId).then((ours) => {
     if (!ours) return;
-    chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0] }, world: 'ISOLATED', files: [AGENT_FILE], injectImmediately: true,
-    }).catch(() => {}); // a page the extension cannot script: the read says so
+    inject({ tabId, frameIds: [0] })
+      .catch(() => {}); // a page the extension cannot script: the read says so
   });
 });
+
+/**
+ * Injects the page script's files, together and in order, into target's
+ * isolated world. A frame that has them already keeps its own (and its
+ * refs).
+ * @param {chrome.scripting.InjectionTarget} target
+ */
+function inject(target) {
+  return chrome.scripting.executeScript({
+    target, world: 'ISOLATED', files: [...PAGE_FILES], injectImmediately: true,
+  });
+}
 
 // Registered at the top level (see service-worker.js).
 chrome.tabs.onRemoved.addListener((tabId) => {
@@ -87,11 +99,7 @@ function serialized(tabId, fn) {
  * @param {number} tabId
  */
 function ready(tabId) {
-  const d = dialogs.current(tabId);
-  if (d) {
-    throw new ActionError('conflict', `a JavaScript dialog is open: ${dialogs.describe(d)}`,
-      'call interact with action accept_dialog or dismiss_dialog');
-  }
+  dialogs.refuseWhileOpen(tabId);
   if (cdp.dismissedByUser(tabId)) {
     cdp.attach(tabId).catch(() => {}); // the retry finds it attached again
     throw new ActionError('conflict',
@@ -101,8 +109,8 @@ function ready(tabId) {
 }
 
 /**
- * Calls method on the page agent of one frame or document, injecting the
- * agent first when the frame has none.
+ * Calls method on the page script of one frame or document, injecting the
+ * script first when the frame has none, or one of another version.
  * @param {{ tabId: number, frameId?: number, documentId?: string }} where
  * @param {string} method
  * @param {unknown} args
@@ -119,22 +127,23 @@ export async function call(where, method, args, signal) {
     ? { tabId: where.tabId, documentIds: [where.documentId] }
     : { tabId: where.tabId, frameIds: [where.frameId ?? 0] };
   // injectImmediately: without it Chrome holds the call until the document
-  // is "idle", which can be a while after the load the agent just waited for.
+  // is "idle", which can be a while after the load the action just waited for.
   const run = () => chrome.scripting.executeScript({
     target,
     world: 'ISOLATED',
     injectImmediately: true,
-    func: (m, a) => {
-      const agent = /** @type {any} */ (globalThis).__openchrome;
-      return agent ? agent.call(m, a) : { missing: true };
+    // Runs in the page: self-contained, no closure.
+    func: (/** @type {string} */ m, /** @type {unknown} */ a, /** @type {number} */ version) => {
+      const oc = globalThis.__openchrome;
+      return oc?.version === version && oc.call ? oc.call(m, a) : { missing: true };
     },
-    args: [method, args],
+    args: [method, args, PAGE_VERSION],
   });
   const dialog = dialogs.next(where.tabId);
   try {
     let [res] = await raceDialog(run(), dialog.opened, signal);
-    if (res?.result?.missing) {
-      await chrome.scripting.executeScript({ target, world: 'ISOLATED', files: [AGENT_FILE], injectImmediately: true });
+    if (/** @type {{ missing?: boolean } | undefined} */ (res?.result)?.missing) {
+      await inject(target);
       [res] = await raceDialog(run(), dialog.opened, signal);
     }
     const out = /** @type {{ ok?: unknown, error?: { code: string, message: string, hint?: string } }} */ (res?.result ?? {});
@@ -345,7 +354,8 @@ export async function onRef(t, method, args, signal) {
 
 /**
  * Where a frame's viewport sits in the tab's, in CSS pixels: 0,0 for the top
- * frame and for same-origin frames (the agent walks those from the top).
+ * frame and for same-origin frames (the page script walks those from the
+ * top).
  * @param {number} tabId
  * @param {number} frameId
  * @param {AbortSignal} signal

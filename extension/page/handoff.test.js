@@ -1,15 +1,13 @@
 // @ts-check
 /// <reference types="node" />
-// The page agent is a classic script for the browser; its handoffState
-// method needs only a few DOM properties, so node runs the real file here
-// against a small fake document.
+// page/handoff.js's handoffState needs only a few DOM properties, so node
+// runs the real page script here against a small fake document (no jsdom:
+// the fingerprint walks 100,000 elements).
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import vm from 'node:vm';
 
-const source = readFileSync(new URL('./agent.js', import.meta.url), 'utf8');
+import { runInVm } from './testdata.js';
 
 /**
  * An element as the tests write it: [tag, attributes?, ...children].
@@ -48,15 +46,13 @@ function build([tag, ...rest], parent = null) {
 }
 
 /**
- * Runs page/agent.js against root and storage, and calls handoffState.
+ * Runs the page script against root and storage, and calls handoffState.
  * @param {FakeElement} root
  * @param {unknown} localStorage
  * @returns {{ storageKeys: string[], domFingerprint: string }}
  */
 function handoffState(root, localStorage) {
-  /** @type {any} */
-  const context = { document: { documentElement: root }, localStorage };
-  vm.runInNewContext(source, context);
+  const context = runInVm({ document: { documentElement: root }, localStorage });
   const out = context.__openchrome.call('handoffState', {});
   assert.equal(out.error, undefined, JSON.stringify(out.error));
   return JSON.parse(JSON.stringify(out.ok)); // out of the other realm

@@ -1,12 +1,12 @@
 // @ts-check
-// What page.observe keeps about a tab while it is on: console errors and
+// What observe.set keeps about a tab while it is on: console errors and
 // warnings and uncaught exceptions (CDP Runtime and Log domains), every
 // request the tab makes as it completes or fails (webRequest), and main-frame
 // navigations (webNavigation). Entries go to a per-tab ring (lib/ring.js)
-// that page.events reads.
+// that observe.events reads.
 //
 // All of it lives in the worker's memory: a worker restart loses every
-// buffer and ends every observation (page.events then says observing: false
+// buffer and ends every observation (observe.events then says observing: false
 // and numbers from 1 again). That is acceptable: the open native port keeps
 // the worker alive while an agent works, and evidence is a debugging aid,
 // not a record.

@@ -1,0 +1,109 @@
+// @ts-check
+// The pure parts of element.act: which actions it takes, and how it reads
+// the page script's locate and watch reports (what an element is called,
+// whether the page changed, the one line that says what changed).
+
+/**
+ * element.act's actions, in the order of host/engine/interact.go's
+ * interactActions; lib/act.test.js checks both against
+ * protocol/testdata/interact-actions.json.
+ */
+export const ACT_ACTIONS = /** @type {const} */ ([
+  'click', 'double_click', 'right_click', 'hover', 'focus', 'type', 'fill', 'clear', 'select',
+  'check', 'uncheck', 'press', 'scroll', 'scroll_into_view', 'accept_dialog', 'dismiss_dialog',
+]);
+
+/** @typedef {typeof ACT_ACTIONS[number]} ActAction */
+
+/** Where scroll turns the wheel. */
+export const DIRECTIONS = /** @type {const} */ (['up', 'down', 'left', 'right']);
+
+/**
+ * @typedef {{ x: number, y: number, width: number, height: number }} Box
+ */
+
+/**
+ * What the page script's watch has counted, as element.act compares it.
+ * @typedef {{ added: number, removed: number, attributes: number, texts: number,
+ *   trustedClicks: number, value: unknown, checked: unknown, url: unknown,
+ *   title: unknown }} Counts
+ */
+
+/**
+ * role "name", for results and errors.
+ * @param {{ role?: string, tag?: string, name?: string }} loc a locate report
+ * @returns {string}
+ */
+export function describeTarget(loc) {
+  const role = loc.role || loc.tag || '';
+  return loc.name ? `${role} "${loc.name}"` : role;
+}
+
+/**
+ * The counts of a watch report; absent counts are 0.
+ * @param {Record<string, any>} report a watch report
+ * @returns {Counts}
+ */
+export function counts(report) {
+  return {
+    added: report.added ?? 0, removed: report.removed ?? 0, attributes: report.attributes ?? 0,
+    texts: report.texts ?? 0, trustedClicks: report.trustedClicks ?? 0,
+    value: report.value, checked: report.checked, url: report.url, title: report.title,
+  };
+}
+
+/**
+ * Reports whether the page changed between two reports of one watch.
+ * @param {Counts | undefined} before
+ * @param {Record<string, any>} after a watch report
+ * @returns {boolean}
+ */
+export function changed(before, after) {
+  if (!before) return false;
+  const a = counts(after);
+  return a.added > before.added || a.removed > before.removed || a.attributes > before.attributes ||
+    a.texts > before.texts || a.value !== before.value || a.checked !== before.checked ||
+    a.url !== before.url || a.title !== before.title;
+}
+
+/**
+ * A short line saying what changed on the page.
+ * @param {Record<string, any>} r a watch report
+ * @returns {string}
+ */
+export function summarize(r) {
+  const parts = [];
+  if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
+  if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
+  if (r.removed) parts.push(`${r.removed} removed`);
+  if (r.texts && !r.added && !r.removed) parts.push('text changed');
+  if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');
+  if (r.urlChanged) parts.push('URL changed (same document)');
+  if (r.titleChanged) parts.push('title changed');
+  if (r.elementGone) parts.push('the element itself is gone');
+  return parts.length ? parts.join(', ') : 'no visible change';
+}
+
+/**
+ * A value as fill compares it: line endings and outer white space aside.
+ * @param {unknown} v
+ */
+export function normalize(v) {
+  return typeof v === 'string' ? v.replace(/\r\n/g, '\n').trim() : v;
+}
+
+/**
+ * Whether fill's text for a checkbox or radio means checked.
+ * @param {string} s
+ */
+export function truthy(s) {
+  return !/^(false|no|off|0|unchecked|)$/i.test(s.trim());
+}
+
+/**
+ * @param {Box} b
+ * @returns {Box}
+ */
+export function roundBox(b) {
+  return { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height) };
+}

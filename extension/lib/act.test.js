@@ -1,0 +1,50 @@
+// @ts-check
+/// <reference types="node" />
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import {
+  ACT_ACTIONS, changed, counts, describeTarget, normalize, roundBox, summarize, truthy,
+} from './act.js';
+import { loadGolden } from './testdata.js';
+
+test('element.act takes the actions of protocol/testdata/interact-actions.json, in order', () => {
+  /** @type {string[]} */
+  const golden = loadGolden('interact-actions.json');
+  assert.ok(Array.isArray(golden) && golden.length > 0);
+  assert.deepEqual([...ACT_ACTIONS], golden);
+});
+
+test('a target is its role (or tag) and its name', () => {
+  assert.equal(describeTarget({ role: 'button', tag: 'button', name: 'Save' }), 'button "Save"');
+  assert.equal(describeTarget({ role: '', tag: 'div', name: '' }), 'div');
+  assert.equal(describeTarget({ role: 'textbox', tag: 'input' }), 'textbox');
+});
+
+test('changed sees new elements, text, attributes, value, URL and title', () => {
+  const base = { added: 1, removed: 0, attributes: 2, texts: 0, trustedClicks: 0, value: 'a', url: 'u', title: 't' };
+  const before = counts(base);
+  assert.equal(changed(before, base), false);
+  assert.equal(changed(undefined, { added: 9 }), false, 'nothing to compare with');
+  for (const [field, value] of Object.entries({ added: 2, removed: 1, attributes: 3, texts: 1, value: 'b', url: 'v', title: 's', checked: true })) {
+    assert.equal(changed(before, { ...base, [field]: value }), true, field);
+  }
+  assert.equal(changed(before, { ...base, trustedClicks: 4 }), false, 'a click alone is not a visible change');
+});
+
+test('summarize says what changed in one line', () => {
+  assert.equal(summarize({}), 'no visible change');
+  assert.equal(summarize({ added: 1 }), '1 element added');
+  assert.equal(summarize({ added: 3, removed: 2, texts: 5, attributes: 1 }), '3 elements added, 2 removed');
+  assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
+  assert.equal(summarize({ dialogs: ['dialog "Sure?"'], urlChanged: true, titleChanged: true, elementGone: true }),
+    'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
+});
+
+test('normalize, truthy and roundBox', () => {
+  assert.equal(normalize(' a\r\nb \n'), 'a\nb');
+  assert.equal(normalize(undefined), undefined);
+  for (const yes of ['true', 'yes', 'on', '1', 'checked', 'x']) assert.equal(truthy(yes), true, yes);
+  for (const no of ['false', 'NO', 'off', '0', 'unchecked', '', '  ']) assert.equal(truthy(no), false, no);
+  assert.deepEqual(roundBox({ x: 1.4, y: 1.6, width: 10.5, height: 0.2 }), { x: 1, y: 2, width: 11, height: 0 });
+});

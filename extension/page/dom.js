@@ -1,0 +1,284 @@
+// @ts-check
+// Locating and acting through the DOM: where ref's element is and what
+// state it is in, what a click at a point would hit, and what the service
+// worker does through the DOM instead of input events (scrolling, focus, the
+// ladder's DOM click, values no typing reaches).
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.dom) return; // injected again: the first copy stays
+  const { PageError } = oc;
+  const { element } = oc.refs;
+  const {
+    isElement, isInput, isTextArea, isSelect, isLabel, isFrame,
+    roleOf, nameOf, visible, secretOf, valueOf, describe,
+  } = oc.roles;
+
+  /**
+   * The element's box in this frame's top-level viewport (same-origin parent
+   * frames included), in CSS pixels.
+   * @param {Element} el
+   */
+  function boxOf(el) {
+    const r = el.getBoundingClientRect();
+    let x = r.x;
+    let y = r.y;
+    for (let w = /** @type {Window | null} */ (el.ownerDocument.defaultView); w && w !== window; w = w.parent) {
+      const fe = w.frameElement;
+      if (!fe) break;
+      const fr = fe.getBoundingClientRect();
+      const cs = getComputedStyle(fe);
+      x += fr.x + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+      y += fr.y + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
+    }
+    return { x, y, width: r.width, height: r.height };
+  }
+
+  /**
+   * locate: where ref's element is and what state it is in.
+   * @param {{ ref: number }} args
+   */
+  function locate({ ref }) {
+    const el = element(ref);
+    const role = roleOf(el);
+    const box = boxOf(el);
+    const html = /** @type {HTMLInputElement} */ (el);
+    return {
+      tag: el.tagName.toLowerCase(),
+      type: isInput(el) ? el.type : undefined,
+      role,
+      name: nameOf(el, role),
+      box,
+      visible: visible(el) && box.width > 0 && box.height > 0,
+      inViewport: box.x + box.width > 0 && box.y + box.height > 0 && box.x < innerWidth && box.y < innerHeight,
+      disabled: !!html.disabled || el.getAttribute('aria-disabled') === 'true',
+      editable: editable(el),
+      checked: isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
+        ? el.checked : el.getAttribute('aria-checked') === 'true' ? true : undefined,
+      value: secretOf(el) ? undefined : valueOf(el, role),
+      secret: secretOf(el) || undefined,
+      focused: deepActive() === el,
+      viewport: { width: innerWidth, height: innerHeight },
+      content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
+    };
+  }
+
+  /**
+   * Where a frame element's content starts: inside its border and padding.
+   * @param {Element} el
+   * @param {{ x: number, y: number }} box
+   */
+  function contentOrigin(el, box) {
+    const cs = getComputedStyle(el);
+    return {
+      x: box.x + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft),
+      y: box.y + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop),
+    };
+  }
+
+  /** @param {Element} el */
+  function editable(el) {
+    if (isTextArea(el)) return !el.readOnly && !el.disabled;
+    if (isInput(el)) {
+      return !el.readOnly && !el.disabled &&
+        !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes(el.type);
+    }
+    return /** @type {HTMLElement} */ (el).isContentEditable;
+  }
+
+  /** The focused element, through shadow roots and same-origin frames. */
+  function deepActive() {
+    let a = document.activeElement;
+    for (;;) {
+      if (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      else if (isFrame(a) && a.contentDocument?.activeElement) a = a.contentDocument.activeElement;
+      else return a;
+    }
+  }
+
+  /**
+   * What a click at (x, y), in top-level viewport CSS pixels, would hit.
+   * @param {number} x
+   * @param {number} y
+   * @returns {Element | null}
+   */
+  function hitAt(x, y) {
+    /** @type {Document | ShadowRoot} */
+    let root = document;
+    let px = x;
+    let py = y;
+    for (;;) {
+      /** @type {Element | null} */
+      let hit = root.elementFromPoint(px, py);
+      // Into open shadow roots...
+      while (hit?.shadowRoot) {
+        const inner = hit.shadowRoot.elementFromPoint(px, py);
+        if (!inner || inner === hit) break;
+        hit = inner;
+      }
+      // ...and same-origin frames.
+      if (isFrame(hit)) {
+        let doc = null;
+        try {
+          doc = hit.contentDocument;
+        } catch {
+          // cross-origin
+        }
+        if (doc) {
+          const r = hit.getBoundingClientRect();
+          const cs = getComputedStyle(hit);
+          px -= r.x + parseFloat(cs.borderLeftWidth) + parseFloat(cs.paddingLeft);
+          py -= r.y + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
+          root = doc;
+          continue;
+        }
+      }
+      return hit;
+    }
+  }
+
+  /**
+   * hit: whether a click at (x, y) lands on ref's element (or inside it),
+   * and what it lands on otherwise.
+   * @param {{ ref: number, x: number, y: number }} args
+   */
+  function hit({ ref, x, y }) {
+    const el = element(ref);
+    const h = hitAt(x, y);
+    const ok = !!h && (h === el || el.contains(h) || composedContains(el, h) ||
+      // A label forwards its clicks to its control.
+      (isLabel(h) && h.control === el));
+    return { ok, on: ok || !h ? undefined : describe(h) };
+  }
+
+  /**
+   * @param {Element} outer
+   * @param {Element} inner
+   */
+  function composedContains(outer, inner) {
+    for (let n = /** @type {Node | null} */ (inner); n; ) {
+      if (n === outer) return true;
+      n = n.parentNode ?? (n.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? /** @type {ShadowRoot} */ (n).host ?? null : null);
+    }
+    return false;
+  }
+
+  /**
+   * points: places inside ref's box where a click lands on it, best first:
+   * the centre, then a grid over the box. Each is checked with a hit test.
+   * @param {{ ref: number }} args
+   */
+  function points({ ref }) {
+    const el = element(ref);
+    const b = boxOf(el);
+    const out = [];
+    for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+      for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        const x = b.x + b.width * fx;
+        const y = b.y + b.height * fy;
+        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
+        if (hit({ ref, x, y }).ok) out.push({ x, y });
+        if (out.length >= 3) return { points: out };
+      }
+    }
+    return { points: out };
+  }
+
+  /**
+   * dom: what the service worker does through the DOM instead of input
+   * events: scrolling, focusing, the DOM-level click of the ladder, and
+   * setting values that input events cannot reach (select, date, range).
+   * @param {{ ref: number, op: string, value?: string, values?: string[] }} args
+   */
+  function dom({ ref, op, value, values }) {
+    const el = element(ref);
+    const html = /** @type {HTMLElement} */ (el);
+    switch (op) {
+      case 'scrollIntoView':
+        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        return {};
+      case 'focus':
+        html.focus({ preventScroll: false });
+        return { focused: deepActive() === el };
+      case 'click':
+        html.click();
+        return {};
+      case 'selectText':
+        if (isInput(el) || isTextArea(el)) {
+          el.focus();
+          el.select();
+        } else if (html.isContentEditable) {
+          html.focus();
+          const range = el.ownerDocument.createRange();
+          range.selectNodeContents(el);
+          const sel = el.ownerDocument.getSelection();
+          sel?.removeAllRanges();
+          sel?.addRange(range);
+        }
+        return {};
+      case 'setValue':
+        return setValue(el, value ?? '');
+      case 'select':
+        return selectOptions(el, values ?? []);
+    }
+    throw new PageError('bad_request', `unknown dom op ${op}`);
+  }
+
+  /**
+   * Sets a control's value the way a framework sees it: through the
+   * prototype's setter (React tracks the instance's own), then input and
+   * change events.
+   * @param {Element} el
+   * @param {string} value
+   */
+  function setValue(el, value) {
+    if (isInput(el) || isTextArea(el)) {
+      // The setter of the element's own prototype chain, whichever frame
+      // made it, not the one its instance may shadow.
+      const proto = Object.getPrototypeOf(el);
+      const setter = Object.getOwnPropertyDescriptor(proto, 'value')?.set ??
+        Object.getOwnPropertyDescriptor(Object.getPrototypeOf(proto), 'value')?.set;
+      setter?.call(el, value);
+    } else if (/** @type {HTMLElement} */ (el).isContentEditable) {
+      el.textContent = value;
+    } else {
+      throw new PageError('bad_request', `${describe(el)} has no value to set`, 'use interact with click or type');
+    }
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { value: secretOf(el) ? undefined : valueOf(el, roleOf(el)) };
+  }
+
+  /**
+   * Selects options of a select by label, text or value.
+   * @param {Element} el
+   * @param {string[]} wanted
+   */
+  function selectOptions(el, wanted) {
+    if (!(isSelect(el))) {
+      throw new PageError('bad_request', `${describe(el)} is not a select`,
+        'for a custom listbox, click the option instead (find it with find)');
+    }
+    if (!el.multiple && wanted.length > 1) {
+      throw new PageError('bad_request', `${describe(el)} takes one option, not ${wanted.length}`);
+    }
+    const opts = [...el.options];
+    const picked = wanted.map((w) => {
+      const lw = w.trim().toLowerCase();
+      const o = opts.find((o) => o.value === w) ?? opts.find((o) => o.label.trim().toLowerCase() === lw) ??
+        opts.find((o) => o.text.trim().toLowerCase() === lw);
+      if (!o) {
+        throw new PageError('bad_request', `${describe(el)} has no option "${w}"`,
+          `options: ${opts.slice(0, 20).map((o) => o.label || o.text).join(', ')}`);
+      }
+      if (o.disabled) throw new PageError('bad_request', `option "${w}" is disabled`);
+      return o;
+    });
+    for (const o of opts) o.selected = picked.includes(o);
+    el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+    return { value: valueOf(el, roleOf(el)) };
+  }
+
+  oc.dom = { locate, hit, points, dom, deepActive };
+})();

@@ -1,0 +1,132 @@
+// @ts-check
+/// <reference types="node" />
+// page/refs.js and page/dom.js in jsdom: refs, locating, hit tests and the
+// DOM operations the service worker asks for. jsdom has no layout: boxes
+// come from TestPage.place.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { TestPage } from './testdata.js';
+
+/**
+ * A page and the ref of the first button.
+ * @param {string} body
+ */
+function withRef(body) {
+  const page = new TestPage(body);
+  const [first] = page.ok('find', { query: 'button', limit: 1, refBase: 1 }).candidates;
+  return { page, ref: /** @type {number} */ (first.ref) };
+}
+
+test('a ref resolves to its element', () => {
+  const { page, ref } = withRef('<p>Intro</p><button id=save>Save</button>');
+  page.place('#save', { x: 10, y: 20, width: 80, height: 30 });
+  const loc = page.ok('locate', { ref });
+  assert.deepEqual(
+    { tag: loc.tag, role: loc.role, name: loc.name, box: loc.box, visible: loc.visible, inViewport: loc.inViewport, disabled: loc.disabled },
+    { tag: 'button', role: 'button', name: 'Save', box: { x: 10, y: 20, width: 80, height: 30 }, visible: true, inViewport: true, disabled: false },
+  );
+  assert.equal(page.ns.refs.element(ref), page.$('#save'));
+});
+
+test('a removed element is stale_ref', () => {
+  const { page, ref } = withRef('<button id=gone>Gone soon</button>');
+  page.$('#gone').remove();
+  const out = page.call('locate', { ref });
+  assert.equal(out.error.code, 'stale_ref');
+  assert.match(out.error.message, new RegExp(`ref e${ref} is gone`));
+  assert.equal(out.error.hint, 'call read_page for fresh refs');
+  assert.equal(page.ns.refs.lookup(ref), undefined);
+});
+
+test('a ref never names another element', () => {
+  const page = new TestPage('<button id=a>A</button>');
+  const { refs } = page.ns;
+  const a = refs.refFor(page.$('#a'));
+  page.$('#a').remove();
+  page.document.body.insertAdjacentHTML('beforeend', '<button id=a>A</button>');
+  assert.notEqual(refs.refFor(page.$('#a')), a);
+  assert.equal(page.call('locate', { ref: a }).error.code, 'stale_ref');
+});
+
+test('an element with no box or display:none is not visible; off-screen is not in the viewport', () => {
+  const page = new TestPage('<button id=a>A</button><button id=b>B</button><button id=c style="display:none">C</button>');
+  const { refFor } = page.ns.refs;
+  page.place('#b', { x: 5000, y: 10, width: 10, height: 10 });
+  page.place('#c', { x: 0, y: 0, width: 10, height: 10 });
+  const [a, b, c] = ['#a', '#b', '#c'].map((s) => page.ok('locate', { ref: refFor(page.$(s)) }));
+  assert.deepEqual([a.visible, b.visible, c.visible], [false, true, false]);
+  assert.equal(b.inViewport, false);
+});
+
+test('locate never returns a secret field\'s value', () => {
+  const page = new TestPage('<input id=p type=password><input id=u>');
+  /** @type {HTMLInputElement} */ (page.$('#p')).value = 'hunter2';
+  /** @type {HTMLInputElement} */ (page.$('#u')).value = 'ada';
+  const { refFor } = page.ns.refs;
+  const p = page.ok('locate', { ref: refFor(page.$('#p')) });
+  assert.equal(p.value, undefined);
+  assert.equal(p.secret, 'password');
+  assert.doesNotMatch(JSON.stringify(p), /hunter2/);
+  assert.equal(page.ok('locate', { ref: refFor(page.$('#u')) }).value, 'ada');
+});
+
+test('hit: a click lands on the element, on what covers it, or through a label', () => {
+  const { page, ref } = withRef('<button id=go>Go</button><div id=cover role=dialog aria-label=Cookies></div><label id=l for=box>Agree</label><input id=box type=checkbox>');
+  page.place('#go', { x: 0, y: 0, width: 100, height: 40 });
+  assert.deepEqual(page.ok('hit', { ref, x: 50, y: 20 }), { ok: true });
+  page.place('#cover', { x: 0, y: 0, width: 60, height: 40 });
+  assert.deepEqual(page.ok('hit', { ref, x: 50, y: 20 }), { ok: false, on: 'dialog "Cookies"' });
+  assert.deepEqual(page.ok('hit', { ref, x: 80, y: 20 }), { ok: true });
+  const box = page.ns.refs.refFor(page.$('#box'));
+  page.place('#l', { x: 0, y: 100, width: 50, height: 20 });
+  assert.deepEqual(page.ok('hit', { ref: box, x: 10, y: 110 }), { ok: true }, 'a label forwards its click');
+  // points: places of the box that the hit test confirms, the centre first
+  // when it is clear; here the cover takes the left of the button.
+  const { points } = page.ok('points', { ref });
+  assert.ok(points.length > 0 && points.every((/** @type {PagePoint} */ p) => p.x >= 60));
+});
+
+test('dom ops: scrollIntoView, focus, click', () => {
+  const { page, ref } = withRef('<button id=b>B</button>');
+  /** @type {string[]} */
+  const clicks = [];
+  page.$('#b').addEventListener('click', (e) => clicks.push(String(e.isTrusted)));
+  assert.deepEqual(page.ok('dom', { ref, op: 'scrollIntoView' }), {});
+  assert.deepEqual(page.scrolled, [page.$('#b')]);
+  assert.deepEqual(page.ok('dom', { ref, op: 'focus' }), { focused: true });
+  page.ok('dom', { ref, op: 'click' });
+  assert.deepEqual(clicks, ['false'], 'a DOM click is not a trusted one');
+  assert.equal(page.call('dom', { ref, op: 'explode' }).error.code, 'bad_request');
+});
+
+test('setValue sets a value as a framework sees it: input and change events', () => {
+  const page = new TestPage('<input id=d type=date><input id=p type=password><div id=plain>x</div>');
+  const { refFor } = page.ns.refs;
+  /** @type {string[]} */
+  const events = [];
+  page.$('#d').addEventListener('input', () => events.push('input'));
+  page.$('#d').addEventListener('change', () => events.push('change'));
+  assert.deepEqual(page.ok('dom', { ref: refFor(page.$('#d')), op: 'setValue', value: '2024-05-01' }), { value: '2024-05-01' });
+  assert.equal(/** @type {HTMLInputElement} */ (page.$('#d')).value, '2024-05-01');
+  assert.deepEqual(events, ['input', 'change']);
+  assert.deepEqual(page.ok('dom', { ref: refFor(page.$('#p')), op: 'setValue', value: 'hunter2' }), {}, 'a secret is never echoed');
+  assert.equal(page.call('dom', { ref: refFor(page.$('#plain')), op: 'setValue', value: 'y' }).error.code, 'bad_request');
+});
+
+test('select picks options by value, label or text, and refuses others', () => {
+  const page = new TestPage(`
+    <select id=one><option value=no>Norway</option><option value=se>Sweden</option><option disabled>Mars</option></select>
+    <select id=many multiple><option>Red</option><option>Blue</option><option>Green</option></select>`);
+  const { refFor } = page.ns.refs;
+  const one = refFor(page.$('#one'));
+  assert.deepEqual(page.ok('dom', { ref: one, op: 'select', values: ['sweden'] }), { value: 'Sweden' });
+  assert.deepEqual(page.ok('dom', { ref: one, op: 'select', values: ['no'] }), { value: 'Norway' });
+  const missing = page.call('dom', { ref: one, op: 'select', values: ['Denmark'] });
+  assert.equal(missing.error.code, 'bad_request');
+  assert.equal(missing.error.hint, 'options: Norway, Sweden, Mars');
+  assert.match(page.call('dom', { ref: one, op: 'select', values: ['Mars'] }).error.message, /disabled/);
+  assert.match(page.call('dom', { ref: one, op: 'select', values: ['no', 'se'] }).error.message, /takes one option/);
+  const many = refFor(page.$('#many'));
+  assert.deepEqual(page.ok('dom', { ref: many, op: 'select', values: ['Red', 'Green'] }), { value: 'Red, Green' });
+});

@@ -1,0 +1,46 @@
+// @ts-check
+// The page script's entry, injected last: the method table, and call, which
+// the service worker invokes (sw/page-script.js). Its presence says every
+// file before it has run.
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.call) return; // injected again: the first copy stays
+
+  /** @type {Record<string, (args: any) => unknown>} any: each method reads its own args, which the worker sends as JSON */
+  const METHODS = {
+    snapshot: oc.tree.snapshot,
+    text: oc.text.text,
+    find: oc.find.find,
+    field: oc.find.field,
+    locate: oc.dom.locate,
+    hit: oc.dom.hit,
+    points: oc.dom.points,
+    dom: oc.dom.dom,
+    watch: oc.watch.watch,
+    changes: oc.watch.changes,
+    check: oc.watch.check,
+    crawl: oc.text.crawl,
+    handoffState: oc.handoff.handoffState,
+  };
+
+  /**
+   * Runs one method; errors come back as values, since chrome.scripting
+   * loses an exception's fields.
+   * @param {string} method
+   * @param {unknown} args
+   * @returns {PageResult}
+   */
+  function call(method, args) {
+    const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
+    if (!fn) return { error: { code: 'bad_request', message: `the page script has no method ${method}` } };
+    try {
+      return { ok: fn(args ?? {}) };
+    } catch (err) {
+      if (err instanceof oc.PageError) return { error: { code: err.code, message: err.message, hint: err.hint } };
+      return { error: { code: 'internal', message: `page script: ${String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0].slice(0, 300)}` } };
+    }
+  }
+
+  oc.call = call;
+})();

@@ -1,0 +1,198 @@
+// @ts-check
+// find: ranked candidates for a query; field: the form control a person
+// would call by a label.
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.find) return; // injected again: the first copy stays
+  const { PageError } = oc;
+  const { refFor, advance, next } = oc.refs;
+  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, visible } = oc.roles;
+
+  /**
+   * find: ranked candidates for a query: a role and/or a name, text, label,
+   * placeholder or title, or a CSS selector.
+   * @param {{ query: string, limit: number, refBase: number }} args
+   */
+  function find({ query, limit, refBase }) {
+    advance(refBase);
+    const q = query.trim();
+    /** @type {Map<Element, { score: number, why: string }>} */
+    const hits = new Map();
+    const add = (/** @type {Element} */ el, /** @type {number} */ score, /** @type {string} */ why) => {
+      const had = hits.get(el);
+      if (!had || had.score < score) hits.set(el, { score, why });
+    };
+
+    // "button Save", "link 'Next page'": a role, then a name.
+    const words = q.match(/^([a-z]+)\s+(.+)$/i);
+    const wantRole = words && (INTERACTIVE.has(words[1].toLowerCase()) || STRUCTURE.has(words[1].toLowerCase()))
+      ? words[1].toLowerCase() : '';
+    const wantName = unquote(wantRole ? /** @type {RegExpMatchArray} */ (words)[2] : q).toLowerCase();
+    const roleOnly = INTERACTIVE.has(q.toLowerCase()) || STRUCTURE.has(q.toLowerCase()) ? q.toLowerCase() : '';
+
+    for (const el of allElements(document)) {
+      if (!visible(el)) continue;
+      const role = roleOf(el);
+      if (!role && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
+        // Plain text containers match on their own text only.
+        const own = ownText(el).toLowerCase();
+        if (wantName && own.includes(wantName) && !wantRole) {
+          add(actionable(el), own.trim() === wantName ? 40 : 20, `text contains "${wantName}"`);
+        }
+        continue;
+      }
+      const name = nameOf(el, role).toLowerCase();
+      if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
+      if (wantRole && role !== wantRole) continue;
+      const bonus = (INTERACTIVE.has(role) ? 5 : 0) + (wantRole ? 10 : 0);
+      if (name && name === wantName) add(el, 90 + bonus, wantRole ? `${role} named "${name}"` : `name is "${name}"`);
+      else if (name && wantName && name.includes(wantName)) add(el, 60 + bonus, `name contains "${wantName}"`);
+      else if (wantName) {
+        for (const [attr, label] of [['placeholder', 'placeholder'], ['title', 'title'], ['aria-label', 'label'], ['name', 'name attribute'], ['id', 'id']]) {
+          const v = el.getAttribute(attr)?.toLowerCase();
+          if (v && (v === wantName || v.includes(wantName))) {
+            add(el, (v === wantName ? 50 : 35) + bonus, `${label} ${v === wantName ? 'is' : 'contains'} "${wantName}"`);
+            break;
+          }
+        }
+      }
+    }
+    // A query that is a valid selector also matches as CSS.
+    try {
+      for (const el of document.querySelectorAll(q)) {
+        if (visible(el) && !inBanner(el)) add(el, 45, `matches selector ${q}`);
+      }
+    } catch {
+      // not a selector
+    }
+    const ranked = [...hits].sort((a, b) => b[1].score - a[1].score ||
+      (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    const candidates = ranked.slice(0, limit).map(([el, { score, why }]) => {
+      const role = roleOf(el);
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score };
+    });
+    return { candidates, total: hits.size, nextRef: next() };
+  }
+
+  /** @param {string} s */
+  function unquote(s) {
+    return s.trim().replace(/^["'](.*)["']$/, '$1');
+  }
+
+  /**
+   * The nearest ancestor (or self) an agent could act on; a label's control.
+   * @param {Element} el
+   */
+  function actionable(el) {
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
+      if (INTERACTIVE.has(roleOf(e))) return e;
+      if (isLabel(e) && e.control) return e.control;
+    }
+    return el;
+  }
+
+  /** @param {Element} el */
+  function ownText(el) {
+    let s = '';
+    for (const c of el.childNodes) if (c.nodeType === Node.TEXT_NODE) s += c.nodeValue;
+    return s.replace(/\s+/g, ' ');
+  }
+
+  /**
+   * Every element of doc, through open shadow roots and same-origin frames.
+   * @param {Document | ShadowRoot} doc
+   * @returns {Generator<Element>}
+   */
+  function* allElements(doc) {
+    /** @type {Element | null} */
+    let banner = null;
+    for (const el of doc.querySelectorAll('*')) {
+      // Document order: a banner's descendants come right after it.
+      if (banner?.contains(el)) continue;
+      if (el.tagName === BANNER) {
+        banner = el;
+        continue;
+      }
+      yield el;
+      if (el.shadowRoot) yield* allElements(el.shadowRoot);
+      if (el.tagName === 'IFRAME') {
+        let inner = null;
+        try {
+          inner = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+        } catch {
+          // cross-origin
+        }
+        if (inner) yield* allElements(inner);
+      }
+    }
+  }
+
+  // --- form fields -------------------------------------------------------------
+
+  const CONTROL_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+
+  /**
+   * field: the form control a person would call label. A group's label (a
+   * fieldset legend, a radiogroup's name) with a value picks the radio or
+   * checkbox of that group named value.
+   * @param {{ label: string, value?: string, refBase: number }} args
+   */
+  function field({ label, value, refBase }) {
+    advance(refBase);
+    const want = unquote(label).toLowerCase();
+    /** @type {Array<{ el: Element, score: number }>} */
+    const found = [];
+    for (const el of allElements(document)) {
+      const role = roleOf(el);
+      const isGroup = role === 'group' || role === 'radiogroup';
+      if (!CONTROL_ROLES.has(role) && !isGroup && !(isInput(el) && el.type === 'file')) continue;
+      if (!visible(el)) continue;
+      const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
+        .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());
+      let score = 0;
+      for (const [i, n] of names.entries()) {
+        const w = i === 0 ? 1 : 0.6;
+        if (n === want) score = Math.max(score, 100 * w);
+        else if (n.startsWith(want)) score = Math.max(score, 70 * w);
+        else if (n.includes(want)) score = Math.max(score, 50 * w);
+      }
+      if (!score) continue;
+      if (isGroup) {
+        const pick = value === undefined ? undefined : pickInGroup(el, value);
+        if (pick) found.push({ el: pick, score: score + 1 });
+        continue;
+      }
+      found.push({ el, score });
+    }
+    if (!found.length) {
+      throw new PageError('not_found', `no form field labelled "${label}"`, 'call find or read_page to see the fields');
+    }
+    found.sort((a, b) => b.score - a.score);
+    const { el } = found[0];
+    const role = roleOf(el);
+    return {
+      ref: refFor(el), role, name: nameOf(el, role),
+      others: found.filter((f) => f.score === found[0].score).length - 1,
+      nextRef: next(),
+    };
+  }
+
+  /**
+   * The radio or checkbox in group whose name is value.
+   * @param {Element} group
+   * @param {string} value
+   */
+  function pickInGroup(group, value) {
+    const want = unquote(value).toLowerCase();
+    let partial = null;
+    for (const el of group.querySelectorAll('input[type=radio], input[type=checkbox], [role=radio], [role=checkbox], [role=switch]')) {
+      const n = nameOf(el, roleOf(el)).toLowerCase();
+      if (n === want || (isInput(el) && el.value.toLowerCase() === want)) return el;
+      if (!partial && n.includes(want)) partial = el;
+    }
+    return partial;
+  }
+
+  oc.find = { find, field };
+})();

@@ -1,0 +1,60 @@
+// @ts-check
+/// <reference types="node" />
+// page/find.js in jsdom: ranked candidates, and form fields by label.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { TestPage } from './testdata.js';
+
+test('find ranks an exact name first, wherever it is on the page', () => {
+  const page = new TestPage('<button>Save draft</button><p>Please save often</p><button>Save</button>');
+  const out = page.ok('find', { query: 'Save', limit: 10, refBase: 1 });
+  assert.deepEqual(out.candidates.map((/** @type {any} */ c) => [c.role, c.name, c.why]), [
+    ['button', 'Save', 'name is "save"'],
+    ['button', 'Save draft', 'name contains "save"'],
+    ['p', '', 'text contains "save"'],
+  ]);
+  assert.equal(out.total, 3);
+  assert.ok(out.candidates[0].score > out.candidates[1].score);
+  assert.deepEqual(out.candidates.map((/** @type {any} */ c) => c.ref), [1, 2, 3]);
+  assert.equal(out.nextRef, 4);
+});
+
+test('find: a role and a name, a role alone, a selector; hidden and banner elements never', () => {
+  const page = new TestPage(`
+    <a href="/n">Next</a><button>Next</button><button hidden>Hidden next</button>
+    <input id=q placeholder="Search">
+    <openchrome-banner><button>Next banner</button></openchrome-banner>`);
+  const names = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.role} ${c.name}`);
+  assert.deepEqual(names('link Next'), ['link Next']);
+  assert.deepEqual(names('"Next"'), ['link Next', 'button Next'], 'document order breaks ties');
+  assert.deepEqual(names('button'), ['button Next']);
+  assert.deepEqual(names('#q'), ['textbox Search']);
+  assert.deepEqual(names('search'), ['textbox Search']);
+});
+
+test('find honours limit and counts every match', () => {
+  const page = new TestPage('<button>Item 1</button><button>Item 2</button><button>Item 3</button>');
+  const out = page.ok('find', { query: 'item', limit: 2, refBase: 1 });
+  assert.equal(out.candidates.length, 2);
+  assert.equal(out.total, 3);
+});
+
+test('field finds the control a person would call by its label', () => {
+  const page = new TestPage(`
+    <label for=e>Email</label><input id=e type=email>
+    <label for=e2>Email again</label><input id=e2>
+    <fieldset><legend>Plan</legend>
+      <label><input type=radio name=plan value=free> Free</label>
+      <label><input type=radio name=plan value=pro> Pro</label>
+    </fieldset>`);
+  const email = page.ok('field', { label: 'Email', refBase: 1 });
+  assert.deepEqual({ role: email.role, name: email.name, others: email.others }, { role: 'textbox', name: 'Email', others: 0 });
+  const pro = page.ok('field', { label: 'Plan', value: 'pro', refBase: email.nextRef });
+  assert.deepEqual([pro.role, pro.name], ['radio', 'Pro']);
+  assert.equal(page.ok('locate', { ref: pro.ref }).name, 'Pro', 'its ref is the radio');
+  const missing = page.call('field', { label: 'Phone', refBase: 1 });
+  assert.equal(missing.error.code, 'not_found');
+  assert.match(missing.error.message, /no form field labelled "Phone"/);
+});

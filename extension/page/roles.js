@@ -1,0 +1,415 @@
+// @ts-check
+// What an element is to a person: its ARIA role, its accessible name, its
+// value (never a secret's), whether it shows, and the sets of roles the tree,
+// find and the actions sort elements by.
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.roles) return; // injected again: the first copy stays
+
+  // --- element kinds ----------------------------------------------------------
+  //
+  // Tag checks, not instanceof: an element of a same-origin frame is made
+  // by that frame's constructors, so `isInput(el)` is false
+  // for it in ours.
+
+  /**
+   * @param {unknown} n
+   * @param {string} tag
+   */
+  function tagIs(n, tag) {
+    return !!n && /** @type {Node} */ (n).nodeType === Node.ELEMENT_NODE && /** @type {Element} */ (n).tagName === tag;
+  }
+  /** @param {unknown} n @returns {n is HTMLInputElement} */
+  const isInput = (n) => tagIs(n, 'INPUT');
+  /** @param {unknown} n @returns {n is HTMLTextAreaElement} */
+  const isTextArea = (n) => tagIs(n, 'TEXTAREA');
+  /** @param {unknown} n @returns {n is HTMLSelectElement} */
+  const isSelect = (n) => tagIs(n, 'SELECT');
+  /** @param {unknown} n @returns {n is HTMLLabelElement} */
+  const isLabel = (n) => tagIs(n, 'LABEL');
+  /** @param {unknown} n @returns {n is HTMLOptionElement} */
+  const isOption = (n) => tagIs(n, 'OPTION');
+  /** @param {unknown} n @returns {n is HTMLIFrameElement} */
+  const isFrame = (n) => tagIs(n, 'IFRAME');
+  /** @param {unknown} n @returns {n is HTMLProgressElement | HTMLMeterElement} */
+  const isGauge = (n) => tagIs(n, 'PROGRESS') || tagIs(n, 'METER');
+  /** @param {unknown} n @returns {n is Element} */
+  const isElement = (n) => !!n && /** @type {Node} */ (n).nodeType === Node.ELEMENT_NODE;
+  /** Controls whose labels name them (the "labelable" elements). @param {Element} el */
+  const labelable = (el) => ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'METER', 'PROGRESS', 'OUTPUT'].includes(el.tagName);
+
+  // --- roles and names ----------------------------------------------------
+
+  // The handoff banner's element (page/banner.js): OpenChrome's, not the
+  // page's, so no tree, text, search or fingerprint shows it.
+  const BANNER = 'OPENCHROME-BANNER';
+  /** @param {Element} el */
+  const inBanner = (el) => !!el.closest('openchrome-banner');
+  const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE', BANNER]);
+  const INTERACTIVE = new Set([
+    'link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
+    'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
+    'treeitem', 'gridcell',
+  ]);
+  // Roles kept as a node even without a name: they structure the page.
+  const STRUCTURE = new Set([
+    'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'search', 'form', 'region',
+    'dialog', 'alertdialog', 'alert', 'status', 'log', 'list', 'listitem', 'table', 'row', 'cell',
+    'columnheader', 'rowheader', 'grid', 'heading', 'group', 'radiogroup', 'menu', 'menubar',
+    'tablist', 'tabpanel', 'toolbar', 'tree', 'img', 'figure', 'iframe', 'code', 'blockquote',
+    'term', 'definition', 'separator', 'progressbar', 'meter', 'article', 'math', 'note',
+  ]);
+  // Containers that get a ref, so read_page can read just them.
+  const SECTION = new Set([
+    'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'search', 'form', 'region',
+    'dialog', 'alertdialog', 'table', 'grid', 'iframe', 'menu', 'listbox', 'tablist', 'tabpanel', 'tree',
+  ]);
+  const NAME_FROM_CONTENT = new Set([
+    'link', 'button', 'heading', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
+    'treeitem', 'cell', 'gridcell', 'columnheader', 'rowheader', 'checkbox', 'radio', 'switch',
+    'tooltip', 'term', 'status',
+  ]);
+  const BLOCK = new Set([
+    'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BR', 'DD', 'DETAILS', 'DIALOG', 'DIV', 'DL', 'DT',
+    'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
+    'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TD',
+    'TH', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
+  ]);
+  // Elements that flow within a line of text.
+  const INLINE = new Set([
+    'A', 'ABBR', 'B', 'BDI', 'BDO', 'BUTTON', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'I', 'IMG',
+    'INPUT', 'KBD', 'LABEL', 'MARK', 'OUTPUT', 'Q', 'S', 'SAMP', 'SELECT', 'SMALL', 'SPAN',
+    'STRONG', 'SUB', 'SUP', 'TEXTAREA', 'TIME', 'U', 'VAR',
+  ]);
+  const NAME_MAX = 150;
+  const VALUE_MAX = 200;
+
+  /**
+   * The element's ARIA role: explicit, else implicit; '' for generic.
+   * @param {Element} el
+   * @returns {string}
+   */
+  function roleOf(el) {
+    const explicit = el.getAttribute('role')?.trim().split(/\s+/)[0];
+    if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
+    if (explicit) return '';
+    const tag = el.tagName;
+    switch (tag) {
+      case 'A':
+      case 'AREA':
+        return el.hasAttribute('href') ? 'link' : '';
+      case 'BUTTON':
+        return 'button';
+      case 'INPUT':
+        return inputRole(/** @type {HTMLInputElement} */ (el));
+      case 'SELECT': {
+        const s = /** @type {HTMLSelectElement} */ (el);
+        return s.multiple || s.size > 1 ? 'listbox' : 'combobox';
+      }
+      case 'OPTION':
+        return 'option';
+      case 'TEXTAREA':
+        return 'textbox';
+      case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6':
+        return 'heading';
+      case 'NAV':
+        return 'navigation';
+      case 'MAIN':
+        return 'main';
+      case 'HEADER':
+        return landmarkScoped(el) ? '' : 'banner';
+      case 'FOOTER':
+        return landmarkScoped(el) ? '' : 'contentinfo';
+      case 'ASIDE':
+        return 'complementary';
+      case 'FORM':
+        return hasOwnName(el) ? 'form' : '';
+      case 'SECTION':
+        return hasOwnName(el) ? 'region' : '';
+      case 'SEARCH':
+        return 'search';
+      case 'UL': case 'OL': case 'MENU':
+        return 'list';
+      case 'LI':
+        return 'listitem';
+      case 'DT':
+        return 'term';
+      case 'DD':
+        return 'definition';
+      case 'TABLE':
+        return 'table';
+      case 'TR':
+        return 'row';
+      case 'TD':
+        return 'cell';
+      case 'TH':
+        return el.closest('thead') || el.getAttribute('scope') === 'col' ? 'columnheader' : 'rowheader';
+      case 'IMG':
+        return el.getAttribute('alt') === '' ? '' : 'img';
+      case 'DIALOG':
+        return 'dialog';
+      case 'FIELDSET':
+        return 'group';
+      case 'DETAILS':
+        return 'group';
+      case 'SUMMARY':
+        return 'button';
+      case 'PROGRESS':
+        return 'progressbar';
+      case 'METER':
+        return 'meter';
+      case 'HR':
+        return 'separator';
+      case 'FIGURE':
+        return 'figure';
+      case 'IFRAME':
+      case 'FRAME':
+        return 'iframe';
+      case 'PRE':
+        return 'code';
+      case 'BLOCKQUOTE':
+        return 'blockquote';
+      case 'OUTPUT':
+        return 'status';
+    }
+    if (el.hasAttribute('contenteditable') && /** @type {HTMLElement} */ (el).isContentEditable &&
+        !el.parentElement?.isContentEditable) {
+      return 'textbox';
+    }
+    if (el.hasAttribute('onclick') || (el.hasAttribute('tabindex') && el.getAttribute('tabindex') !== '-1')) {
+      return 'button';
+    }
+    return '';
+  }
+
+  /** @param {HTMLInputElement} el */
+  function inputRole(el) {
+    switch (el.type) {
+      case 'hidden':
+        return '';
+      case 'checkbox':
+        return el.getAttribute('role') === 'switch' ? 'switch' : 'checkbox';
+      case 'radio':
+        return 'radio';
+      case 'range':
+        return 'slider';
+      case 'number':
+        return 'spinbutton';
+      case 'button': case 'submit': case 'reset': case 'image':
+        return 'button';
+      case 'search':
+        return el.hasAttribute('list') ? 'combobox' : 'searchbox';
+      case 'file':
+        return 'button';
+      default:
+        return el.hasAttribute('list') ? 'combobox' : 'textbox';
+    }
+  }
+
+  /** A header or footer inside an article or section is not a landmark. @param {Element} el */
+  function landmarkScoped(el) {
+    return !!el.parentElement?.closest('article, aside, main, nav, section');
+  }
+
+  /** @param {Element} el */
+  function hasOwnName(el) {
+    return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('title');
+  }
+
+  /**
+   * The accessible name, simplified from accname-1.2: labelledby, label,
+   * the control's own labels, content for the roles that take it, alt,
+   * placeholder, title.
+   * @param {Element} el
+   * @param {string} role
+   * @returns {string}
+   */
+  function nameOf(el, role) {
+    const by = el.getAttribute('aria-labelledby');
+    if (by) {
+      const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+      const text = by.split(/\s+/)
+        .map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id))
+        .map((t) => (t ? textOf(t, false) : ''))
+        .join(' ');
+      if (text.trim()) return clip(text);
+    }
+    const label = el.getAttribute('aria-label');
+    if (label?.trim()) return clip(label);
+    if (labelable(el)) {
+      const control = /** @type {HTMLInputElement} */ (el);
+      const labels = control.labels ? [...control.labels].map((l) => textOf(l, true, el)).join(' ') : '';
+      if (labels.trim()) return clip(labels);
+      if (isInput(el)) {
+        if (['button', 'submit', 'reset'].includes(el.type)) {
+          return clip(el.value || { submit: 'Submit', reset: 'Reset' }[el.type] || '');
+        }
+        if (el.type === 'image') return clip(el.alt || el.value || 'Submit');
+        if (el.type === 'file') return clip(el.title || 'Choose file');
+      }
+    }
+    if (el.tagName === 'FIELDSET') {
+      const legend = el.querySelector(':scope > legend');
+      if (legend) return clip(textOf(legend, true));
+    }
+    if (el.tagName === 'TABLE') {
+      const caption = /** @type {HTMLTableElement} */ (el).caption;
+      if (caption) return clip(textOf(caption, true));
+    }
+    if (el.tagName === 'FIGURE') {
+      const caption = el.querySelector(':scope > figcaption');
+      if (caption) return clip(textOf(caption, true));
+    }
+    if (el.tagName === 'IMG' || el.tagName === 'AREA') {
+      const alt = el.getAttribute('alt');
+      if (alt?.trim()) return clip(alt);
+    }
+    if (el.tagName === 'IFRAME') {
+      const title = el.getAttribute('title');
+      if (title?.trim()) return clip(title);
+    }
+    if (NAME_FROM_CONTENT.has(role)) {
+      // A heading's name leaves out the links inside it (they are listed
+      // as its children); a link or button takes all its content.
+      const text = textOf(el, role !== 'heading');
+      if (text) return clip(text);
+    }
+    const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
+    if (placeholder?.trim()) return clip(placeholder);
+    const title = el.getAttribute('title');
+    if (title?.trim()) return clip(title);
+    return '';
+  }
+
+  /**
+   * The text an element shows, for names: text nodes, alt text and labels
+   * of its visible descendants, white space collapsed, at most NAME_MAX
+   * characters gathered.
+   * @param {Element} root
+   * @param {boolean} intoInteractive whether to include the text of
+   *   interactive descendants
+   * @param {Element} [skip] an element to leave out (a control inside its label)
+   */
+  function textOf(root, intoInteractive, skip) {
+    let out = '';
+    /** @param {Node} node */
+    const visit = (node) => {
+      if (out.length > NAME_MAX) return;
+      if (node.nodeType === Node.TEXT_NODE) {
+        out += node.nodeValue;
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE) return;
+      const el = /** @type {Element} */ (node);
+      if (el === skip || SKIP.has(el.tagName) || el.getAttribute('aria-hidden') === 'true') return;
+      if (el !== root && !visible(el)) return;
+      if (el !== root && !intoInteractive && INTERACTIVE.has(roleOf(el))) return;
+      const label = el !== root ? el.getAttribute('aria-label') : null;
+      if (label) {
+        out += ` ${label} `;
+        return;
+      }
+      if (el.tagName === 'IMG') {
+        out += el.getAttribute('alt') ?? '';
+        return;
+      }
+      if (isInput(el) && el !== root && !secretOf(el)) {
+        out += ` ${el.value} `;
+        return;
+      }
+      const block = BLOCK.has(el.tagName);
+      if (block) out += ' ';
+      for (const child of childrenOf(el)) visit(child);
+      if (block) out += ' ';
+    };
+    visit(root);
+    return out.replace(/\s+/g, ' ').trim();
+  }
+
+  /** @param {string} s */
+  function clip(s) {
+    const t = s.replace(/\s+/g, ' ').trim();
+    return t.length > NAME_MAX ? `${t.slice(0, NAME_MAX)}…` : t;
+  }
+
+  /**
+   * The children to walk: a shadow root's (open ones), a slot's assigned
+   * nodes, an element's own otherwise.
+   * @param {Element} el
+   * @returns {Iterable<Node>}
+   */
+  function childrenOf(el) {
+    if (el.shadowRoot) return el.shadowRoot.childNodes;
+    if (el.tagName === 'SLOT') {
+      const assigned = /** @type {HTMLSlotElement} */ (el).assignedNodes({ flatten: true });
+      if (assigned.length) return assigned;
+    }
+    return el.childNodes;
+  }
+
+  /** @param {Element} el */
+  function visible(el) {
+    // checkVisibility is one native call: display:none anywhere above,
+    // content-visibility, visibility:hidden.
+    return el.checkVisibility({ visibilityProperty: true });
+  }
+
+  /**
+   * Why a control's value must not be shown: 'password', 'secret', or ''.
+   * @param {Element} el
+   */
+  function secretOf(el) {
+    if (!(isInput(el) || isTextArea(el))) return '';
+    if (isInput(el) && el.type === 'password') return 'password';
+    const ac = (el.getAttribute('autocomplete') ?? '').toLowerCase();
+    if (/password|one-time-code|cc-number|cc-csc|cc-exp/.test(ac)) return 'secret';
+    const id = `${el.name} ${el.id}`.toLowerCase();
+    if (/pass(word|wd|code)?\b|pwd|secret|token|otp|\bpin\b|cvv|cvc|ssn|api[-_]?key/.test(id)) return 'secret';
+    return '';
+  }
+
+  /**
+   * A control's current value, when it has one worth showing.
+   * @param {Element} el
+   * @param {string} role
+   * @returns {string | undefined}
+   */
+  function valueOf(el, role) {
+    if (isSelect(el)) {
+      const picked = [...el.selectedOptions].map((o) => o.label || o.text);
+      return el.multiple ? picked.join(', ') : picked[0];
+    }
+    if (isInput(el)) {
+      if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(el.type)) return undefined;
+      if (el.type === 'file') return el.files?.length ? `${el.files.length} file(s)` : undefined;
+      return el.value ? clipValue(el.value) : undefined;
+    }
+    if (isTextArea(el)) return el.value ? clipValue(el.value) : undefined;
+    if (role === 'textbox' && /** @type {HTMLElement} */ (el).isContentEditable) {
+      const t = /** @type {HTMLElement} */ (el).innerText.trim();
+      return t ? clipValue(t) : undefined;
+    }
+    if (isGauge(el)) return String(el.value);
+    const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
+    return now ?? undefined;
+  }
+
+  /** @param {string} v */
+  function clipValue(v) {
+    return v.length > VALUE_MAX ? `${v.slice(0, VALUE_MAX)}…` : v;
+  }
+
+  /** A short, safe description of an element: role or tag, and its name. @param {Element} el */
+  function describe(el) {
+    const role = roleOf(el) || el.tagName.toLowerCase();
+    const name = nameOf(el, role) || clip(textOf(el, true)).slice(0, 40);
+    return name ? `${role} "${name}"` : role;
+  }
+
+  oc.roles = {
+    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame,
+    BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, secretOf, valueOf, describe,
+  };
+})();

@@ -1,0 +1,115 @@
+// @ts-check
+/// <reference types="node" />
+// page/roles.js in jsdom: what an element is to a person.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { TestPage } from './testdata.js';
+
+/**
+ * The role and name of the element matching selector.
+ * @param {TestPage} page
+ * @param {string} selector
+ */
+function roleAndName(page, selector) {
+  const { roleOf, nameOf } = page.ns.roles;
+  const el = page.$(selector);
+  const role = roleOf(el);
+  return [role, nameOf(el, role)];
+}
+
+test('a button has role button and its text as name', () => {
+  const page = new TestPage('<button id=b>  Save\n changes </button><input id=s type=submit><input id=v type=button value=Go>');
+  assert.deepEqual(roleAndName(page, '#b'), ['button', 'Save changes']);
+  assert.deepEqual(roleAndName(page, '#s'), ['button', 'Submit']);
+  assert.deepEqual(roleAndName(page, '#v'), ['button', 'Go']);
+});
+
+test('a <label for> names its input, and so does a label around it', () => {
+  const page = new TestPage(`
+    <label for=email>Email address</label><input id=email type=email>
+    <label>Remember me <input id=remember type=checkbox></label>
+    <input id=bare placeholder="Search the docs" type=search>`);
+  assert.deepEqual(roleAndName(page, '#email'), ['textbox', 'Email address']);
+  assert.deepEqual(roleAndName(page, '#remember'), ['checkbox', 'Remember me']);
+  assert.deepEqual(roleAndName(page, '#bare'), ['searchbox', 'Search the docs']);
+});
+
+test('aria-labelledby, then aria-label, come before a label', () => {
+  const page = new TestPage(`
+    <span id=first>First</span><span id=second>name</span>
+    <label for=a>Label</label><input id=a aria-labelledby="first second" aria-label="Ignored">
+    <label for=b>Label</label><input id=b aria-label="Given name">`);
+  assert.deepEqual(roleAndName(page, '#a'), ['textbox', 'First name']);
+  assert.deepEqual(roleAndName(page, '#b'), ['textbox', 'Given name']);
+});
+
+test('implicit roles: links need an href, headings, images, landmarks, inputs', () => {
+  const page = new TestPage(`
+    <a id=link href="/next">Next page</a><a id=anchor>No href</a>
+    <h3 id=h>Section <a href="#x">anchor</a></h3>
+    <img id=img alt="A cat"><img id=decor alt="">
+    <nav id=nav></nav><article><header id=scoped></header></article><header id=top></header>
+    <input id=range type=range><input id=num type=number><input id=hid type=hidden>
+    <select id=sel><option>One</option></select><select id=multi multiple></select>
+    <div id=pres role=presentation>x</div><div id=explicit role="tab switch">Tab</div>`);
+  const { roleOf } = page.ns.roles;
+  const roles = Object.fromEntries(['link', 'anchor', 'h', 'img', 'decor', 'nav', 'scoped', 'top', 'range', 'num', 'hid', 'sel', 'multi', 'pres', 'explicit']
+    .map((id) => [id, roleOf(page.$(`#${id}`))]));
+  assert.deepEqual(roles, {
+    link: 'link', anchor: '', h: 'heading', img: 'img', decor: '', nav: 'navigation', scoped: '', top: 'banner',
+    range: 'slider', num: 'spinbutton', hid: '', sel: 'combobox', multi: 'listbox', pres: '', explicit: 'tab',
+  });
+  assert.deepEqual(roleAndName(page, '#h'), ['heading', 'Section'], 'a heading\'s name leaves out its links');
+  assert.deepEqual(roleAndName(page, '#img'), ['img', 'A cat']);
+});
+
+test('secretOf: passwords, one-time codes, card numbers and secret-looking names', () => {
+  const page = new TestPage(`
+    <input id=pw type=password><input id=otp autocomplete="one-time-code"><input id=cc autocomplete="cc-number">
+    <input id=key name="api_key"><textarea id=token name="token"></textarea>
+    <input id=email type=email name=email><input id=user name=username>`);
+  const { secretOf } = page.ns.roles;
+  const got = Object.fromEntries(['pw', 'otp', 'cc', 'key', 'token', 'email', 'user'].map((id) => [id, secretOf(page.$(`#${id}`))]));
+  assert.deepEqual(got, { pw: 'password', otp: 'secret', cc: 'secret', key: 'secret', token: 'secret', email: '', user: '' });
+});
+
+test('values: a select shows its chosen label, text fields their text, checkboxes none', () => {
+  const page = new TestPage(`
+    <select id=country><option value=no>Norway</option><option value=se selected>Sweden</option></select>
+    <input id=name value="Ada"><input id=empty><textarea id=bio>${'x'.repeat(250)}</textarea>
+    <input id=box type=checkbox checked><progress id=p value=3 max=10></progress>`);
+  const { valueOf, roleOf } = page.ns.roles;
+  /** @param {string} id */
+  const value = (id) => valueOf(page.$(`#${id}`), roleOf(page.$(`#${id}`)));
+  assert.equal(value('country'), 'Sweden');
+  assert.equal(value('name'), 'Ada');
+  assert.equal(value('empty'), undefined);
+  assert.equal(value('bio'), `${'x'.repeat(200)}…`, 'long values are cut');
+  assert.equal(value('box'), undefined);
+  assert.equal(value('p'), '3');
+});
+
+test('visible: hidden, display:none and visibility:hidden are not', () => {
+  const page = new TestPage(`
+    <p id=shown>Shown</p><p id=hidden hidden>Hidden</p>
+    <div style="display:none"><span id=inside>Inside</span></div>
+    <span id=invisible style="visibility:hidden">x</span>`);
+  const { visible } = page.ns.roles;
+  assert.deepEqual(['shown', 'hidden', 'inside', 'invisible'].map((id) => visible(page.$(`#${id}`))), [true, false, false, false]);
+});
+
+test('textOf gathers visible text, alt text and labels, not hidden text', () => {
+  const page = new TestPage(`<a id=a href="/x"><img alt="Logo"> Home <span hidden>secret</span><span aria-label="icon">★</span></a>`);
+  const { textOf, describe } = page.ns.roles;
+  assert.equal(textOf(page.$('#a'), true), 'Logo Home icon');
+  assert.equal(describe(page.$('#a')), 'link "Logo Home icon"');
+});
+
+test('the banner is OpenChrome\'s: inBanner knows its contents', () => {
+  const page = new TestPage('<openchrome-banner><div><button id=finish>Finish</button></div></openchrome-banner><button id=page>Page</button>');
+  const { inBanner, BANNER } = page.ns.roles;
+  assert.equal(BANNER, 'OPENCHROME-BANNER');
+  assert.equal(inBanner(page.$('#finish')), true);
+  assert.equal(inBanner(page.$('#page')), false);
+});

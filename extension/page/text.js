@@ -1,0 +1,243 @@
+// @ts-check
+// text: the readable main content as Markdown; crawl: what a crawl keeps of
+// a page.
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.text) return; // injected again: the first copy stays
+  const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible } = oc.roles;
+
+  /**
+   * The readable main content as Markdown.
+   */
+  function text() {
+    const root = document.querySelector('main, [role="main"], article') ?? document.body;
+    const md = new Markdown(location.href);
+    if (root) md.block(root);
+    return { url: location.href, title: document.title, markdown: md.done() };
+  }
+
+  class Markdown {
+    /** @param {string} base */
+    constructor(base) {
+      this.base = base;
+      /** @type {string[]} */
+      this.out = [];
+      this.line = '';
+      this.indent = '';
+    }
+
+    flush() {
+      const t = this.line.replace(/[ \t]+/g, ' ').trim();
+      if (t) this.out.push(this.indent + t);
+      this.line = '';
+    }
+
+    gap() {
+      this.flush();
+      if (this.out.length && this.out[this.out.length - 1] !== '') this.out.push('');
+    }
+
+    /** @param {Node} node */
+    block(node) {
+      for (const child of isElement(node) ? childrenOf(/** @type {Element} */ (node)) : node.childNodes) this.node(child);
+    }
+
+    /** @param {Node} node */
+    node(node) {
+      if (node.nodeType === Node.TEXT_NODE) {
+        this.line += (node.nodeValue ?? '').replace(/\s+/g, ' ');
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE) return;
+      const el = /** @type {Element} */ (node);
+      if (SKIP.has(el.tagName) || el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
+      const tag = el.tagName;
+      if (/^H[1-6]$/.test(tag)) {
+        this.gap();
+        this.out.push(`${'#'.repeat(Number(tag[1]))} ${this.inline(el)}`);
+        this.gap();
+        return;
+      }
+      switch (tag) {
+        case 'P': case 'DIV': case 'SECTION': case 'ARTICLE': case 'MAIN': case 'HEADER': case 'FOOTER':
+        case 'ASIDE': case 'NAV': case 'FORM': case 'FIELDSET': case 'FIGURE': case 'DETAILS':
+          this.gap();
+          this.block(el);
+          this.gap();
+          return;
+        case 'BR':
+          this.flush();
+          return;
+        case 'HR':
+          this.gap();
+          this.out.push('---');
+          this.gap();
+          return;
+        case 'UL': case 'OL':
+          this.list(el, tag === 'OL');
+          return;
+        case 'PRE':
+          this.gap();
+          this.out.push('```', ...(/** @type {HTMLElement} */ (el).innerText.replace(/\n$/, '').split('\n')), '```');
+          this.gap();
+          return;
+        case 'BLOCKQUOTE': {
+          this.gap();
+          const inner = new Markdown(this.base);
+          inner.block(el);
+          for (const l of inner.done().split('\n')) this.out.push(`> ${l}`.trimEnd());
+          this.gap();
+          return;
+        }
+        case 'TABLE':
+          this.table(/** @type {HTMLTableElement} */ (el));
+          return;
+        case 'DL':
+          this.gap();
+          for (const item of el.children) {
+            if (item.tagName === 'DT') this.out.push(`**${this.inline(item)}**`);
+            else if (item.tagName === 'DD') this.out.push(`: ${this.inline(item)}`);
+          }
+          this.gap();
+          return;
+        case 'IFRAME':
+          return;
+      }
+      this.line += this.inlineNode(el);
+    }
+
+    /**
+     * @param {Element} el
+     * @param {boolean} ordered
+     */
+    list(el, ordered) {
+      this.flush();
+      let n = 1;
+      for (const li of el.children) {
+        if (li.tagName !== 'LI' || !visible(li)) continue;
+        const sub = new Markdown(this.base);
+        sub.block(li);
+        const lines = sub.done().split('\n').filter((l) => l !== '');
+        const bullet = ordered ? `${n++}. ` : '- ';
+        lines.forEach((l, i) => this.out.push(this.indent + (i === 0 ? bullet : '  ') + l));
+      }
+      this.gap();
+    }
+
+    /** @param {HTMLTableElement} table */
+    table(table) {
+      this.gap();
+      const rows = [...table.rows].filter((r) => visible(r));
+      rows.forEach((row, i) => {
+        const cells = [...row.cells].map((c) => this.inline(c).replace(/\|/g, '\\|'));
+        this.out.push(`| ${cells.join(' | ')} |`);
+        if (i === 0) this.out.push(`|${cells.map(() => ' --- ').join('|')}|`);
+      });
+      this.gap();
+    }
+
+    /**
+     * An element's content as one line of inline Markdown.
+     * @param {Element} el
+     * @returns {string}
+     */
+    inline(el) {
+      let s = '';
+      for (const child of childrenOf(el)) s += this.inlineNode(child);
+      return s.replace(/\s+/g, ' ').trim();
+    }
+
+    /**
+     * One node as inline Markdown: text as it is, an element with its
+     * markup around its content.
+     * @param {Node} child
+     * @returns {string}
+     */
+    inlineNode(child) {
+      if (child.nodeType === Node.TEXT_NODE) return child.nodeValue ?? '';
+      if (child.nodeType !== Node.ELEMENT_NODE) return '';
+      const c = /** @type {Element} */ (child);
+      if (SKIP.has(c.tagName) || !visible(c)) return '';
+      const inner = this.inline(c);
+      switch (c.tagName) {
+        case 'A': {
+          const href = c.getAttribute('href');
+          return href && inner ? `[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})` : inner;
+        }
+        case 'STRONG': case 'B':
+          return inner ? `**${inner}**` : '';
+        case 'EM': case 'I':
+          return inner ? `*${inner}*` : '';
+        case 'CODE': case 'KBD': case 'SAMP':
+          return inner ? `\`${inner}\`` : '';
+        case 'IMG': {
+          const alt = c.getAttribute('alt');
+          return alt ? `![${alt}]` : '';
+        }
+        case 'BR':
+          return ' ';
+        default:
+          return BLOCK.has(c.tagName) ? ` ${inner} ` : inner;
+      }
+    }
+
+    done() {
+      this.flush();
+      while (this.out.length && this.out[this.out.length - 1] === '') this.out.pop();
+      return this.out.join('\n');
+    }
+  }
+
+  /**
+   * url relative to base, as short as it stays unambiguous.
+   * @param {string} base
+   * @param {string} url
+   */
+  function relative(base, url) {
+    try {
+      const b = new URL(base);
+      const u = new URL(url, b);
+      if (u.origin !== b.origin) return u.href;
+      if (u.pathname === b.pathname && u.search === b.search) return u.hash || u.pathname;
+      const from = b.pathname.split('/').slice(0, -1);
+      const to = u.pathname.split('/');
+      let i = 0;
+      while (i < from.length && i < to.length - 1 && from[i] === to[i]) i++;
+      return '../'.repeat(from.length - i) + to.slice(i).join('/') + u.search + u.hash;
+    } catch {
+      return url;
+    }
+  }
+
+  /**
+   * crawl: what a crawl keeps of a page: its content in the form asked for,
+   * and where its links go (absolute http(s) URLs, without fragments, each
+   * once, in document order).
+   * @param {{ output: 'markdown' | 'text' | 'links' }} args
+   */
+  function crawl({ output }) {
+    /** @type {Set<string>} */
+    const links = new Set();
+    for (const a of document.querySelectorAll('a[href], area[href]')) {
+      if (inBanner(a)) continue;
+      try {
+        const u = new URL(/** @type {HTMLAnchorElement} */ (a).href, location.href);
+        if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
+        u.hash = '';
+        links.add(u.href);
+      } catch {
+        // not a URL
+      }
+    }
+    let content;
+    if (output === 'markdown') content = text().markdown;
+    else if (output === 'text') {
+      const root = document.querySelector('main, [role="main"], article') ?? document.body;
+      content = /** @type {HTMLElement | null} */ (root)?.innerText.trim() ?? '';
+    }
+    return { url: location.href, title: document.title, content, links: [...links] };
+  }
+
+  oc.text = { text, crawl };
+})();

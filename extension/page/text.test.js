@@ -1,0 +1,67 @@
+// @ts-check
+/// <reference types="node" />
+// page/text.js in jsdom: the page as Markdown, and what a crawl keeps.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { TestPage } from './testdata.js';
+
+test('text: a visible subtree\'s text as Markdown, from main when there is one', () => {
+  const page = new TestPage(`
+    <nav><a href="/">Home</a></nav>
+    <main>
+      <h1>Guide</h1>
+      <p>Read <strong>this</strong> and <a href="/docs/next.html">the next page</a>.</p>
+      <p hidden>Not shown</p>
+      <ul><li>One</li><li>Two <em>items</em></li><li style="display:none">Gone</li></ul>
+      <pre>let x = 1;</pre>
+      <openchrome-banner><p>Banner text</p></openchrome-banner>
+    </main>`, { url: 'http://127.0.0.1:8080/docs/guide.html' });
+  const out = page.ok('text');
+  assert.equal(out.url, 'http://127.0.0.1:8080/docs/guide.html');
+  assert.equal(out.title, 'Test page');
+  assert.equal(out.markdown, [
+    '# Guide',
+    '',
+    'Read **this** and [the next page](next.html).',
+    '',
+    '- One',
+    '- Two *items*',
+    '',
+    '```',
+    'let x = 1;',
+    '```',
+  ].join('\n'));
+});
+
+test('text: tables and links elsewhere', () => {
+  const page = new TestPage(`
+    <table><tr><th>Name</th><th>Size</th></tr><tr><td>a|b</td><td>2</td></tr></table>
+    <p><a href="https://other.test/x">away</a> <a href="#top">up</a></p>`);
+  assert.equal(page.ok('text').markdown, [
+    '| Name | Size |',
+    '| --- | --- |',
+    '| a\\|b | 2 |',
+    '',
+    '[away](https://other.test/x) [up](#top)',
+  ].join('\n'));
+});
+
+test('crawl: content in the form asked for, links absolute, without fragments, once each', () => {
+  const page = new TestPage(`
+    <main><h2>Docs</h2><p>Body text</p></main>
+    <a href="/a#one">A</a><a href="/a#two">A again</a><a href="b.html">B</a>
+    <a href="mailto:x@y.test">mail</a><a href="javascript:void 0">js</a>
+    <openchrome-banner><a href="/banner">banner</a></openchrome-banner>`, { url: 'http://127.0.0.1:8080/dir/page.html' });
+  const md = page.ok('crawl', { output: 'markdown' });
+  assert.equal(md.content, '## Docs\n\nBody text');
+  assert.deepEqual(md.links, ['http://127.0.0.1:8080/a', 'http://127.0.0.1:8080/dir/b.html']);
+  // innerText of main (jsdom's stand-in joins blocks without a break).
+  const text = page.ok('crawl', { output: 'text' }).content;
+  assert.match(text, /Docs/);
+  assert.match(text, /Body text/);
+  assert.doesNotMatch(text, /A again/, 'main only');
+  const links = page.ok('crawl', { output: 'links' });
+  assert.equal(links.content, undefined);
+  assert.deepEqual(links.links, md.links);
+});

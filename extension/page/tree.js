@@ -1,0 +1,304 @@
+// @ts-check
+// snapshot: the frame's tree, the compact accessibility-style tree that
+// read_page shows (host/engine/snapshot.go mirrors its nodes).
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.tree) return; // injected again: the first copy stays
+  const { refFor, advance, next } = oc.refs;
+  const {
+    isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
+    roleOf, nameOf, hasOwnName, childrenOf, visible, secretOf, valueOf,
+  } = oc.roles;
+
+  const MAX_NODES = 60000;
+
+  /**
+   * @typedef {{ count: number, truncated: boolean, labels: Set<string> }} WalkState
+   *   labels: ids of elements that name a control through aria-labelledby
+   */
+
+  /**
+   * The ids of elements that name a control through aria-labelledby: their
+   * text is the control's name, which the control says.
+   * @param {Document} doc
+   */
+  function labelIds(doc) {
+    const ids = new Set();
+    for (const el of doc.querySelectorAll('[aria-labelledby]')) {
+      if (!INTERACTIVE.has(roleOf(el))) continue;
+      for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/)) if (id) ids.add(id);
+    }
+    return ids;
+  }
+
+  /**
+   * Reports whether el only names something the tree already names: a
+   * fieldset's legend, a table's caption, a figure's caption, a control's
+   * aria-labelledby label.
+   * @param {Element} el
+   * @param {string} tag its tagName
+   * @param {WalkState} st
+   */
+  function namesOnly(el, tag, st) {
+    if (tag === 'LEGEND') return el.parentElement?.tagName === 'FIELDSET';
+    if (tag === 'CAPTION') return el.parentElement?.tagName === 'TABLE';
+    if (tag === 'FIGCAPTION') return el.parentElement?.tagName === 'FIGURE';
+    return st.labels.size > 0 && !!el.id && st.labels.has(el.id) && !el.querySelector('a, button, input, select, textarea');
+  }
+
+  /**
+   * Walks the children of parent into out, lifting generic elements.
+   * @param {Element | DocumentFragment} parent
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   */
+  function walkChildren(parent, out, st) {
+    // firstChild/nextSibling, not childNodes: iterating a NodeList from the
+    // isolated world costs a wrapper per step, and this loop runs for every
+    // node of the page.
+    const el = isElement(parent) ? /** @type {Element} */ (parent) : null;
+    if (el && (el.shadowRoot || el.tagName === 'SLOT')) {
+      for (const child of childrenOf(el)) walkNode(child, out, st);
+      return;
+    }
+    for (let child = parent.firstChild; child; child = child.nextSibling) {
+      if (st.count > MAX_NODES) {
+        st.truncated = true;
+        return;
+      }
+      walkNode(child, out, st);
+    }
+  }
+
+  /**
+   * @param {Node} child
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   */
+  function walkNode(child, out, st) {
+    const type = child.nodeType;
+    if (type === 3) addText(out, /** @type {string} */ (child.nodeValue)); // Node.TEXT_NODE
+    else if (type === 1) walkElement(/** @type {Element} */ (child), out, st); // Node.ELEMENT_NODE
+  }
+
+  /**
+   * Appends text to out, joining it to a text node just before. Text keeps
+   * "\n" where a block of the page ends, so the host can tell text that
+   * flows around a link from text on a line of its own.
+   * @param {PageTreeNode[]} out
+   * @param {string} text
+   */
+  function addText(out, text) {
+    const t = text.replace(/\s+/g, ' ');
+    if (!t) return;
+    const last = out[out.length - 1];
+    if (last && last.text !== undefined) {
+      last.text += t;
+    } else if (t.trim() || (last && last.inline)) {
+      out.push({ text: t }); // a space after an inline element still separates
+    }
+  }
+
+  /** Ends a run of inline content: a block of the page starts or ends. @param {PageTreeNode[]} out */
+  function breakText(out) {
+    const last = out[out.length - 1];
+    if (!last) return;
+    if (last.text !== undefined) {
+      if (!last.text.endsWith('\n')) last.text += '\n';
+    } else {
+      out.push({ text: '\n' });
+    }
+  }
+
+  /**
+   * @param {Element} el
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   */
+  function walkElement(el, out, st) {
+    const tag = el.tagName;
+    if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
+    if (tag === 'INPUT' && /** @type {HTMLInputElement} */ (el).type === 'hidden') return;
+    if (!visible(el)) {
+      // A display:contents element has no box of its own but shows its
+      // children; checkVisibility says false for it.
+      if (getComputedStyle(el).display !== 'contents') return;
+    }
+    st.count++;
+    const role = roleOf(el);
+    // Labels are often styled as blocks, one above each control.
+    const block = BLOCK.has(tag) || (tag === 'LABEL' && !getComputedStyle(el).display.startsWith('inline'));
+    if (block) breakText(out);
+    if (namesOnly(el, tag, st)) return;
+    if (!role || (!STRUCTURE.has(role) && !INTERACTIVE.has(role) && !hasOwnName(el))) {
+      // Generic: its children take its place.
+      if (tag === 'BR') {
+        breakText(out);
+        return;
+      }
+      if (tag === 'LABEL' && /** @type {HTMLLabelElement} */ (el).control &&
+          visible(/** @type {HTMLElement} */ (/** @type {HTMLLabelElement} */ (el).control))) {
+        // Its text is its control's name: the control says it.
+        /** @type {PageTreeNode[]} */
+        const kids = [];
+        walkChildren(el, kids, st);
+        out.push(...kids.filter((k) => k.text === undefined));
+        return;
+      }
+      walkChildren(el, out, st);
+      if (block) breakText(out);
+      return;
+    }
+    /** @type {PageTreeNode} */
+    const node = { role };
+    // Whether it flows in a line of text is its CSS display's to say (a
+    // label or input styled as a block is not); asked only of the
+    // elements that become nodes, which are few.
+    if (INLINE.has(tag) && getComputedStyle(el).display.startsWith('inline')) node.inline = true;
+    const name = nameOf(el, role);
+    if (name) node.name = name;
+    if (INTERACTIVE.has(role) || SECTION.has(role) || el.tagName === 'IFRAME') node.ref = refFor(el);
+    states(el, role, node);
+
+    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
+      frameInto(/** @type {HTMLIFrameElement} */ (el), node, st);
+    } else if (role === 'listbox') {
+      // A list of options shows them; a closed select (combobox) shows only
+      // its value, and its options when one is asked for.
+      /** @type {PageTreeNode[]} */
+      const kids = [];
+      walkChildren(el, kids, st);
+      const options = kids.filter((k) => k.role);
+      if (options.length) node.kids = options;
+    } else if (INTERACTIVE.has(role) || role === 'img') {
+      // Its content is its name; only controls nested inside remain.
+      /** @type {PageTreeNode[]} */
+      const kids = [];
+      if (role !== 'combobox') walkChildren(el, kids, st);
+      const inner = kids.filter((k) => k.ref !== undefined || k.kids?.some((x) => x.ref !== undefined));
+      if (inner.length) node.kids = inner;
+    } else {
+      /** @type {PageTreeNode[]} */
+      const kids = [];
+      walkChildren(el, kids, st);
+      trimText(kids);
+      // A node whose only content is its own name says it once.
+      if (kids.length === 1 && kids[0].text !== undefined && node.name &&
+          kids[0].text.trim() === node.name) {
+        kids.length = 0;
+      }
+      if (kids.length) node.kids = kids;
+    }
+    if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
+        node.checked === undefined && node.level === undefined && role !== 'separator') {
+      return; // an empty status, region or list says nothing
+    }
+    out.push(node);
+    if (block) breakText(out);
+  }
+
+  /**
+   * Tidies the text nodes of kids: spaces around line breaks go, runs of
+   * breaks become one, and nothing but a break at either end is left.
+   * @param {PageTreeNode[]} kids
+   */
+  function trimText(kids) {
+    for (let i = kids.length - 1; i >= 0; i--) {
+      const k = kids[i];
+      if (k.text === undefined) continue;
+      let t = k.text.replace(/[ \t]*\n[\s]*/g, '\n').replace(/[ \t]+/g, ' ');
+      if (i === 0) t = t.replace(/^\s+/, '');
+      if (i === kids.length - 1) t = t.replace(/\s+$/, '');
+      if (t === '' || (t === ' ' && !(kids[i - 1]?.inline && kids[i + 1]?.inline))) kids.splice(i, 1);
+      else k.text = t;
+    }
+  }
+
+  /**
+   * The states that matter, on node.
+   * @param {Element} el
+   * @param {string} role
+   * @param {PageTreeNode} node
+   */
+  function states(el, role, node) {
+    const aria = (/** @type {string} */ n) => el.getAttribute(`aria-${n}`);
+    if (role === 'heading') {
+      const level = Number(aria('level') || el.tagName.slice(1));
+      if (level) node.level = level;
+    }
+    if (isInput(el) && (el.type === 'checkbox' || el.type === 'radio')) {
+      node.checked = el.indeterminate ? 'mixed' : String(el.checked);
+    } else if (aria('checked') !== null && ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)) {
+      node.checked = /** @type {string} */ (aria('checked'));
+    }
+    if (aria('pressed') !== null && role === 'button') node.checked = `pressed=${aria('pressed')}`;
+    if ((/** @type {HTMLButtonElement} */ (el)).disabled || aria('disabled') === 'true') node.disabled = true;
+    const expanded = aria('expanded');
+    if (expanded !== null) node.expanded = expanded === 'true';
+    else if (el.tagName === 'DETAILS') node.expanded = /** @type {HTMLDetailsElement} */ (el).open;
+    if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
+    if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
+    if (role === 'link') {
+      const href = el.getAttribute('href');
+      if (href !== null) node.href = /** @type {HTMLAnchorElement} */ (el).href || href;
+    }
+    const secret = secretOf(el);
+    if (secret) {
+      node.secret = secret;
+      return;
+    }
+    const value = valueOf(el, role);
+    if (value !== undefined && value !== node.name) node.value = value;
+  }
+
+  /**
+   * Walks into a same-origin frame in place; a cross-origin one is left for
+   * the service worker, which injects into it separately.
+   * @param {HTMLIFrameElement} el
+   * @param {PageTreeNode} node
+   * @param {WalkState} st
+   */
+  function frameInto(el, node, st) {
+    let doc = null;
+    try {
+      doc = el.contentDocument;
+    } catch {
+      // cross-origin
+    }
+    if (doc?.body) {
+      for (const id of labelIds(doc)) st.labels.add(id);
+      /** @type {PageTreeNode[]} */
+      const kids = [];
+      walkChildren(doc.body, kids, st);
+      trimText(kids);
+      if (kids.length) node.kids = kids;
+      return;
+    }
+    node.frame = { url: el.src || 'about:blank', crossOrigin: true };
+  }
+
+  /**
+   * snapshot: the frame's tree.
+   * @param {{ refBase: number }} args
+   */
+  function snapshot({ refBase }) {
+    advance(refBase);
+    /** @type {WalkState} */
+    const st = { count: 0, truncated: false, labels: labelIds(document) };
+    /** @type {PageTreeNode[]} */
+    const kids = [];
+    if (document.body) walkChildren(document.body, kids, st);
+    trimText(kids);
+    return {
+      url: location.href,
+      title: document.title,
+      tree: kids,
+      nextRef: next(),
+      nodes: st.count,
+      truncated: st.truncated,
+    };
+  }
+
+  oc.tree = { snapshot };
+})();

@@ -1,0 +1,129 @@
+// @ts-check
+/// <reference types="node" />
+// page/tree.js in jsdom: the tree read_page shows.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { TestPage } from './testdata.js';
+
+/**
+ * Every node of tree, depth first.
+ * @param {PageTreeNode[]} tree
+ * @returns {PageTreeNode[]}
+ */
+function flat(tree) {
+  return tree.flatMap((n) => [n, ...flat(n.kids ?? [])]);
+}
+
+/**
+ * tree without what only says how text flows (inline, line breaks), for
+ * the tests that are not about that.
+ * @param {PageTreeNode[]} tree
+ * @returns {PageTreeNode[]}
+ */
+function shape(tree) {
+  return tree.filter((n) => n.text === undefined || n.text.trim()).map(({ inline, kids, ...n }) =>
+    (kids ? { ...n, kids: shape(kids) } : n));
+}
+
+/**
+ * The snapshot of body, refs from refBase.
+ * @param {string} body
+ * @param {number} [refBase]
+ */
+function snapshot(body, refBase = 1) {
+  const page = new TestPage(body);
+  return { page, snap: page.ok('snapshot', { refBase }) };
+}
+
+test('a button is a node with its role, name and a ref', () => {
+  const { snap } = snapshot('<h1>Login Page</h1><button>Log in</button>', 5);
+  assert.deepEqual(snap.tree, [
+    { role: 'heading', name: 'Login Page', level: 1 },
+    { text: '\n' }, // the heading is a block of its own
+    { role: 'button', name: 'Log in', ref: 5, inline: true },
+  ]);
+  assert.equal(snap.nextRef, 6, 'refs are handed out from refBase on');
+  assert.equal(snap.title, 'Test page');
+  assert.equal(snap.url, 'http://127.0.0.1:8080/page.html');
+  assert.equal(snap.truncated, false);
+});
+
+test('a labelled control says its label once', () => {
+  const { snap } = snapshot('<label for=u>Username</label><input id=u value="bob"><label for=c>Keep me</label><input id=c type=checkbox checked>');
+  const nodes = flat(snap.tree);
+  assert.deepEqual(shape(nodes.filter((n) => n.role)), [
+    { role: 'textbox', name: 'Username', ref: 1, value: 'bob' },
+    { role: 'checkbox', name: 'Keep me', ref: 2, checked: 'true' },
+  ]);
+  assert.equal(nodes.filter((n) => n.text?.includes('Username')).length, 0, 'the label is not repeated as text');
+});
+
+test('a password field\'s value never appears in the tree', () => {
+  const { page, snap } = snapshot(`
+    <label for=p>Password</label><input id=p type=password>
+    <label for=t>Token</label><input id=t name=token>
+    <textarea name=otp-secret>also secret</textarea>`);
+  /** @type {HTMLInputElement} */ (page.$('#p')).value = 'hunter2';
+  /** @type {HTMLInputElement} */ (page.$('#t')).value = 'tok-123';
+  const again = page.ok('snapshot', { refBase: snap.nextRef });
+  const json = JSON.stringify(again);
+  assert.doesNotMatch(json, /hunter2|tok-123|also secret/);
+  const fields = flat(again.tree).filter((n) => n.role === 'textbox');
+  assert.deepEqual(fields.map((n) => [n.name, n.secret, n.value]), [
+    ['Password', 'password', undefined],
+    ['Token', 'secret', undefined],
+    [undefined, 'secret', undefined],
+  ]);
+});
+
+test('hidden subtrees are left out', () => {
+  const { snap } = snapshot(`
+    <div hidden><button>Hidden</button></div>
+    <div style="display:none"><a href="/x">None</a></div>
+    <div aria-hidden="true"><button>Aria hidden</button></div>
+    <input type=hidden name=csrf value=abc>
+    <button>Shown</button>`);
+  assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Shown', ref: 1 }]);
+});
+
+test('links carry their absolute href, sections a ref, and text flows between them', () => {
+  const { snap } = snapshot('<main><p>Read the <a href="/docs">docs</a> first.</p></main>');
+  assert.deepEqual(snap.tree, [{
+    role: 'main',
+    ref: 1,
+    kids: [
+      { text: 'Read the ' },
+      { role: 'link', name: 'docs', inline: true, ref: 2, href: 'http://127.0.0.1:8080/docs' },
+      { text: ' first.' },
+    ],
+  }]);
+});
+
+test('states: disabled, required, expanded, selected options of a listbox', () => {
+  const { snap } = snapshot(`
+    <button disabled>Send</button><input required aria-label=Name>
+    <button aria-expanded="false">Menu</button>
+    <select multiple aria-label=Colours><option selected>Red</option><option>Blue</option></select>`);
+  assert.deepEqual(shape(snap.tree), [
+    { role: 'button', name: 'Send', ref: 1, disabled: true },
+    { role: 'textbox', name: 'Name', ref: 2, required: true },
+    { role: 'button', name: 'Menu', ref: 3, expanded: false },
+    {
+      role: 'listbox', name: 'Colours', ref: 4, value: 'Red',
+      kids: [{ role: 'option', name: 'Red', ref: 5, selected: true }, { role: 'option', name: 'Blue', ref: 6 }],
+    },
+  ]);
+});
+
+test('the handoff banner is not in the tree', () => {
+  const { snap } = snapshot('<openchrome-banner><button>Finish</button></openchrome-banner><button>Page</button>');
+  assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Page', ref: 1 }]);
+});
+
+test('the same element keeps its ref across snapshots', () => {
+  const { page, snap } = snapshot('<button>One</button>');
+  page.document.body.insertAdjacentHTML('afterbegin', '<button>Zero</button>');
+  const again = page.ok('snapshot', { refBase: snap.nextRef });
+  assert.deepEqual(shape(again.tree), [{ role: 'button', name: 'Zero', ref: 2 }, { role: 'button', name: 'One', ref: 1 }]);
+});

@@ -1,0 +1,190 @@
+// @ts-check
+// watch and changes: what an action did to the page (elements added and
+// removed, text and attributes, a trusted click on the element, dialogs);
+// check: whether a wait_for condition holds now.
+
+(() => {
+  const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
+  if (oc.watch) return; // injected again: the first copy stays
+  const { PageError } = oc;
+  const { element, lookup } = oc.refs;
+  const { isInput, inBanner, visible, secretOf, valueOf, roleOf, describe } = oc.roles;
+  const { deepActive } = oc.dom;
+
+  /** @type {Map<number, Watch>} */
+  const watches = new Map();
+  let watchSeq = 0;
+
+  class Watch {
+    /** @param {Element | null} el */
+    constructor(el) {
+      this.el = el;
+      this.trustedClicks = 0;
+      this.clicks = 0;
+      this.added = 0;
+      this.removed = 0;
+      this.attrs = 0;
+      this.texts = 0;
+      /** @type {string[]} */
+      this.dialogs = [];
+      this.url = location.href;
+      this.title = document.title;
+      this.onClick = (/** @type {Event} */ e) => {
+        this.clicks++;
+        if (e.isTrusted) this.trustedClicks++;
+      };
+      if (el) el.addEventListener('click', this.onClick, { capture: true });
+      this.observer = new MutationObserver((records) => this.count(records));
+      // The element's own document: a same-origin frame's, for its elements.
+      this.observer.observe(el?.ownerDocument ?? document, {
+        subtree: true, childList: true, characterData: true, attributes: true,
+        attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked', 'aria-selected'],
+      });
+    }
+
+    /** @param {MutationRecord[]} records */
+    count(records) {
+      for (const r of records) {
+        if (r.type === 'attributes') {
+          this.attrs++;
+          continue;
+        }
+        if (r.type === 'characterData') {
+          this.texts++;
+          continue;
+        }
+        for (const n of r.addedNodes) {
+          if (n.nodeType === Node.TEXT_NODE) {
+            this.texts++;
+            continue;
+          }
+          if (n.nodeType !== Node.ELEMENT_NODE) continue;
+          this.added++;
+          const d = /** @type {Element} */ (n);
+          const dlg = d.matches('dialog[open], [role="dialog"], [role="alertdialog"]')
+            ? d : d.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
+          if (dlg) this.dialogs.push(describe(dlg));
+        }
+        for (const n of r.removedNodes) {
+          if (n.nodeType === Node.ELEMENT_NODE) this.removed++;
+          else if (n.nodeType === Node.TEXT_NODE) this.texts++;
+        }
+      }
+    }
+
+    report() {
+      this.count(this.observer.takeRecords());
+      const el = this.el;
+      const alive = !!el?.isConnected;
+      return {
+        trustedClicks: this.trustedClicks,
+        clicks: this.clicks,
+        added: this.added,
+        removed: this.removed,
+        attributes: this.attrs,
+        texts: this.texts,
+        dialogs: this.dialogs,
+        urlChanged: location.href !== this.url,
+        titleChanged: document.title !== this.title,
+        url: location.href,
+        title: document.title,
+        elementGone: el ? !alive : undefined,
+        value: alive && el && !secretOf(el) ? valueOf(el, roleOf(el)) : undefined,
+        checked: alive && isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
+          ? el.checked : undefined,
+        focused: alive ? deepActive() === el : undefined,
+      };
+    }
+
+    stop() {
+      if (this.el) this.el.removeEventListener('click', this.onClick, { capture: true });
+      this.observer.disconnect();
+    }
+  }
+
+  /**
+   * watch: starts recording what happens to the page, and whether ref's
+   * element receives a click, until changes stops it.
+   * @param {{ ref?: number }} args
+   */
+  function watch({ ref }) {
+    const id = ++watchSeq;
+    watches.set(id, new Watch(ref === undefined ? null : element(ref)));
+    return { watch: id };
+  }
+
+  /**
+   * changes: what a watch has seen so far; stop ends it.
+   * @param {{ watch: number, stop?: boolean }} args
+   */
+  function changes({ watch: id, stop }) {
+    const w = watches.get(id);
+    if (!w) return { lost: true };
+    const r = w.report();
+    if (stop) {
+      w.stop();
+      watches.delete(id);
+    }
+    return r;
+  }
+
+  /**
+   * check: whether a wait_for condition holds now, and what was seen.
+   * @param {{ text?: string, textGone?: string, ref?: number, selector?: string,
+   *   predicate?: string, state?: string }} c
+   */
+  function check(c) {
+    const body = document.body?.innerText ?? '';
+    if (c.text !== undefined) {
+      const found = body.includes(c.text);
+      return { ok: found, seen: found ? `text "${c.text}" is on the page` : `no text "${c.text}" on the page` };
+    }
+    if (c.textGone !== undefined) {
+      const found = body.includes(c.textGone);
+      return { ok: !found, seen: found ? `text "${c.textGone}" is still on the page` : `text "${c.textGone}" is gone` };
+    }
+    if (c.selector !== undefined) {
+      let els;
+      try {
+        els = [...document.querySelectorAll(c.selector)].filter((e) => !inBanner(e));
+      } catch {
+        throw new PageError('bad_request', `selector ${c.selector} is not valid CSS`);
+      }
+      const shown = els.filter((e) => visible(e));
+      return stateCheck(c.state ?? 'visible', els.length, shown.length, `selector ${c.selector}`, shown[0] ?? els[0]);
+    }
+    if (c.ref !== undefined) {
+      const el = lookup(c.ref);
+      const attached = !!el?.isConnected;
+      const shown = attached && el ? visible(el) : false;
+      return stateCheck(c.state ?? 'visible', attached ? 1 : 0, shown ? 1 : 0, `ref e${c.ref}`, el);
+    }
+    throw new PageError('bad_request', 'nothing to wait for');
+  }
+
+  /**
+   * @param {string} state visible | hidden | attached | detached | enabled
+   * @param {number} attached how many match
+   * @param {number} shown how many of them are visible
+   * @param {string} what
+   * @param {Element | undefined} first
+   */
+  function stateCheck(state, attached, shown, what, first) {
+    const disabled = !!first && (/** @type {HTMLButtonElement} */ (first).disabled || first.getAttribute('aria-disabled') === 'true');
+    switch (state) {
+      case 'visible':
+        return { ok: shown > 0, seen: `${what}: ${attached} attached, ${shown} visible` };
+      case 'hidden':
+        return { ok: shown === 0, seen: `${what}: ${shown} visible` };
+      case 'attached':
+        return { ok: attached > 0, seen: `${what}: ${attached} attached` };
+      case 'detached':
+        return { ok: attached === 0, seen: `${what}: ${attached} attached` };
+      case 'enabled':
+        return { ok: shown > 0 && !disabled, seen: `${what}: ${shown} visible, ${disabled ? 'disabled' : 'enabled'}` };
+    }
+    throw new PageError('bad_request', `unknown state ${state}`, 'use visible, hidden, attached, detached or enabled');
+  }
+
+  oc.watch = { watch, changes, check };
+})();

@@ -1,0 +1,69 @@
+// @ts-check
+/// <reference types="node" />
+// page/watch.js in jsdom: what an action did to the page, and wait_for's
+// conditions.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { TestPage } from './testdata.js';
+
+test('a watch counts what changed on the page, until it stops', () => {
+  const page = new TestPage('<button id=b>Open</button><p id=p>Old</p>');
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  const { watch } = page.ok('watch', { ref });
+  page.document.body.insertAdjacentHTML('beforeend', '<div role=dialog aria-label="Confirm"><p>Sure?</p></div>');
+  page.$('#p').textContent = 'New';
+  page.$('#b').setAttribute('aria-expanded', 'true');
+  page.$('#b').click(); // not trusted
+  const r = page.ok('changes', { watch });
+  assert.deepEqual(
+    { added: r.added, removed: r.removed, texts: r.texts, attributes: r.attributes, dialogs: r.dialogs, clicks: r.clicks, trustedClicks: r.trustedClicks, elementGone: r.elementGone },
+    { added: 1, removed: 0, texts: 2, attributes: 1, dialogs: ['dialog "Confirm"'], clicks: 1, trustedClicks: 0, elementGone: false },
+  );
+  assert.equal(r.url, 'http://127.0.0.1:8080/page.html');
+  assert.equal(r.urlChanged, false);
+
+  page.document.title = 'Changed';
+  assert.equal(page.ok('changes', { watch, stop: true }).titleChanged, true);
+  assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
+});
+
+test('a watch reports the element\'s value, never a secret one, and its removal', () => {
+  const page = new TestPage('<input id=u><input id=p type=password>');
+  const { refFor } = page.ns.refs;
+  const u = page.ok('watch', { ref: refFor(page.$('#u')) }).watch;
+  const p = page.ok('watch', { ref: refFor(page.$('#p')) }).watch;
+  /** @type {HTMLInputElement} */ (page.$('#u')).value = 'ada';
+  /** @type {HTMLInputElement} */ (page.$('#p')).value = 'hunter2';
+  assert.equal(page.ok('changes', { watch: u }).value, 'ada');
+  assert.doesNotMatch(JSON.stringify(page.ok('changes', { watch: p })), /hunter2/);
+  page.$('#u').remove();
+  const gone = page.ok('changes', { watch: u, stop: true });
+  assert.equal(gone.elementGone, true);
+  assert.equal(gone.removed, 1);
+});
+
+test('check: text, text gone, selectors and refs in each state', () => {
+  const page = new TestPage(`
+    <p>Welcome back</p><button id=send disabled>Send</button><div id=spinner hidden>Loading</div>
+    <openchrome-banner><p class=note>In the banner</p></openchrome-banner>`);
+  const check = (/** @type {PageCondition} */ c) => page.ok('check', c);
+  assert.deepEqual(check({ text: 'Welcome' }), { ok: true, seen: 'text "Welcome" is on the page' });
+  assert.equal(check({ text: 'Goodbye' }).ok, false);
+  assert.deepEqual(check({ textGone: 'Goodbye' }), { ok: true, seen: 'text "Goodbye" is gone' });
+  assert.deepEqual(check({ selector: '#spinner' }), { ok: false, seen: 'selector #spinner: 1 attached, 0 visible' });
+  assert.equal(check({ selector: '#spinner', state: 'hidden' }).ok, true);
+  assert.equal(check({ selector: '#spinner', state: 'attached' }).ok, true);
+  assert.equal(check({ selector: '#nothing', state: 'detached' }).ok, true);
+  assert.deepEqual(check({ selector: '#send', state: 'enabled' }), { ok: false, seen: 'selector #send: 1 visible, disabled' });
+  assert.equal(check({ selector: '.note', state: 'attached' }).ok, false, 'the banner is not the page');
+
+  const ref = page.ns.refs.refFor(page.$('#send'));
+  assert.equal(check({ ref }).ok, true);
+  page.$('#send').remove();
+  assert.deepEqual(check({ ref, state: 'detached' }), { ok: true, seen: `ref e${ref}: 0 attached` });
+
+  assert.equal(page.call('check', { selector: '##' }).error.code, 'bad_request');
+  assert.equal(page.call('check', { selector: 'p', state: 'glowing' }).error.code, 'bad_request');
+  assert.equal(page.call('check', {}).error.message, 'nothing to wait for');
+});

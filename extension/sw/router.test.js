@@ -1,0 +1,77 @@
+// @ts-check
+/// <reference types="node" />
+// The real action tables: every file under sw/actions/ exports ACTIONS, each
+// name starting with the file's name and a dot, no name twice, and
+// sw/router.js serves them all. The worker's modules register chrome.*
+// listeners as they load, so they are imported here against a stand-in
+// `chrome` that accepts any call and never answers; no action runs.
+
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { test } from 'node:test';
+
+/**
+ * A stand-in for an API object: every property is another stand-in, and a
+ * call returns a promise that never settles.
+ * @returns {any} anything a module may touch as it loads (any: it stands
+ *   for the whole chrome namespace)
+ */
+function standIn() {
+  /** @type {Map<PropertyKey, unknown>} */
+  const props = new Map();
+  return new Proxy(function () {}, {
+    get(_target, key) {
+      if (key === 'then') return undefined; // not a thenable
+      if (!props.has(key)) props.set(key, standIn());
+      return props.get(key);
+    },
+    apply: () => new Promise(() => {}),
+  });
+}
+
+/** @type {any} the worker's global; see standIn */
+const g = globalThis;
+g.chrome = standIn();
+
+const dir = new URL('./actions/', import.meta.url);
+const files = readdirSync(dir).filter((f) => f.endsWith('.js') && !f.endsWith('.test.js')).sort();
+
+/** @type {typeof import('./router.js')} */
+const router = await import('./router.js');
+
+test('every action file exports a table of actions named for the file', async () => {
+  assert.ok(files.length >= 7, `found ${files.join(', ')}`);
+  for (const file of files) {
+    const prefix = file.replace(/\.js$/, '');
+    /** @type {{ ACTIONS?: import('../lib/router.js').ActionEntry[] }} */
+    const mod = await import(new URL(file, dir).href);
+    assert.ok(Array.isArray(mod.ACTIONS) && mod.ACTIONS.length > 0, `actions/${file} exports no ACTIONS`);
+    for (const entry of mod.ACTIONS) {
+      assert.ok(entry.name.startsWith(`${prefix}.`), `${entry.name} is in actions/${file}`);
+      assert.equal(typeof entry.run, 'function', entry.name);
+    }
+  }
+});
+
+test('sw/router.js serves every file\'s table, and no name twice', () => {
+  assert.deepEqual(Object.keys(router.TABLES).sort(), files.map((f) => f.replace(/\.js$/, '')));
+  const names = router.ACTIONS.map((e) => e.name);
+  assert.equal(new Set(names).size, names.length, 'a name appears twice');
+  const fromTables = Object.values(router.TABLES).flat().map((e) => e.name);
+  assert.deepEqual(names, fromTables);
+});
+
+test('the wire actions are the ones docs/wire.md lists', () => {
+  const tabFree = router.ACTIONS.filter((e) => !e.tab).map((e) => e.name).sort();
+  assert.deepEqual(tabFree, ['browser.health', 'browser.stop', 'tab.create', 'tab.list'],
+    'every other action takes a tab, through the router\'s gate');
+  assert.deepEqual(router.ACTIONS.map((e) => e.name).sort(), [
+    'browser.health', 'browser.stop',
+    'element.act', 'element.field', 'element.find', 'element.locate',
+    'handoff.state',
+    'input.click', 'input.drag', 'input.key', 'input.move', 'input.scroll', 'input.type', 'input.viewport',
+    'observe.events', 'observe.set',
+    'page.crawl', 'page.dom', 'page.evaluate', 'page.screenshot', 'page.snapshot', 'page.text', 'page.wait',
+    'tab.close', 'tab.create', 'tab.list', 'tab.navigate',
+  ]);
+});

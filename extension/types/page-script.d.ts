@@ -1,0 +1,193 @@
+// The page script (extension/page/*.js) is a set of classic scripts that share
+// one namespace object in a frame's isolated world, globalThis.__openchrome:
+// page/namespace.js makes it, each module registers its part, page/entry.js
+// adds call. These are the parts, as the modules use one another and as the
+// service worker calls them. Types only: this file is not shipped.
+
+/** An error a page method returns with its code (page/namespace.js). */
+interface PageErrorInstance extends Error {
+  code: string;
+  hint?: string;
+}
+
+interface PageErrorConstructor {
+  new (code: string, message: string, hint?: string): PageErrorInstance;
+}
+
+/**
+ * A node of the tree sent to the host. Short keys keep large pages cheap to
+ * move; host/engine/snapshot.go mirrors them.
+ */
+interface PageTreeNode {
+  role?: string;
+  name?: string;
+  text?: string;
+  ref?: number;
+  level?: number;
+  checked?: string;
+  disabled?: boolean;
+  expanded?: boolean;
+  selected?: boolean;
+  required?: boolean;
+  value?: string;
+  /** Why the value is left out: 'password' or 'secret'. */
+  secret?: string;
+  href?: string;
+  frame?: PageFrameRef;
+  /** The element flows in a line of text (a link in a paragraph). */
+  inline?: boolean;
+  kids?: PageTreeNode[];
+}
+
+/** A frame the tree could not walk into: the service worker fills it in. */
+interface PageFrameRef {
+  url: string;
+  crossOrigin?: boolean;
+}
+
+interface PagePoint {
+  x: number;
+  y: number;
+}
+
+interface PageBox extends PagePoint {
+  width: number;
+  height: number;
+}
+
+/** page/refs.js */
+interface PageRefs {
+  refFor(el: Element): number;
+  /** The live element behind ref; stale_ref when it is gone. */
+  element(ref: number): Element;
+  lookup(ref: number): Element | undefined;
+  advance(refBase: number): void;
+  next(): number;
+}
+
+/** page/roles.js */
+interface PageRoles {
+  isElement(n: unknown): n is Element;
+  isInput(n: unknown): n is HTMLInputElement;
+  isTextArea(n: unknown): n is HTMLTextAreaElement;
+  isSelect(n: unknown): n is HTMLSelectElement;
+  isLabel(n: unknown): n is HTMLLabelElement;
+  isOption(n: unknown): n is HTMLOptionElement;
+  isFrame(n: unknown): n is HTMLIFrameElement;
+  /** The handoff banner's tag name: OpenChrome's element, not the page's. */
+  BANNER: string;
+  SKIP: ReadonlySet<string>;
+  INTERACTIVE: ReadonlySet<string>;
+  STRUCTURE: ReadonlySet<string>;
+  SECTION: ReadonlySet<string>;
+  BLOCK: ReadonlySet<string>;
+  INLINE: ReadonlySet<string>;
+  inBanner(el: Element): boolean;
+  roleOf(el: Element): string;
+  nameOf(el: Element, role: string): string;
+  hasOwnName(el: Element): boolean;
+  textOf(root: Element, intoInteractive: boolean, skip?: Element): string;
+  clip(s: string): string;
+  childrenOf(el: Element): Iterable<Node>;
+  visible(el: Element): boolean;
+  /** Why a control's value must not be shown: 'password', 'secret', or ''. */
+  secretOf(el: Element): string;
+  valueOf(el: Element, role: string): string | undefined;
+  describe(el: Element): string;
+}
+
+interface PageSnapshot {
+  url: string;
+  title: string;
+  tree: PageTreeNode[];
+  nextRef: number;
+  nodes: number;
+  truncated: boolean;
+}
+
+/** page/tree.js */
+interface PageTree {
+  snapshot(args: { refBase: number }): PageSnapshot;
+}
+
+/** page/text.js */
+interface PageText {
+  text(): { url: string; title: string; markdown: string };
+  crawl(args: { output: 'markdown' | 'text' | 'links' }): {
+    url: string;
+    title: string;
+    content: string | undefined;
+    links: string[];
+  };
+}
+
+/** page/find.js */
+interface PageFind {
+  find(args: { query: string; limit: number; refBase: number }): {
+    candidates: Array<{ ref: number; role: string; name: string; why: string; score: number }>;
+    total: number;
+    nextRef: number;
+  };
+  field(args: { label: string; value?: string; refBase: number }): {
+    ref: number;
+    role: string;
+    name: string;
+    others: number;
+    nextRef: number;
+  };
+}
+
+/** page/dom.js */
+interface PageDom {
+  locate(args: { ref: number }): Record<string, unknown>;
+  hit(args: { ref: number; x: number; y: number }): { ok: boolean; on?: string };
+  points(args: { ref: number }): { points: PagePoint[] };
+  dom(args: { ref: number; op: string; value?: string; values?: string[] }): Record<string, unknown>;
+  /** The focused element, through shadow roots and same-origin frames. */
+  deepActive(): Element | null;
+}
+
+/** What wait_for waits for (page/watch.js's check). */
+interface PageCondition {
+  text?: string;
+  textGone?: string;
+  ref?: number;
+  selector?: string;
+  predicate?: string;
+  state?: string;
+}
+
+/** page/watch.js */
+interface PageWatch {
+  watch(args: { ref?: number }): { watch: number };
+  changes(args: { watch: number; stop?: boolean }): Record<string, unknown>;
+  check(c: PageCondition): { ok: boolean; seen: string };
+}
+
+/** page/handoff.js */
+interface PageHandoff {
+  handoffState(): { storageKeys: string[]; domFingerprint: string };
+}
+
+/** What call answers: errors come back as values (chrome.scripting loses an exception's fields). */
+type PageResult =
+  | { ok: unknown; error?: undefined }
+  | { ok?: undefined; error: { code: string; message: string; hint?: string } };
+
+/** globalThis.__openchrome once every file has run. */
+interface PageNamespace {
+  version: number;
+  PageError: PageErrorConstructor;
+  refs: PageRefs;
+  roles: PageRoles;
+  tree: PageTree;
+  text: PageText;
+  find: PageFind;
+  dom: PageDom;
+  watch: PageWatch;
+  handoff: PageHandoff;
+  /** Absent until page/entry.js, the last file, has run. */
+  call?: (method: string, args: unknown) => PageResult;
+}
+
+declare var __openchrome: PageNamespace | undefined;
