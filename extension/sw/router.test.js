@@ -7,7 +7,7 @@
 // `chrome` that accepts any call and never answers; no action runs.
 
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
 
 /**
@@ -65,13 +65,13 @@ test('the wire actions are the ones docs/wire.md lists', () => {
   const tabFree = router.ACTIONS.filter((e) => !e.tab).map((e) => e.name).sort();
   assert.deepEqual(tabFree, ['browser.health', 'browser.stop', 'tab.create', 'tab.list'],
     'every other action takes a tab, through the router\'s gate');
-  assert.deepEqual(router.ACTIONS.map((e) => e.name).sort(), [
-    'browser.health', 'browser.stop',
-    'element.act', 'element.field', 'element.find', 'element.locate',
-    'handoff.state',
-    'input.click', 'input.drag', 'input.key', 'input.move', 'input.scroll', 'input.type', 'input.viewport',
-    'observe.events', 'observe.set',
-    'page.crawl', 'page.dom', 'page.evaluate', 'page.screenshot', 'page.snapshot', 'page.text', 'page.wait',
-    'tab.close', 'tab.create', 'tab.list', 'tab.navigate',
-  ]);
+  // The first cell of each row of wire.md's action table names its actions.
+  const wire = readFileSync(new URL('../../docs/wire.md', import.meta.url), 'utf8');
+  const section = wire.slice(wire.indexOf('### Actions'), wire.indexOf('\n### ', wire.indexOf('### Actions') + 1));
+  const documented = new Set();
+  for (const line of section.split('\n')) {
+    const cell = line.match(/^\| ((?:`[a-z]+\.[a-zA-Z]+` ?)+)\|/);
+    for (const m of cell?.[1].matchAll(/`([a-z]+\.[a-zA-Z]+)`/g) ?? []) documented.add(m[1]);
+  }
+  assert.deepEqual(router.ACTIONS.map((e) => e.name).sort(), [...documented].sort());
 });

@@ -1,5 +1,5 @@
 // @ts-check
-// tab.*: list, create, close and navigate the agent's tabs.
+// tab.*: list, look up, create, close and navigate the agent's tabs.
 
 import { ActionError } from '../../lib/errors.js';
 import { boolParam, enumParam, stringParam } from '../../lib/params.js';
@@ -38,6 +38,14 @@ function describe(tab) {
  */
 async function list() {
   return { tabs: (await listTabs()).map(describe) };
+}
+
+/**
+ * tab.get: one of the agent's tabs, which the router's gate has found.
+ * @type {TabAction}
+ */
+async function get(_params, { tab }) {
+  return describe(/** @type {chrome.tabs.Tab} */ (tab));
 }
 
 /**
@@ -152,6 +160,7 @@ async function goHistory(tabId, step, signal) {
 
 export const ACTIONS = [
   action('tab.list', list),
+  tabAction('tab.get', get),
   action('tab.create', create),
   tabAction('tab.close', close),
   tabAction('tab.navigate', navigate),
