@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -180,4 +181,46 @@ func TestFind(t *testing.T) {
 	fails(t, cs, "find", map[string]any{"query": "  ", "tabId": tab}, protocol.CodeBadRequest)
 	limited := ok(t, cs, "find", map[string]any{"query": "option", "limit": 2, "tabId": tab})
 	assert.Equal(t, 3, len(strings.Split(limited, "\n")), "a header and two candidates:\n%s", limited)
+}
+
+// TestEveryResultIsStructured calls the tools an agent uses most and checks
+// each answer has its text and, beside it, the same as structuredContent.
+func TestEveryResultIsStructured(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/login.html")
+	calls := []struct {
+		tool string
+		args map[string]any
+	}{
+		{"tabs_context", map[string]any{}},
+		{"oc_connection_health", map[string]any{}},
+		{"navigate", map[string]any{"url": site.URL + "/login.html", "tabId": tab}},
+		{"read_page", map[string]any{"tabId": tab}},
+		{"read_page", map[string]any{"tabId": tab, "mode": "text"}},
+		{"find", map[string]any{"query": "Login", "tabId": tab}},
+		{"find", map[string]any{"query": "no such thing anywhere", "tabId": tab}},
+		{"interact", map[string]any{"query": "Username", "action": "fill", "text": "tom", "tabId": tab}},
+		{"act", map[string]any{"tabId": tab, "steps": []map[string]any{{"query": "Username", "action": "focus"}}}},
+		{"form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Username", "value": "tomsmith"}}}},
+		{"wait_for", map[string]any{"tabId": tab, "text": "Login"}},
+		{"javascript_tool", map[string]any{"tabId": tab, "code": "document.title"}},
+		{"javascript_tool", map[string]any{"tabId": tab, "code": "undefined"}},
+		{"page_screenshot", map[string]any{"tabId": tab}},
+		{"computer", map[string]any{"tabId": tab, "action": "screenshot"}},
+		{"oc_task_list", map[string]any{}},
+	}
+	for _, c := range calls {
+		t.Run(c.tool, func(t *testing.T) {
+			r := call(t, cs, c.tool, c.args)
+			require.False(t, r.IsError, "%s", textOf(r))
+			assert.NotEmpty(t, textOf(r), "the text is there for every client")
+			b, err := json.Marshal(r.StructuredContent)
+			require.NoError(t, err)
+			var obj map[string]any
+			require.NoError(t, json.Unmarshal(b, &obj), "structuredContent is an object: %s", b)
+			assert.NotEmpty(t, obj)
+		})
+	}
 }
