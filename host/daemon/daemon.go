@@ -19,6 +19,7 @@ import (
 	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/native"
 	"github.com/openchrome/openchrome/host/redact"
+	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -99,6 +100,13 @@ func (d *daemon) broker(ctx context.Context, lock *ledger.Lock) error {
 	tasks, err := ledger.Open(d.home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
 	if err != nil {
 		return err
+	}
+	// Envelopes are the agents' work, not the daemon's: they outlive it,
+	// counts and all.
+	if n, err := task.Adopt(ctx, tasks); err != nil {
+		d.log.Error("adopting envelopes", "err", err)
+	} else if n > 0 {
+		d.log.Info("adopted envelopes", "count", n)
 	}
 	if reaped, err := tasks.ReapOrphans(ctx); err != nil {
 		d.log.Error("reaping orphaned tasks", "err", err)

@@ -11,9 +11,9 @@ import (
 )
 
 type actIn struct {
-	Steps []step `json:"steps" jsonschema:"interact's arguments, run in order; the first failure stops the rest"`
+	Steps []step `json:"steps" jsonschema:"interact's steps, in order"`
 	tabArgs
-	Snapshot string `json:"snapshot,omitempty" jsonschema:"after the last step: none (default), diff or full"`
+	Snapshot string `json:"snapshot,omitempty"`
 }
 
 func (in *actIn) validate() error {
@@ -28,7 +28,7 @@ func (in *actIn) validate() error {
 
 func actTool() Tool {
 	return defineTab("act", GroupCore,
-		"Run several interact steps in order; stops at the first failure and reports each step.",
+		"Run interact steps in order; stops at the first failure.",
 		act,
 		func(s *jsonschema.Schema) {
 			step := property(s, "steps").Items

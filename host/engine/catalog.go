@@ -47,6 +47,8 @@ type Tool struct {
 	// one table in hints.go.
 	Hints Hints
 
+	// enveloped tools take taskId: their calls count against an envelope.
+	enveloped bool
 	// check decodes and validates arguments without running anything:
 	// oc_task_start refuses a task's bad arguments before it starts.
 	check func(args json.RawMessage) error
@@ -81,11 +83,13 @@ func define[In any](name, group, description string, h handler[In], shape ...fun
 // entry is a catalog entry without its body, and the decoder of its input.
 func entry[In any](name, group, description string, shape []func(*jsonschema.Schema)) (Tool, func(json.RawMessage) (In, error)) {
 	s, decode := schemaOf[In](name, shape)
+	_, enveloped := s.Properties["taskId"]
 	return Tool{
 		Name:        name,
 		Group:       group,
 		Description: description,
 		InputSchema: published(s),
+		enveloped:   enveloped,
 		check:       func(raw json.RawMessage) error { _, err := decode(raw); return err },
 	}, decode
 }
@@ -122,8 +126,9 @@ func schemaOf[In any](name string, shape []func(*jsonschema.Schema)) (*jsonschem
 // agent tokens and tells it nothing it needs. "additionalProperties": false
 // goes (arguments are still checked against s, and an unknown one is still
 // refused by name); ["null", T] becomes T (omitting an argument is how an
-// agent says null); and tabId's description goes, said once in the server's
-// instructions instead.
+// agent says null); bounds go (a call past one is refused with a message
+// that names it); and tabId's and taskId's descriptions go, said once in
+// the server's instructions instead.
 func published(s *jsonschema.Schema) *jsonschema.Schema {
 	b, err := json.Marshal(s)
 	if err != nil {
@@ -139,11 +144,12 @@ func published(s *jsonschema.Schema) *jsonschema.Schema {
 			return
 		}
 		s.AdditionalProperties = nil
+		s.Minimum, s.Maximum, s.MinItems, s.MaxItems = nil, nil, nil, nil
 		if len(s.Types) == 2 && s.Types[0] == "null" {
 			s.Type, s.Types = s.Types[1], nil
 		}
 		for name, prop := range s.Properties {
-			if name == "tabId" {
+			if name == "tabId" || name == "taskId" {
 				prop.Description = ""
 			}
 			trim(prop)
@@ -205,6 +211,8 @@ func Catalog() []Tool {
 		taskStartTool(),
 		taskListTool(),
 		taskGetTool(),
+		taskUpdateTool(),
+		taskFinishTool(),
 		taskCancelTool(),
 		taskWaitTool(),
 		handoffStartTool(),

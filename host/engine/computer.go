@@ -13,10 +13,10 @@ import (
 type computerIn struct {
 	Action     string    `json:"action"`
 	Coordinate []float64 `json:"coordinate,omitempty" jsonschema:"[x, y] in the screenshot's CSS pixels"`
-	To         []float64 `json:"to,omitempty" jsonschema:"for left_click_drag: where to release"`
-	Text       string    `json:"text,omitempty" jsonschema:"for type"`
-	Key        string    `json:"key,omitempty" jsonschema:"for key: a key or chord, e.g. Enter, ctrl+a"`
-	Scroll     []float64 `json:"scroll,omitempty" jsonschema:"for scroll: [dx, dy] in pixels"`
+	To         []float64 `json:"to,omitempty" jsonschema:"drag's end [x, y]"`
+	Text       string    `json:"text,omitempty"`
+	Key        string    `json:"key,omitempty" jsonschema:"e.g. Enter, ctrl+a"`
+	Scroll     []float64 `json:"scroll,omitempty" jsonschema:"[dx, dy] pixels"`
 	tabArgs
 }
 
@@ -41,7 +41,7 @@ func (in *computerIn) validate() error {
 
 func computerTool() Tool {
 	return defineTab("computer", GroupCore,
-		"Mouse and keyboard at screen coordinates, for what refs cannot reach (canvas, maps): screenshot, clicks, move, drag, type, key, scroll.",
+		"Mouse and keyboard at screenshot coordinates, for what refs cannot reach (canvas, maps).",
 		computer,
 		func(s *jsonschema.Schema) {
 			enum(s, "action", "screenshot", "left_click", "right_click", "double_click", "mouse_move",

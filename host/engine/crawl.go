@@ -14,14 +14,15 @@ import (
 )
 
 type crawlIn struct {
-	URL         string   `json:"url" jsonschema:"where to start"`
-	MaxPages    int      `json:"maxPages,omitempty" jsonschema:"default 20"`
-	MaxDepth    *int     `json:"maxDepth,omitempty" jsonschema:"link hops from url; default 2"`
-	SameOrigin  *bool    `json:"sameOrigin,omitempty" jsonschema:"stay on url's origin; default true"`
-	Include     []string `json:"include,omitempty" jsonschema:"only URLs containing one of these (* matches anything)"`
-	Exclude     []string `json:"exclude,omitempty" jsonschema:"skip URLs containing any of these"`
-	Concurrency int      `json:"concurrency,omitempty" jsonschema:"tabs at once; default 2"`
-	Output      string   `json:"output,omitempty" jsonschema:"what to keep of each page; default markdown"`
+	URL         string   `json:"url"`
+	MaxPages    int      `json:"maxPages,omitempty"`
+	MaxDepth    *int     `json:"maxDepth,omitempty" jsonschema:"link hops; default 2"`
+	SameOrigin  *bool    `json:"sameOrigin,omitempty" jsonschema:"default true"`
+	Include     []string `json:"include,omitempty" jsonschema:"only URLs containing one (* wildcard)"`
+	Exclude     []string `json:"exclude,omitempty" jsonschema:"skip URLs containing one"`
+	Concurrency int      `json:"concurrency,omitempty"`
+	Output      string   `json:"output,omitempty"`
+	taskArg
 }
 
 func (in *crawlIn) validate() (err error) {
@@ -31,7 +32,7 @@ func (in *crawlIn) validate() (err error) {
 
 func crawlTool() Tool {
 	return defineJob("crawl",
-		"Crawl from a URL breadth-first in background tabs: each page's status, title, content and links. Long crawls: run with oc_task_start.",
+		"Crawl from a URL breadth-first in background tabs: each page's content and links. Long crawls: oc_task_start.",
 		crawlJob,
 		func(s *jsonschema.Schema) {
 			between(s, "maxPages", 1, 1000)
@@ -79,12 +80,13 @@ func orDefault(n, def int) int {
 }
 
 type crawlSitemapIn struct {
-	SitemapURL  string   `json:"sitemap_url,omitempty" jsonschema:"the sitemap or sitemap index (gzip too)"`
-	URL         string   `json:"url,omitempty" jsonschema:"instead: a site, whose /sitemap.xml is read"`
-	Filter      []string `json:"filter,omitempty" jsonschema:"only URLs containing one of these (* matches anything)"`
-	MaxPages    int      `json:"maxPages,omitempty" jsonschema:"default 50"`
-	Concurrency int      `json:"concurrency,omitempty" jsonschema:"tabs at once; default 2"`
-	Output      string   `json:"output,omitempty" jsonschema:"what to keep of each page; default markdown"`
+	SitemapURL  string   `json:"sitemap_url,omitempty"`
+	URL         string   `json:"url,omitempty" jsonschema:"or a site, for its /sitemap.xml"`
+	Filter      []string `json:"filter,omitempty" jsonschema:"only URLs containing one (* wildcard)"`
+	MaxPages    int      `json:"maxPages,omitempty"`
+	Concurrency int      `json:"concurrency,omitempty"`
+	Output      string   `json:"output,omitempty"`
+	taskArg
 }
 
 // validate leaves the sitemap's URL in SitemapURL.
@@ -113,7 +115,7 @@ func (in *crawlSitemapIn) validate() error {
 
 func crawlSitemapTool() Tool {
 	return defineJob("crawl_sitemap",
-		"Read a sitemap (and the sitemaps it indexes) and visit its pages in background tabs, as crawl does.",
+		"Visit a sitemap's pages in background tabs, as crawl does.",
 		crawlSitemap,
 		func(s *jsonschema.Schema) {
 			between(s, "maxPages", 1, 1000)

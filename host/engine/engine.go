@@ -55,20 +55,21 @@ type Hooks struct {
 // tool on a tab through one gate ([call.gate]). It implements
 // [bridge.Handler].
 type Engine struct {
-	browsers *bridge.Registry
-	log      *slog.Logger
-	now      func() time.Time
-	http     *http.Client
-	started  time.Time
-	tools    map[string]Tool
-	snaps    pagetree.Store
-	hooks    Hooks
-	home     ledger.Home
-	tasks    *task.Runner    // nil when Options.Tasks is
-	handoffs *handoff.Keeper // nil when Options.Handoffs is
-	red      *redact.Redactor
-	state    stateKeeper
-	inflight inflight
+	browsers  *bridge.Registry
+	log       *slog.Logger
+	now       func() time.Time
+	http      *http.Client
+	started   time.Time
+	tools     map[string]Tool
+	snaps     pagetree.Store
+	hooks     Hooks
+	home      ledger.Home
+	tasks     *task.Runner    // nil when Options.Tasks is
+	envelopes *task.Envelopes // nil when Options.Tasks is
+	handoffs  *handoff.Keeper // nil when Options.Handoffs is
+	red       *redact.Redactor
+	state     stateKeeper
+	inflight  inflight
 
 	// ctx is the engine's life: the work a person's action starts runs
 	// under it, and Close ends it and waits for wg.
@@ -118,6 +119,14 @@ func New(opts Options) *Engine {
 	e.started = e.now()
 	if opts.Tasks != nil {
 		e.tasks = task.NewRunner(task.Options{Store: opts.Tasks, Log: e.log, Now: e.now, Redactor: e.red, Changed: e.changed})
+		e.envelopes = task.NewEnvelopes(task.EnvelopeOptions{Store: opts.Tasks, Log: e.log, Now: e.now, Changed: e.changed})
+		if e.browsers != nil {
+			// The envelopes that are open show in the side panel from
+			// the start, with their counts.
+			if err := e.envelopes.Load(); err != nil {
+				e.log.Warn("envelopes not all loaded", "err", err)
+			}
+		}
 	}
 	if opts.Handoffs != nil {
 		e.handoffs = handoff.New(handoff.Options{Store: opts.Handoffs, Tasks: opts.Tasks, Log: e.log, Now: e.now,
@@ -144,10 +153,15 @@ func New(opts Options) *Engine {
 func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolResult) {
 	start := e.now()
 	c := &call{engine: e, bc: bc, agent: e.agent(bc.Agent)}
+	var ticket *task.Ticket
+	var args callArgs
 	defer func() {
 		if p := recover(); p != nil {
 			e.log.Error("tool panicked", "tool", bc.Tool, "panic", p)
 			res = protocol.ErrorResult(errors.New("panic"))
+		}
+		if ticket != nil {
+			res = e.endEnvelope(ctx, c, ticket, args, res)
 		}
 		e.log.Info("call", "agent", bc.Agent, "tool", bc.Tool, "ms", e.now().Sub(start).Milliseconds(), "error", errorCode(res))
 		e.recordCall(c, start, res)
@@ -156,6 +170,10 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 	if !ok {
 		return protocol.ErrorResult(protocol.Errorf(protocol.CodeBadRequest, "unknown tool %q", bc.Tool).
 			WithHint("call tools/list for the tools this server offers"))
+	}
+	var err error
+	if ticket, args, err = e.beginEnvelope(ctx, t, bc.Args); err != nil {
+		return protocol.ErrorResult(err) // refused before anything ran
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)

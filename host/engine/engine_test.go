@@ -176,7 +176,7 @@ var architecture = map[string][]string{
 // the open issue that builds it. Remove a tool from here when it lands.
 var notYetBuilt = map[string]string{
 	"upload_file": "#11", "downloads": "#11", "console_messages": "#11", "network_requests": "#11",
-	"network_request": "#11", "page_pdf": "#11", "oc_task_update": "#12", "oc_task_finish": "#12",
+	"network_request": "#11", "page_pdf": "#11",
 	"browser_request_feedback": "#13",
 }
 

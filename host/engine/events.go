@@ -7,6 +7,8 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/handoff"
+	"github.com/openchrome/openchrome/host/task"
+	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -59,6 +61,10 @@ func (e *Engine) handleEvent(ctx context.Context, browser string, ev *protocol.E
 	case "task.cancel":
 		if e.tasks == nil {
 			return
+		}
+		if m, gerr := e.tasks.Store().Get(data.TaskID); gerr == nil && task.IsEnvelope(m) {
+			_, err = e.envelopes.Finish(ctx, data.TaskID, ledger.StatusCancelled, "the person ended it in the side panel", "person")
+			break
 		}
 		_, err = e.tasks.Cancel(ctx, data.TaskID)
 	case "agent.stop":

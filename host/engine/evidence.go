@@ -17,12 +17,12 @@ import (
 
 type evidenceIn struct {
 	tabArgs
-	Include []string `json:"include,omitempty" jsonschema:"parts to keep; default dom, screenshot, tree"`
+	Include []string `json:"include,omitempty" jsonschema:"default dom, screenshot, tree"`
 }
 
 func evidenceTool() Tool {
 	return defineTabJob("oc_evidence_bundle",
-		"Save evidence of a tab's state: its DOM, a screenshot, its tree, console and network entries; redacted, with a manifest of sha256 sums.",
+		"Save a tab's DOM, screenshot, tree, console and network, redacted, with sha256 sums.",
 		evidenceBundle,
 		func(s *jsonschema.Schema) {
 			for _, v := range []string{"dom", "screenshot", "tree", "console", "network"} {

@@ -13,9 +13,9 @@ import (
 )
 
 type findIn struct {
-	Query string `json:"query" jsonschema:"a name, text, label, placeholder or title; a role and a name (button Save); or a CSS selector"`
+	Query string `json:"query" jsonschema:"name, text, label, role and name (button Save), or CSS selector"`
 	tabArgs
-	Limit int `json:"limit,omitempty" jsonschema:"default 10"`
+	Limit int `json:"limit,omitempty"`
 }
 
 func (in *findIn) validate() error {
@@ -30,7 +30,7 @@ func (in *findIn) validate() error {
 
 func findTool() Tool {
 	return defineTab("find", GroupCore,
-		"Find elements by name, text, label, role or CSS selector; ranked, with refs and why each matched.",
+		"Find elements by name, text, label, role or CSS selector; ranked, with refs.",
 		find,
 		func(s *jsonschema.Schema) { between(s, "limit", 1, 100) })
 }

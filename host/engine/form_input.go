@@ -12,9 +12,9 @@ import (
 )
 
 type formField struct {
-	Ref   string `json:"ref,omitempty" jsonschema:"the control, e.g. e12"`
-	Label string `json:"label,omitempty" jsonschema:"instead of ref: the control's label (for radios, the group's, with value naming the option)"`
-	Value string `json:"value" jsonschema:"text; an option for selects and radios; true or false for checkboxes"`
+	Ref   string `json:"ref,omitempty"`
+	Label string `json:"label,omitempty" jsonschema:"or its label (a radio group's, value naming the option)"`
+	Value string `json:"value" jsonschema:"text, an option, or true/false"`
 }
 
 type formInputIn struct {
@@ -33,7 +33,7 @@ func (in *formInputIn) validate() error {
 
 func formInputTool() Tool {
 	return defineTab("form_input", GroupCore,
-		"Fill many form controls at once (text, select, checkbox, radio, date, contenteditable), checking each value took.",
+		"Fill many form controls at once, checking each value took.",
 		formInput,
 		func(s *jsonschema.Schema) {
 			one := 1

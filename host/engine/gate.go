@@ -10,9 +10,11 @@ import (
 )
 
 // tabArgs are the arguments of every tool on a tab; a tool's input embeds
-// them. tabId's description is said once, in the server's instructions.
+// them. What tabId and taskId mean is said once, in the server's
+// instructions.
 type tabArgs struct {
 	TabID int `json:"tabId,omitempty"`
+	taskArg
 }
 
 // target is what a tool's input says of the tab it acts on.

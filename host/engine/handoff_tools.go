@@ -34,10 +34,10 @@ func handoffResult(m ledger.Meta, err error) (*protocol.ToolResult, error) {
 type handoffStartIn struct {
 	Reason string `json:"reason"`
 	tabArgs
-	RunID             string `json:"run_id,omitempty" jsonschema:"a task to attach the finished handoff to, as evidence"`
-	Instruction       string `json:"instruction,omitempty" jsonschema:"what the person should do; at most 1 KiB"`
-	TimeoutMs         int    `json:"timeout_ms,omitempty" jsonschema:"default 600000 (10 min)"`
-	CaptureScreenshot bool   `json:"capture_screenshot,omitempty" jsonschema:"also keep a screenshot before and after"`
+	RunID             string `json:"run_id,omitempty" jsonschema:"a task to attach it to"`
+	Instruction       string `json:"instruction,omitempty" jsonschema:"what the person should do"`
+	TimeoutMs         int    `json:"timeout_ms,omitempty" jsonschema:"default 600000"`
+	CaptureScreenshot bool   `json:"capture_screenshot,omitempty"`
 }
 
 func (in *handoffStartIn) validate() error {
@@ -50,7 +50,7 @@ func (in *handoffStartIn) validate() error {
 
 func handoffStartTool() Tool {
 	return defineTab("oc_handoff_start", GroupHandoff,
-		"Hand a tab to the person (login, 2FA, CAPTCHA, permission, a step you cannot do) until they press Finish. Keeps a secret-free snapshot to compare.",
+		"Hand a tab to the person (login, 2FA, CAPTCHA, a step you cannot do) until they press Finish.",
 		handoffStart,
 		func(s *jsonschema.Schema) {
 			enum(s, "reason", handoff.Reasons()...)
@@ -87,12 +87,12 @@ type handoffIDIn struct {
 
 type handoffStatusIn struct {
 	HandoffID string `json:"handoff_id"`
-	WaitMs    int    `json:"wait_ms,omitempty" jsonschema:"wait up to this long for the person to finish"`
+	WaitMs    int    `json:"wait_ms,omitempty" jsonschema:"wait this long for its end"`
 }
 
 func handoffStatusTool() Tool {
 	return local(define("oc_handoff_status", GroupHandoff,
-		"A handoff's state; with wait_ms, returns as soon as it ends (the person pressed Finish or Cancel).",
+		"A handoff's state; with wait_ms, as soon as the person ends it.",
 		handoffStatus,
 		func(s *jsonschema.Schema) {
 			between(s, "wait_ms", 0, float64(protocol.MaxCommandTimeout.Milliseconds()-10_000))
@@ -113,7 +113,7 @@ func handoffStatus(ctx context.Context, c *call, in handoffStatusIn) (*protocol.
 
 func handoffFinishTool() Tool {
 	return define("oc_handoff_finish", GroupHandoff,
-		"Finish a handoff for the person: records the after snapshot, what changed, and how to resume.",
+		"Finish a handoff for the person; returns what changed and how to resume.",
 		func(ctx context.Context, c *call, in handoffIDIn) (*protocol.ToolResult, error) {
 			k, err := c.engine.keeper()
 			if err != nil {
@@ -128,7 +128,7 @@ func handoffFinishTool() Tool {
 
 func handoffCancelTool() Tool {
 	return local(define("oc_handoff_cancel", GroupHandoff,
-		"Cancel a handoff; it records no resume checkpoint.",
+		"Cancel a handoff.",
 		func(ctx context.Context, c *call, in handoffIDIn) (*protocol.ToolResult, error) {
 			k, err := c.engine.keeper()
 			if err != nil {

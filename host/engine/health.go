@@ -14,7 +14,7 @@ type healthIn struct{}
 
 func healthTool() Tool {
 	return define("oc_connection_health", GroupCore,
-		"Check the link to the browser: daemon, connected browsers, versions, the agent's tabs.",
+		"Check the link to the browser: daemon, browsers, versions.",
 		health)
 }
 

@@ -49,7 +49,7 @@ func hintsOf(name string) Hints {
 	case "tabs_close", "oc_stop", "oc_task_cancel", "oc_handoff_cancel":
 		return Hints{Destructive: true, Idempotent: true}
 	// OpenChrome's own records, added to.
-	case "oc_session_snapshot", "oc_handoff_start", "oc_handoff_finish":
+	case "oc_session_snapshot", "oc_handoff_start", "oc_handoff_finish", "oc_task_update", "oc_task_finish":
 		return Hints{}
 	}
 	panic(fmt.Sprintf("engine: tool %s has no row in the hints table", name))

@@ -23,14 +23,14 @@ func interactActions() []string {
 
 // step is one action on one element: interact's arguments, and each of act's steps.
 type step struct {
-	Ref       string   `json:"ref,omitempty" jsonschema:"the element, e.g. e12 (from read_page or find)"`
-	Query     string   `json:"query,omitempty" jsonschema:"instead of ref: the best match of find"`
+	Ref       string   `json:"ref,omitempty" jsonschema:"e.g. e12"`
+	Query     string   `json:"query,omitempty" jsonschema:"or find's best match"`
 	Action    string   `json:"action"`
-	Text      *string  `json:"text,omitempty" jsonschema:"for type and fill (and a prompt dialog's answer)"`
-	Key       string   `json:"key,omitempty" jsonschema:"for press: a key or chord, e.g. Enter, ctrl+a"`
-	Values    []string `json:"values,omitempty" jsonschema:"for select: option labels or values"`
-	Direction string   `json:"direction,omitempty" jsonschema:"for scroll; default down"`
-	Amount    int      `json:"amount,omitempty" jsonschema:"for scroll: pixels"`
+	Text      *string  `json:"text,omitempty" jsonschema:"for type, fill, a prompt dialog"`
+	Key       string   `json:"key,omitempty" jsonschema:"for press, e.g. Enter, ctrl+a"`
+	Values    []string `json:"values,omitempty" jsonschema:"for select"`
+	Direction string   `json:"direction,omitempty"`
+	Amount    int      `json:"amount,omitempty"`
 }
 
 // validate refuses steps that cannot be right, before anything runs.
@@ -61,7 +61,7 @@ func (s step) validate() error {
 type interactIn struct {
 	step
 	tabArgs
-	Snapshot string `json:"snapshot,omitempty" jsonschema:"after the action: none (default), diff (what changed in the tree) or full"`
+	Snapshot string `json:"snapshot,omitempty" jsonschema:"after: the tree's diff, or full"`
 }
 
 func (in *interactIn) validate() error { return in.step.validate() }
@@ -74,7 +74,7 @@ func shapeStep(s *jsonschema.Schema) {
 
 func interactTool() Tool {
 	return defineTab("interact", GroupCore,
-		"Act on one element with trusted input: click, type, fill, select, check, hover, press, scroll. A missed click tries other ways; the result says what changed.",
+		"Act on one element with trusted input; the result says what changed.",
 		interact,
 		func(s *jsonschema.Schema) {
 			shapeStep(s)

@@ -17,14 +17,14 @@ import (
 const maxScriptResult = 50_000
 
 type javascriptIn struct {
-	Code string `json:"code" jsonschema:"JavaScript run in the page; the last expression's value is returned; top-level await works"`
+	Code string `json:"code" jsonschema:"the last expression's value is returned; await works"`
 	tabArgs
-	TimeoutMs int64 `json:"timeoutMs,omitempty" jsonschema:"default 30000"`
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 func javascriptTool() Tool {
 	return defineTab("javascript_tool", GroupCore,
-		"Run JavaScript in a tab's page (main world) and return the result as JSON.",
+		"Run JavaScript in a tab's page and return the result as JSON.",
 		javascript,
 		func(s *jsonschema.Schema) {
 			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()))

@@ -11,9 +11,9 @@ import (
 )
 
 type navigateIn struct {
-	URL string `json:"url" jsonschema:"absolute URL, or back, forward or reload"`
+	URL string `json:"url" jsonschema:"absolute URL, or back, forward, reload"`
 	tabArgs
-	TimeoutMs int64 `json:"timeoutMs,omitempty" jsonschema:"load timeout; default 30000"`
+	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
 // navigate opens a tab when the agent has none.
@@ -31,7 +31,7 @@ func (in *navigateIn) validate() error {
 
 func navigateTool() Tool {
 	return defineTab("navigate", GroupCore,
-		"Load a URL in a tab, or go back, forward or reload; waits for the load. Returns the final URL, title and HTTP status.",
+		"Load a URL in a tab (or go back, forward, reload) and wait for it; returns the final URL, title and status.",
 		navigate,
 		func(s *jsonschema.Schema) {
 			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()))

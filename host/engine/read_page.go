@@ -20,12 +20,12 @@ const defaultMaxChars = 40_000
 
 type readPageIn struct {
 	tabArgs
-	Mode     string `json:"mode,omitempty" jsonschema:"tree (default): elements with refs; text: the main content as Markdown"`
-	Filter   string `json:"filter,omitempty" jsonschema:"all (default) or interactive: only what can be acted on, with headings and landmarks"`
-	Ref      string `json:"ref,omitempty" jsonschema:"read only this element's subtree"`
-	Depth    int    `json:"depth,omitempty" jsonschema:"levels of nesting to show"`
-	MaxChars int    `json:"maxChars,omitempty" jsonschema:"default 40000; the rest is behind a cursor"`
-	Cursor   string `json:"cursor,omitempty" jsonschema:"read on from where an earlier read stopped"`
+	Mode     string `json:"mode,omitempty" jsonschema:"text: the main content as Markdown"`
+	Filter   string `json:"filter,omitempty" jsonschema:"interactive: what can be acted on, and headings"`
+	Ref      string `json:"ref,omitempty" jsonschema:"only this element's subtree"`
+	Depth    int    `json:"depth,omitempty"`
+	MaxChars int    `json:"maxChars,omitempty" jsonschema:"default 40000"`
+	Cursor   string `json:"cursor,omitempty" jsonschema:"read on from a cut read"`
 }
 
 // Reading on from a cursor touches no tab: the read is kept.
@@ -52,7 +52,7 @@ func (in *readPageIn) validate() error {
 
 func readPageTool() Tool {
 	return defineTab("read_page", GroupCore,
-		"Read a tab as a compact tree: role \"name\" ref states -> link target. Refs (e12) are what interact and the others act on. mode text gives Markdown.",
+		"Read a tab as a compact tree whose refs (e12) interact acts on, or as Markdown.",
 		readPage,
 		func(s *jsonschema.Schema) {
 			enum(s, "mode", "tree", "text")

@@ -13,13 +13,13 @@ import (
 
 type recordingIn struct {
 	tabArgs
-	DurationMs int `json:"durationMs,omitempty" jsonschema:"default 30000; as a task, until oc_task_cancel or this ends"`
-	IntervalMs int `json:"intervalMs,omitempty" jsonschema:"between screenshots; default 1000"`
+	DurationMs int `json:"durationMs,omitempty" jsonschema:"default 30000"`
+	IntervalMs int `json:"intervalMs,omitempty"`
 }
 
 func recordingTool() Tool {
 	return defineTabJob("recording",
-		"Record a tab: screenshots, navigations, titles and console errors over time, with a report.html timeline a person can open.",
+		"Record a tab's screenshots, navigations and errors over time, with an HTML report.",
 		record,
 		func(s *jsonschema.Schema) {
 			between(s, "durationMs", 1000, float64(protocol.MaxCommandTimeout.Milliseconds()))

@@ -16,9 +16,9 @@ import (
 
 type screenshotIn struct {
 	tabArgs
-	Format   string `json:"format,omitempty" jsonschema:"default png"`
-	Quality  int    `json:"quality,omitempty" jsonschema:"JPEG quality; default 80"`
-	FullPage bool   `json:"fullPage,omitempty" jsonschema:"the whole page, not just the viewport"`
+	Format   string `json:"format,omitempty"`
+	Quality  int    `json:"quality,omitempty"`
+	FullPage bool   `json:"fullPage,omitempty"`
 }
 
 func (in *screenshotIn) validate() error {
@@ -37,7 +37,7 @@ func (in *screenshotIn) validate() error {
 
 func screenshotTool() Tool {
 	return defineTab("page_screenshot", GroupCore,
-		"Take a screenshot of a tab's viewport or whole page.",
+		"Screenshot a tab's viewport or whole page.",
 		screenshot,
 		func(s *jsonschema.Schema) {
 			enum(s, "format", "png", "jpeg")

@@ -15,10 +15,11 @@ import (
 )
 
 type sessionSnapshotIn struct {
-	Objective   string   `json:"objective,omitempty" jsonschema:"what the work is for"`
+	Objective   string   `json:"objective,omitempty"`
 	CurrentStep string   `json:"currentStep,omitempty"`
 	NextActions []string `json:"nextActions,omitempty"`
 	Notes       string   `json:"notes,omitempty"`
+	taskArg
 }
 
 // session is sessions/<id>.json: the agent's tabs and its memo.
@@ -40,7 +41,7 @@ type sessionTab struct {
 
 func sessionSnapshotTool() Tool {
 	return defineJob("oc_session_snapshot",
-		"Save the agent's tabs and a memo (objective, current step, next actions, notes) to resume later with oc_session_resume.",
+		"Save the agent's tabs and a memo, for oc_session_resume.",
 		sessionSnapshot)
 }
 
@@ -85,11 +86,12 @@ var sessionIDPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)
 
 type sessionResumeIn struct {
 	SnapshotID string `json:"snapshot_id"`
+	taskArg
 }
 
 func sessionResumeTool() Tool {
 	return define("oc_session_resume", GroupLong,
-		"Reopen the tabs of a session snapshot and return its memo.", sessionResume)
+		"Reopen a session snapshot's tabs; returns its memo.", sessionResume)
 }
 
 func sessionResume(ctx context.Context, c *call, in sessionResumeIn) (*protocol.ToolResult, error) {

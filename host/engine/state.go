@@ -9,6 +9,7 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/handoff"
+	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -43,10 +44,11 @@ type stateTask struct {
 }
 
 type panelState struct {
-	At       time.Time       `json:"at"`
-	Activity []activity      `json:"activity"`
-	Tasks    []stateTask     `json:"tasks"`
-	Handoffs []handoff.Shown `json:"handoffs"`
+	At        time.Time       `json:"at"`
+	Activity  []activity      `json:"activity"`
+	Tasks     []stateTask     `json:"tasks"`
+	Envelopes []task.Shown    `json:"envelopes"` // open ones, newest first
+	Handoffs  []handoff.Shown `json:"handoffs"`
 }
 
 // stateKeeper holds the activity and sends the side panel's state to the
@@ -125,7 +127,10 @@ func (e *Engine) stateFrame() protocol.State {
 // activity has no arguments at all.
 func (e *Engine) panelState() panelState {
 	now := e.now().UTC()
-	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Handoffs: []handoff.Shown{}}
+	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Envelopes: []task.Shown{}, Handoffs: []handoff.Shown{}}
+	if e.envelopes != nil {
+		s.Envelopes = append(s.Envelopes, e.envelopes.Shown()...)
+	}
 	if e.tasks != nil {
 		// The daemon's own tasks are all there are: a dead daemon's were
 		// reaped before this one started. No listing of the whole ledger.

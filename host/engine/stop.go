@@ -99,7 +99,7 @@ func (e *Engine) Stop(ctx context.Context, except *call, fromPerson bool) stopRe
 
 func stopTool() Tool {
 	return define("oc_stop", GroupCore,
-		"Stop everything in flight: other calls, background tasks, handoffs; remove overlays and release the debugger. As the side panel's Stop button.",
+		"Stop every call, task and handoff in flight, as the side panel's Stop button does.",
 		func(ctx context.Context, c *call, _ struct{}) (*protocol.ToolResult, error) {
 			if _, err := c.browser(); err != nil {
 				return nil, err

@@ -10,11 +10,13 @@ import (
 	"github.com/openchrome/openchrome/protocol"
 )
 
-type tabsContextIn struct{}
+type tabsContextIn struct {
+	taskArg
+}
 
 func tabsContextTool() Tool {
 	return define("tabs_context", GroupCore,
-		"List the agent's tabs (the OpenChrome tab group) and which one is current.",
+		"List the agent's tabs and the current one.",
 		tabsContext)
 }
 
@@ -37,14 +39,15 @@ func nonNil[T any](s []T) []T {
 }
 
 type tabsCreateIn struct {
-	URL        string `json:"url,omitempty" jsonschema:"page to open; default about:blank"`
-	Background bool   `json:"background,omitempty" jsonschema:"do not focus the new tab"`
-	TimeoutMs  int64  `json:"timeoutMs,omitempty" jsonschema:"load timeout; default 30000"`
+	URL        string `json:"url,omitempty"`
+	Background bool   `json:"background,omitempty"`
+	TimeoutMs  int64  `json:"timeoutMs,omitempty"`
+	taskArg
 }
 
 func tabsCreateTool() Tool {
 	return define("tabs_create", GroupCore,
-		"Open a tab in the agent's tab group and make it the current tab.",
+		"Open a tab in the agent's group; it becomes current.",
 		tabsCreate,
 		func(s *jsonschema.Schema) {
 			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()))
@@ -73,7 +76,8 @@ func tabsCreate(ctx context.Context, c *call, in tabsCreateIn) (*protocol.ToolRe
 // tabsCloseIn takes a tab it never guesses: closing is not done on the
 // current tab by default.
 type tabsCloseIn struct {
-	TabID int `json:"tabId" jsonschema:"tab to close"`
+	TabID int `json:"tabId"`
+	taskArg
 }
 
 func (in tabsCloseIn) target() target { return target{tab: in.TabID} }

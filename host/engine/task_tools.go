@@ -22,15 +22,32 @@ func taskKinds() []string {
 }
 
 type taskStartIn struct {
-	Kind string         `json:"kind" jsonschema:"the long-running tool to run"`
-	Args map[string]any `json:"args,omitempty" jsonschema:"its arguments, as for a direct call"`
+	Kind      string         `json:"kind,omitempty" jsonschema:"a background job; without it, an envelope"`
+	Args      map[string]any `json:"args,omitempty" jsonschema:"kind's arguments"`
+	Objective string         `json:"objective,omitempty" jsonschema:"required for an envelope"`
+	Policy    *task.Policy   `json:"policy,omitempty"`
+	Phase     string         `json:"phase,omitempty"`
+}
+
+func (in *taskStartIn) validate() error {
+	if in.Kind == "" && strings.TrimSpace(in.Objective) == "" {
+		return protocol.Errorf(protocol.CodeBadRequest, "pass kind (a background job) or objective (an envelope)").
+			WithHint(`e.g. {"objective": "find the cheapest flight", "policy": {"maxToolCalls": 60}}`)
+	}
+	if in.Policy != nil {
+		return in.Policy.Validate()
+	}
+	return nil
 }
 
 func taskStartTool() Tool {
 	return define("oc_task_start", GroupTasks,
-		"Start a long-running tool (crawl, crawl_sitemap, recording, oc_evidence_bundle, oc_session_snapshot) as a background task; returns its task_id at once.",
+		"Start a background job (kind), or an envelope: an objective and budgets your calls with its taskId count against.",
 		taskStart,
-		func(s *jsonschema.Schema) { enum(s, "kind", taskKinds()...) })
+		func(s *jsonschema.Schema) {
+			enum(s, "kind", taskKinds()...)
+			enum(s, "phase", task.Phases()...)
+		})
 }
 
 func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResult, error) {
@@ -39,6 +56,13 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 		// Tasks run in the daemon, next to the browser.
 		_, err := c.browser()
 		return nil, err
+	}
+	d := task.Detail{Objective: strings.TrimSpace(in.Objective), Phase: in.Phase}
+	if in.Policy != nil {
+		d.Policy = *in.Policy
+	}
+	if in.Kind == "" {
+		return openEnvelope(ctx, c, d)
 	}
 	t, ok := e.tools[in.Kind]
 	if !ok || t.job == nil {
@@ -54,12 +78,28 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 		e := protocol.AsError(err)
 		return nil, protocol.Errorf(e.Code, "args of %s: %s", in.Kind, strings.TrimPrefix(e.Message, "invalid arguments: ")).WithHint(e.Hint)
 	}
+	var detail any
+	if d.Objective != "" || in.Policy != nil {
+		if d.Phase == "" {
+			d.Phase = task.PhaseAct
+		}
+		detail = d
+	}
 	// The task is the daemon's, not this call's: its own call, under the
 	// agent's name, so it shares the agent's current tab.
 	agent := c.bc.Agent
-	m, err := e.tasks.Start(t.Name, e.red.Args(raw, ledger.MaxArgsSummary), func(ctx context.Context, s *task.Sink) (any, error) {
+	m, err := e.tasks.Start(t.Name, e.red.Args(raw, ledger.MaxArgsSummary), detail, func(ctx context.Context, s *task.Sink) (any, error) {
+		if d.Policy.MaxWallMs > 0 {
+			var done context.CancelFunc
+			ctx, done = context.WithTimeout(ctx, time.Duration(d.Policy.MaxWallMs)*time.Millisecond)
+			defer done()
+		}
 		tc := &call{engine: e, bc: bridge.NewCall(agent, t.Name, raw, nil), agent: e.agent(agent)}
-		return t.job(ctx, tc, raw, s)
+		out, err := t.job(ctx, tc, raw, s)
+		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			err = protocol.Errorf(protocol.CodeBudgetExceeded, "the task's maxWallMs (%d) ran out", d.Policy.MaxWallMs)
+		}
+		return out, err
 	})
 	if err != nil {
 		return nil, err
@@ -71,17 +111,17 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 type taskListIn struct {
 	Status string `json:"status,omitempty"`
 	Kind   string `json:"kind,omitempty"`
-	Limit  int    `json:"limit,omitempty" jsonschema:"default 50"`
-	Since  string `json:"since,omitempty" jsonschema:"an RFC 3339 time, or a duration back from now such as 2h"`
+	Limit  int    `json:"limit,omitempty"`
+	Since  string `json:"since,omitempty" jsonschema:"RFC 3339 time, or a duration such as 2h"`
 }
 
 func taskListTool() Tool {
 	return local(define("oc_task_list", GroupTasks,
-		"List background tasks, newest first.",
+		"List tasks and envelopes, newest first.",
 		taskList,
 		func(s *jsonschema.Schema) {
 			enum(s, "status", "PENDING", "RUNNING", "COMPLETED", "FAILED", "CANCELLED")
-			enum(s, "kind", taskKinds()...)
+			enum(s, "kind", append(taskKinds(), task.KindEnvelope)...)
 			between(s, "limit", 1, 1000)
 		}))
 }
@@ -121,11 +161,11 @@ func parseSince(s string, now time.Time) (time.Time, error) {
 
 type taskGetIn struct {
 	TaskID        string `json:"task_id"`
-	IncludeResult bool   `json:"include_result,omitempty" jsonschema:"also return the result"`
+	IncludeResult bool   `json:"include_result,omitempty"`
 }
 
 func taskGetTool() Tool {
-	return local(define("oc_task_get", GroupTasks, "A task's status, progress and error; with include_result, its result.", taskGet))
+	return local(define("oc_task_get", GroupTasks, "A task's or envelope's state; include_result adds a job's result.", taskGet))
 }
 
 func taskGet(ctx context.Context, c *call, in taskGetIn) (*protocol.ToolResult, error) {
@@ -136,6 +176,13 @@ func taskGet(ctx context.Context, c *call, in taskGetIn) (*protocol.ToolResult, 
 	m, err := store.Get(in.TaskID)
 	if err != nil {
 		return nil, taskError(err)
+	}
+	if task.IsEnvelope(m) {
+		v, err := c.engine.envelopes.Get(m.ID)
+		if err != nil {
+			return nil, err
+		}
+		return jsonResult(v)
 	}
 	v, err := c.viewTask(m, in.IncludeResult)
 	if err != nil {
@@ -150,13 +197,20 @@ type taskCancelIn struct {
 
 func taskCancelTool() Tool {
 	return local(define("oc_task_cancel", GroupTasks,
-		"Stop a task; it ends within one unit of its work (a crawled page), keeping what it did.", taskCancel))
+		"Stop a task, keeping what it did, or end an envelope.", taskCancel))
 }
 
 func taskCancel(ctx context.Context, c *call, in taskCancelIn) (*protocol.ToolResult, error) {
 	store, err := c.taskStore()
 	if err != nil {
 		return nil, err
+	}
+	if m, err := store.Get(in.TaskID); err == nil && task.IsEnvelope(m) {
+		v, err := c.engine.envelopes.Finish(ctx, in.TaskID, ledger.StatusCancelled, "cancelled with oc_task_cancel", "agent")
+		if err != nil {
+			return nil, err
+		}
+		return jsonResult(v)
 	}
 	if _, err := c.engine.tasks.Cancel(ctx, in.TaskID); err != nil {
 		return nil, taskError(err)
@@ -177,12 +231,12 @@ func taskCancel(ctx context.Context, c *call, in taskCancelIn) (*protocol.ToolRe
 
 type taskWaitIn struct {
 	TaskID    string `json:"task_id"`
-	TimeoutMs int    `json:"timeout_ms,omitempty" jsonschema:"default 60000"`
+	TimeoutMs int    `json:"timeout_ms,omitempty"`
 }
 
 func taskWaitTool() Tool {
 	return local(define("oc_task_wait", GroupTasks,
-		"Wait until a task ends and return it; a timeout error if it is still running.", taskWait,
+		"Wait until a task ends.", taskWait,
 		func(s *jsonschema.Schema) {
 			between(s, "timeout_ms", 1, float64(protocol.MaxCommandTimeout.Milliseconds()-10_000))
 		}))

@@ -11,13 +11,13 @@ import (
 )
 
 type waitForIn struct {
-	Text      *string `json:"text,omitempty" jsonschema:"wait until this text shows"`
-	TextGone  *string `json:"textGone,omitempty" jsonschema:"wait until this text is gone"`
-	Ref       string  `json:"ref,omitempty" jsonschema:"wait on this element's state"`
-	Selector  *string `json:"selector,omitempty" jsonschema:"wait on the elements this CSS selector matches"`
-	URL       *string `json:"url,omitempty" jsonschema:"wait until the tab's URL contains this (* matches anything)"`
-	Predicate *string `json:"predicate,omitempty" jsonschema:"wait until this JavaScript expression is truthy"`
-	State     string  `json:"state,omitempty" jsonschema:"for ref and selector; default visible"`
+	Text      *string `json:"text,omitempty"`
+	TextGone  *string `json:"textGone,omitempty"`
+	Ref       string  `json:"ref,omitempty"`
+	Selector  *string `json:"selector,omitempty" jsonschema:"CSS"`
+	URL       *string `json:"url,omitempty" jsonschema:"in the URL (* wildcard)"`
+	Predicate *string `json:"predicate,omitempty" jsonschema:"JavaScript to be truthy"`
+	State     string  `json:"state,omitempty" jsonschema:"for ref, selector; default visible"`
 	TimeoutMs int64   `json:"timeoutMs,omitempty" jsonschema:"default 5000"`
 	tabArgs
 }
@@ -40,7 +40,7 @@ func (in *waitForIn) validate() error {
 
 func waitForTool() Tool {
 	return defineTab("wait_for", GroupCore,
-		"Wait until text shows or goes, an element reaches a state, the URL matches, or a predicate holds; returns as soon as it does.",
+		"Wait until text shows or goes, an element reaches a state, the URL matches or a predicate holds.",
 		waitFor,
 		func(s *jsonschema.Schema) {
 			enum(s, "state", "visible", "hidden", "attached", "detached", "enabled")

@@ -81,7 +81,9 @@ func New(opts Options) (*Server, error) {
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "openchrome", Title: "OpenChrome", Version: protocol.Version}, &mcp.ServerOptions{
 		Instructions: "Drive the user's real Chrome. You work only in the tabs of the OpenChrome tab group; " +
 			"tabId defaults to your current tab. Errors carry a code and a hint naming the call that fixes them. " +
-			"When the person must act (login, 2FA, CAPTCHA), call oc_handoff_start and wait with oc_handoff_status.",
+			"When the person must act (login, 2FA, CAPTCHA), call oc_handoff_start and wait with oc_handoff_status. " +
+			"For a task of many steps, open an envelope (oc_task_start with objective and budgets) and pass its task_id " +
+			"as taskId on each browser call: the result then says how the budget stands and what to do next.",
 		Logger: log,
 	})
 	for _, t := range tools {

@@ -126,6 +126,7 @@ func TestToolAnnotations(t *testing.T) {
 		"javascript_tool": "do", "oc_stop": "di", "crawl": "o", "crawl_sitemap": "o", "recording": "o",
 		"oc_evidence_bundle": "o", "oc_session_snapshot": "", "oc_session_resume": "o", "oc_task_start": "o",
 		"oc_task_list": "r", "oc_task_get": "r", "oc_task_wait": "r", "oc_task_cancel": "di",
+		"oc_task_update": "", "oc_task_finish": "",
 		"oc_handoff_start": "", "oc_handoff_status": "r", "oc_handoff_finish": "", "oc_handoff_cancel": "di",
 	}
 	cs := connect(t, ledger.Home(t.TempDir()))

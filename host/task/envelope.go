@@ -245,7 +245,7 @@ const (
 
 // Budget is an envelope's standing against its policy.
 type Budget struct {
-	Status string `json:"budget_status"`
+	Level string `json:"budget_status"` // ok, near or exceeded
 	// Why names what is near or exceeded, one phrase each.
 	Why []string `json:"budget_reasons,omitempty"`
 	// Next is the one step to take now, when there is one; the agent
@@ -310,12 +310,12 @@ func Assess(p Policy, t Tally, elapsed time.Duration) Budget {
 	for _, u := range urls {
 		streak("navigations to "+u, n.Navigations[u], p.MaxSameURLNavigations, NextStopRevisiting)
 	}
-	b := Budget{Status: BudgetOK}
+	b := Budget{Level: BudgetOK}
 	switch {
 	case len(exceeded) > 0:
-		b.Status, b.Why = BudgetExceeded, exceeded
+		b.Level, b.Why = BudgetExceeded, exceeded
 	case len(near) > 0:
-		b.Status, b.Why = BudgetNear, near
+		b.Level, b.Why = BudgetNear, near
 	}
 	if next := slices.Concat(now, over, close); len(next) > 0 {
 		b.Next = next[0]

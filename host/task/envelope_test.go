@@ -144,7 +144,7 @@ func TestEachBudget(t *testing.T) {
 			p := tt.policy.WithDefaults()
 			got := tally(p, tt.calls...)
 			b := Assess(p, got, tt.elapsed)
-			assert.Equal(t, tt.status, b.Status, "%+v", b)
+			assert.Equal(t, tt.status, b.Level, "%+v", b)
 			assert.Equal(t, tt.next, b.Next)
 			if tt.status != BudgetOK {
 				assert.NotEmpty(t, b.Why)

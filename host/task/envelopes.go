@@ -88,8 +88,70 @@ func (e *Envelopes) Open(ctx context.Context, d Detail, argsSummary string) (led
 	if m, err = e.store.Transition(ctx, m.ID, ledger.StatusRunning, nil); err != nil {
 		return m, err
 	}
+	if _, err := e.load(m.ID); err != nil {
+		return m, err
+	}
 	e.changed()
 	return m, nil
+}
+
+// Load reads every open envelope into memory, so the side panel shows
+// them from the start. A record it cannot read is in the error; the others
+// are loaded.
+func (e *Envelopes) Load() error {
+	list, err := e.store.List(ledger.Filter{Status: ledger.StatusRunning, Kind: KindEnvelope, Limit: 10_000})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, m := range list {
+		if _, err := e.load(m.ID); err != nil {
+			e.log.Warn("envelope not loaded", "task", m.ID, "err", err)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Shown is an open envelope as the side panel shows it.
+type Shown struct {
+	ID        string    `json:"id"`
+	Objective string    `json:"objective"`
+	Phase     string    `json:"phase"`
+	CreatedAt time.Time `json:"created_at"`
+	Calls     int       `json:"calls"`
+	MaxCalls  int       `json:"max_calls,omitempty"`
+	ElapsedMs int64     `json:"elapsed_ms"`
+	MaxWallMs int64     `json:"max_wall_ms,omitempty"`
+	Budget
+	Warning string `json:"warning,omitempty"` // the latest
+}
+
+// Shown lists the open envelopes, newest first, for the side panel.
+func (e *Envelopes) Shown() []Shown {
+	e.mu.Lock()
+	ids := make([]string, 0, len(e.open))
+	envs := make([]*envelope, 0, len(e.open))
+	for id, env := range e.open {
+		ids, envs = append(ids, id), append(envs, env)
+	}
+	e.mu.Unlock()
+	now := e.now()
+	out := make([]Shown, 0, len(envs))
+	for i, env := range envs {
+		env.mu.Lock()
+		p := env.detail.Policy.WithDefaults()
+		s := Shown{ID: ids[i], Objective: env.detail.Objective, Phase: env.detail.Phase, CreatedAt: env.started,
+			Calls: env.tally.Counters.Calls, MaxCalls: p.MaxToolCalls, ElapsedMs: now.Sub(env.started).Milliseconds(),
+			MaxWallMs: p.MaxWallMs, Budget: Assess(p, env.tally, now.Sub(env.started))}
+		if w := env.tally.Warnings; len(w) > 0 {
+			s.Warning = w[len(w)-1].Message
+		}
+		env.mu.Unlock()
+		out = append(out, s)
+	}
+	slices.SortFunc(out, func(a, b Shown) int { return b.CreatedAt.Compare(a.CreatedAt) })
+	return out
 }
 
 // Adopt takes over the envelopes a dead daemon left RUNNING, so that a
@@ -210,7 +272,7 @@ func (s Standing) Line() string {
 	if s.Policy.MaxToolCalls > 0 {
 		calls = fmt.Sprintf("%d of %d calls", s.Calls, s.Policy.MaxToolCalls)
 	}
-	line := fmt.Sprintf("task %s: budget %s, %s", s.TaskID, s.Budget.Status, calls)
+	line := fmt.Sprintf("task %s: budget %s, %s", s.TaskID, s.Budget.Level, calls)
 	if len(s.Budget.Why) > 0 {
 		line += " (" + s.Budget.Why[0] + ")"
 	}

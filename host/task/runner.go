@@ -87,9 +87,11 @@ func NewRunner(opts Options) *Runner {
 func (r *Runner) Store() *ledger.Store { return r.store }
 
 // Start records a task of kind and runs job in the background. argsSummary
-// is what the record says the task was started with, already redacted.
-func (r *Runner) Start(kind, argsSummary string, job Job) (ledger.Meta, error) {
-	m, err := r.store.Create(kind, argsSummary, nil)
+// is what the record says the task was started with, already redacted;
+// detail (nil for none) is kept with it, e.g. the objective and policy of a
+// job that carries them.
+func (r *Runner) Start(kind, argsSummary string, detail any, job Job) (ledger.Meta, error) {
+	m, err := r.store.Create(kind, argsSummary, detail)
 	if err != nil {
 		return m, err
 	}

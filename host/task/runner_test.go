@@ -68,7 +68,7 @@ func TestHowATaskEnds(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, store := newRunner(t)
-			m, err := r.Start("crawl", `{"url":"x"}`, tt.job)
+			m, err := r.Start("crawl", `{"url":"x"}`, nil, tt.job)
 			require.NoError(t, err)
 			got := ended(t, store, m.ID)
 			assert.Equal(t, tt.status, got.Status)
@@ -85,7 +85,7 @@ func TestHowATaskEnds(t *testing.T) {
 func TestACancelledTaskKeepsWhatItDid(t *testing.T) {
 	r, store := newRunner(t)
 	started := make(chan struct{})
-	m, err := r.Start("crawl", "{}", func(ctx context.Context, s *Sink) (any, error) {
+	m, err := r.Start("crawl", "{}", nil, func(ctx context.Context, s *Sink) (any, error) {
 		s.Progress(1, 10, "crawled %s", "/a")
 		close(started)
 		<-ctx.Done()
@@ -115,7 +115,7 @@ func TestACancelledTaskKeepsWhatItDid(t *testing.T) {
 func TestACancelWrittenByAnotherProcessStopsTheTask(t *testing.T) {
 	r, store := newRunner(t)
 	started := make(chan struct{})
-	m, err := r.Start("recording", "{}", func(ctx context.Context, s *Sink) (any, error) {
+	m, err := r.Start("recording", "{}", nil, func(ctx context.Context, s *Sink) (any, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -135,7 +135,7 @@ func TestClosingTheRunnerOrphansItsTasks(t *testing.T) {
 	require.NoError(t, err)
 	r := NewRunner(Options{Store: store})
 	started := make(chan struct{})
-	m, err := r.Start("crawl", "{}", func(ctx context.Context, s *Sink) (any, error) {
+	m, err := r.Start("crawl", "{}", nil, func(ctx context.Context, s *Sink) (any, error) {
 		close(started)
 		<-ctx.Done()
 		return nil, errors.New("stopped")
