@@ -14,8 +14,14 @@
  *   instruction?: string, tabId?: number, origin?: string,
  *   deadline?: string, created_at?: string, ended_at?: string,
  *   delta_summary?: string }} Handoff
+ * @typedef {{ id: string, objective?: string, phase?: string,
+ *   created_at?: string, calls?: number, max_calls?: number,
+ *   elapsed_ms?: number, max_wall_ms?: number, budget_status?: string,
+ *   budget_reasons?: string[], recommended_next?: string,
+ *   warning?: string }} Envelope
+ *   An agent's open task envelope: its objective and how its budget stands.
  * @typedef {{ at?: string, activity?: Activity[], tasks?: Task[],
- *   handoffs?: Handoff[] }} State
+ *   envelopes?: Envelope[], handoffs?: Handoff[] }} State
  *   A state frame's data; kept in chrome.storage.session as `state`.
  * @typedef {{ connected: boolean, since: string, reason?: string }} Connection
  *   The native port, kept in chrome.storage.session as `connection`.
@@ -58,6 +64,15 @@ export function handoffsOf(state) {
  */
 export function tasksOf(state) {
   return listOf(state, 'tasks').filter((t) => typeof t?.id === 'string');
+}
+
+/**
+ * The open envelopes of state, newest first as the daemon sends them.
+ * @param {unknown} state
+ * @returns {Envelope[]}
+ */
+export function envelopesOf(state) {
+  return listOf(state, 'envelopes').filter((e) => typeof e?.id === 'string');
 }
 
 /**

@@ -8,6 +8,7 @@ import { RUNNING, handoffsOf, runningHandoffs } from './human.js';
 
 /** @typedef {import('./human.js').Activity} Activity */
 /** @typedef {import('./human.js').Connection} Connection */
+/** @typedef {import('./human.js').Envelope} Envelope */
 /** @typedef {import('./human.js').Handoff} Handoff */
 /** @typedef {import('./human.js').Task} Task */
 
@@ -117,6 +118,55 @@ export function progressText(task) {
   if (done !== undefined) count = total !== undefined ? `${done}/${total}` : String(done);
   const message = typeof p.message === 'string' ? p.message : '';
   return count && message ? `${count} — ${message}` : count || message;
+}
+
+/**
+ * A duration in ms as "m:ss" (or "h:mm:ss"); '' when it is not one.
+ * @param {unknown} ms
+ * @returns {string}
+ */
+export function duration(ms) {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) return '';
+  const s = Math.floor(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = String(s % 60).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+/**
+ * What the panel says of an open envelope: its objective, phase, the calls
+ * and time it has used of its budget, and, when it wanders, why and the
+ * step it was told to take.
+ * @param {Envelope} e
+ * @returns {{ objective: string, phase: string, usage: string,
+ *   standing: string, warning: string, wandering: boolean }}
+ */
+export function envelopeLines(e) {
+  const calls = Number.isInteger(e.calls) ? /** @type {number} */ (e.calls) : 0;
+  const parts = [Number.isInteger(e.max_calls) && /** @type {number} */ (e.max_calls) > 0
+    ? `${calls} of ${e.max_calls} calls` : `${calls} call${calls === 1 ? '' : 's'}`];
+  const used = duration(e.elapsed_ms);
+  if (used) {
+    const max = typeof e.max_wall_ms === 'number' && e.max_wall_ms > 0 ? duration(e.max_wall_ms) : '';
+    parts.push(max ? `${used} of ${max}` : used);
+  }
+  const status = String(e.budget_status ?? 'ok');
+  const wandering = status !== 'ok' || !!e.warning;
+  let standing = '';
+  if (status === 'exceeded') standing = 'Over budget';
+  else if (status === 'near') standing = 'Near its budget';
+  const why = Array.isArray(e.budget_reasons) && e.budget_reasons.length ? String(e.budget_reasons[0]) : '';
+  if (standing && why) standing += `: ${why}`;
+  if (e.recommended_next) standing += `${standing ? '; ' : ''}told to ${String(e.recommended_next).replace(/_/g, ' ')}`;
+  return {
+    objective: String(e.objective ?? ''),
+    phase: String(e.phase ?? ''),
+    usage: parts.join(' · '),
+    standing,
+    warning: String(e.warning ?? ''),
+    wandering,
+  };
 }
 
 /**

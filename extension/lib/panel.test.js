@@ -16,6 +16,8 @@ import {
   progressText,
   reasonLabel,
   statusLabel,
+  envelopeLines,
+  duration,
 } from './panel.js';
 
 const NOW = Date.parse('2026-11-21T14:30:00Z');
@@ -143,4 +145,21 @@ test("page/banner.js's countdown is lib/panel.js's", () => {
     assert.equal(bannerCountdown(at(ms), NOW), countdown(at(ms), NOW), `${ms} ms`);
   }
   assert.equal(bannerCountdown('nope', NOW), '');
+});
+
+test('an envelope as the panel shows it', () => {
+  assert.deepEqual(envelopeLines({ id: 'a', objective: 'Buy milk', phase: 'act', calls: 12, max_calls: 60,
+    elapsed_ms: 200_000, max_wall_ms: 600_000, budget_status: 'ok' }), {
+    objective: 'Buy milk', phase: 'act', usage: '12 of 60 calls · 3:20 of 10:00', standing: '', warning: '', wandering: false,
+  });
+  const wandering = envelopeLines({ id: 'b', objective: 'Find a flight', phase: 'explore', calls: 7, elapsed_ms: 5_000,
+    budget_status: 'exceeded', budget_reasons: ['observation streak 7 of 6'], recommended_next: 'change_strategy_or_verify',
+    warning: '7 observation calls in a row (at most 6) without acting' });
+  assert.equal(wandering.usage, '7 calls · 0:05');
+  assert.equal(wandering.standing, 'Over budget: observation streak 7 of 6; told to change strategy or verify');
+  assert.equal(wandering.warning, '7 observation calls in a row (at most 6) without acting');
+  assert.ok(wandering.wandering);
+  assert.equal(envelopeLines({ id: 'c', calls: 1 }).usage, '1 call');
+  assert.equal(duration(3_723_000), '1:02:03');
+  assert.equal(duration(-1), '');
 });

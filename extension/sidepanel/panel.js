@@ -8,11 +8,12 @@
 // Instructions come from agents and are text, never markup: everything here
 // goes through textContent.
 
-import { activityOf, tasksOf } from '../lib/human.js';
+import { activityOf, envelopesOf, tasksOf } from '../lib/human.js';
 import {
   activityRow,
   connectionText,
   countdown,
+  envelopeLines,
   handoffsToShow,
   progressText,
   reasonLabel,
@@ -22,6 +23,7 @@ import {
 /** @typedef {import('../lib/human.js').Connection} Connection */
 /** @typedef {import('../lib/human.js').Handoff} Handoff */
 /** @typedef {import('../lib/human.js').Task} Task */
+/** @typedef {import('../lib/human.js').Envelope} Envelope */
 
 /** @type {unknown} */
 let state;
@@ -132,6 +134,17 @@ function render() {
   }));
   byId('handoffs-empty').hidden = handoffs.length > 0;
 
+  const envelopes = envelopesOf(state); // newest first
+  reconcile(byId('envelopes'), envelopes.map((env) => {
+    const key = `task:${env.id}`;
+    return {
+      key,
+      sig: JSON.stringify([envelopeLines(env), busy.has(key), errors.get(key)]),
+      build: () => envelopeItem(env, key),
+    };
+  }));
+  byId('envelopes-empty').hidden = envelopes.length > 0;
+
   const tasks = tasksOf(state); // newest first, as the daemon sends them
   reconcile(byId('tasks'), tasks.map((t) => {
     const key = `task:${t.id}`;
@@ -227,6 +240,28 @@ function taskItem(t, key) {
   const head = el('div', 'row');
   head.append(el('span', 'kind', String(t.kind ?? 'task')), el('span', 'status', statusLabel(t.status)));
   li.append(head, el('p', 'progress meta'));
+  const actions = el('div', 'actions');
+  actions.append(button('cancel-task', 'Cancel', busy.has(key)));
+  li.append(actions, errorLine(key));
+  return li;
+}
+
+/**
+ * An open envelope: what the agent said it is doing, how much of its
+ * budget it used, whether it wanders; Cancel ends it.
+ * @param {Envelope} env
+ * @param {string} key
+ */
+function envelopeItem(env, key) {
+  const lines = envelopeLines(env);
+  const li = el('li', 'envelope');
+  li.dataset.taskId = env.id;
+  li.dataset.wandering = String(lines.wandering);
+  const head = el('div', 'row');
+  head.append(el('span', 'objective', lines.objective), el('span', 'phase status', lines.phase));
+  li.append(head, el('p', 'usage meta', lines.usage));
+  if (lines.standing) li.append(el('p', 'standing warning', lines.standing));
+  if (lines.warning) li.append(el('p', 'warning muted', lines.warning));
   const actions = el('div', 'actions');
   actions.append(button('cancel-task', 'Cancel', busy.has(key)));
   li.append(actions, errorLine(key));
