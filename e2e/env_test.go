@@ -45,10 +45,17 @@ type env struct {
 
 // newEnv installs openchrome into a fresh home, starts Chromium and waits for
 // the extension to connect (bridge.json appears). extraEnv (KEY=value) is
-// added to the environment of Chromium, and so of the daemon it starts.
+// added to the environment of Chromium, and so of the daemon it starts. It
+// marks the test parallel: call it first.
 func newEnv(t testing.TB, extraEnv ...string) *env {
 	t.Helper()
 	skipIfShort(t)
+	if pt, ok := t.(*testing.T); ok {
+		// Each test has its own browser, daemon and home: most of a test
+		// is waiting on them, so tests run side by side (-parallel, by
+		// default GOMAXPROCS at a time).
+		pt.Parallel()
+	}
 	root := t.TempDir()
 	e := &env{
 		t:        t,
