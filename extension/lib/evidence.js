@@ -1,20 +1,25 @@
 // @ts-check
-// What page.observe keeps about a tab, shaped from the events Chrome reports:
-// console errors and warnings, uncaught exceptions, requests, main-frame
-// navigations. Entries are small and flat, and never carry a request's
-// headers or body. Each shaper returns undefined for an event not worth
-// keeping.
+// What the extension keeps about an agent's tab, shaped from the events
+// Chrome reports: console messages of every level, uncaught exceptions with
+// their stack, requests as they end, main-frame navigations. Entries are
+// small and flat, and never carry a request's headers or body (lib/network.js
+// keeps requests in detail). Each shaper returns undefined for an event not
+// worth keeping.
 
 import { ActionError } from './errors.js';
 import { intParam } from './params.js';
 
-/** @typedef {'error' | 'warning'} Level */
+/** @typedef {'debug' | 'log' | 'info' | 'warning' | 'error'} Level */
+
+/** The console levels, quietest first. */
+export const LEVELS = Object.freeze(/** @type {Level[]} */ (['debug', 'log', 'info', 'warning', 'error']));
 
 /**
  * @typedef {{ kind: 'console', level: Level, text: string, url?: string, line?: number }} ConsoleEntry
- * @typedef {{ kind: 'exception', text: string, url?: string, line?: number }} ExceptionEntry
+ * @typedef {{ kind: 'exception', level: 'error', text: string, url?: string, line?: number,
+ *   stack?: string }} ExceptionEntry
  * @typedef {{ kind: 'request', method: string, url: string, type: string,
- *   status?: number, error?: string, fromCache: boolean }} RequestEntry
+ *   status?: number, error?: string, fromCache: boolean, id?: number }} RequestEntry
  * @typedef {{ kind: 'navigation', url: string, transition: string }} NavigationEntry
  * @typedef {ConsoleEntry | ExceptionEntry | RequestEntry | NavigationEntry} Entry
  */
@@ -24,6 +29,8 @@ export const KINDS = Object.freeze(['console', 'exception', 'request', 'navigati
 
 /** The most text an entry keeps. */
 export const MAX_TEXT = 1000;
+/** The most stack frames an exception keeps. */
+export const MAX_FRAMES = 10;
 /** The most of a URL an entry keeps (data-heavy URLs would fill the ring). */
 export const MAX_URL = 2048;
 
@@ -36,12 +43,15 @@ export const MAX_LIMIT = 500;
  *   unserializableValue?: string, description?: string }} RemoteObject
  */
 /**
- * @typedef {{ callFrames?: Array<{ url?: string, lineNumber?: number }> }} StackTrace
+ * @typedef {{ callFrames?: Array<{ functionName?: string, url?: string, lineNumber?: number,
+ *   columnNumber?: number }> }} StackTrace
  */
 
 /**
- * A CDP Runtime.consoleAPICalled event: console.error, console.warn and
- * console.assert; the rest (log, info, debug, …) is not evidence.
+ * A CDP Runtime.consoleAPICalled event, at the level DevTools files it
+ * under: console.debug is debug, log and its kin (dir, table, trace, group)
+ * log, info info, warn warning, error and a failed console.assert error.
+ * console.clear and console.groupEnd say nothing.
  * @param {{ type?: string, args?: RemoteObject[], stackTrace?: StackTrace }} p
  * @returns {ConsoleEntry | undefined}
  */
@@ -49,34 +59,55 @@ export function fromConsoleAPI(p) {
   /** @type {Level} */
   let level;
   let text = (p.args ?? []).map(remoteText).join(' ');
-  if (p.type === 'error') level = 'error';
-  else if (p.type === 'warning') level = 'warning';
-  else if (p.type === 'assert') {
-    // What DevTools shows: console.assert's message, if any, after this.
-    level = 'error';
-    text = text ? `Assertion failed: ${text}` : 'Assertion failed';
-  } else return undefined;
+  switch (p.type) {
+    case 'debug':
+      level = 'debug';
+      break;
+    case 'info':
+      level = 'info';
+      break;
+    case 'warning':
+      level = 'warning';
+      break;
+    case 'error':
+      level = 'error';
+      break;
+    case 'assert':
+      // What DevTools shows: console.assert's message, if any, after this.
+      level = 'error';
+      text = text ? `Assertion failed: ${text}` : 'Assertion failed';
+      break;
+    case 'clear':
+    case 'endGroup':
+      return undefined;
+    default:
+      level = 'log';
+  }
   return withPlace({ kind: 'console', level, text: clip(text, MAX_TEXT) },
     p.stackTrace?.callFrames?.[0]);
 }
 
 /**
- * A CDP Log.entryAdded event: the browser's own errors and warnings about
- * the page (failed loads, interventions, deprecations).
+ * A CDP Log.entryAdded event: the browser's own messages about the page
+ * (failed loads, interventions, deprecations, violations).
  * @param {{ entry?: { source?: string, level?: string, text?: string, url?: string,
  *   lineNumber?: number } }} p
  * @returns {ConsoleEntry | undefined}
  */
 export function fromLogEntry(p) {
   const e = p.entry;
-  if (!e || (e.level !== 'error' && e.level !== 'warning')) return undefined;
-  return withPlace({ kind: 'console', level: e.level, text: clip(String(e.text ?? ''), MAX_TEXT) }, e);
+  if (!e) return undefined;
+  /** @type {Level} */
+  const level = e.level === 'verbose' ? 'debug'
+    : e.level === 'error' || e.level === 'warning' || e.level === 'info' ? e.level : 'log';
+  return withPlace({ kind: 'console', level, text: clip(String(e.text ?? ''), MAX_TEXT) }, e);
 }
 
 /**
  * A CDP Runtime.exceptionThrown event: an uncaught exception or unhandled
  * rejection. The text is the first line of the exception's description
  * ("TypeError: x is undefined"), else CDP's text ("Uncaught").
+ * The stack is its frames, one "at fn (url:line:column)" a line.
  * @param {{ exceptionDetails?: { text?: string, url?: string, lineNumber?: number,
  *   stackTrace?: StackTrace, exception?: RemoteObject } }} p
  * @returns {ExceptionEntry | undefined}
@@ -88,28 +119,11 @@ export function fromException(p) {
   const described = ex ? firstLine(ex.description ?? (ex.value === undefined ? '' : remoteText(ex))) : '';
   const text = clip(described || String(d.text ?? 'exception'), MAX_TEXT);
   const place = d.url ? d : d.stackTrace?.callFrames?.[0];
-  return withPlace({ kind: 'exception', text }, place);
-}
-
-/**
- * A chrome.webRequest onCompleted or onErrorOccurred event. Only what the
- * event's details name: no headers, no body.
- * @param {{ method: string, url: string, type: string, statusCode?: number,
- *   error?: string, fromCache?: boolean }} d
- * @returns {RequestEntry}
- */
-export function fromRequest(d) {
-  /** @type {RequestEntry} */
-  const entry = {
-    kind: 'request',
-    method: d.method,
-    url: clip(d.url, MAX_URL),
-    type: d.type,
-    fromCache: Boolean(d.fromCache),
-  };
-  // Chrome reports file: loads with a made-up 200: only HTTP has a status.
-  if (d.statusCode && /^https?:/i.test(d.url)) entry.status = d.statusCode;
-  if (d.error) entry.error = d.error;
+  /** @type {ExceptionEntry} */
+  const entry = withPlace({ kind: 'exception', level: 'error', text }, place);
+  const frames = (d.stackTrace?.callFrames ?? []).slice(0, MAX_FRAMES).map((f) =>
+    `at ${f.functionName || '(anonymous)'} (${f.url ?? ''}:${(f.lineNumber ?? 0) + 1}:${(f.columnNumber ?? 0) + 1})`);
+  if (frames.length) entry.stack = clip(frames.join('\n'), MAX_TEXT);
   return entry;
 }
 
@@ -143,6 +157,50 @@ export function eventsQuery(params) {
     if (raw.length) kinds = new Set(raw);
   }
   return { since, kinds, limit };
+}
+
+/**
+ * Reads console.read's filters: since, limit, the levels (absent: every
+ * level) and a pattern the text must contain (case-insensitive; * matches
+ * anything).
+ * @param {Record<string, unknown>} params
+ * @returns {{ since: number, limit: number, match: (e: Entry) => boolean }}
+ * @throws {ActionError} bad_request naming the param
+ */
+export function consoleQuery(params) {
+  const since = intParam(params, 'since', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const limit = intParam(params, 'limit', 1, MAX_LIMIT) ?? DEFAULT_LIMIT;
+  const raw = params.levels;
+  /** @type {Set<string> | undefined} */
+  let levels;
+  if (raw !== undefined && raw !== null) {
+    if (!Array.isArray(raw) || raw.some((l) => !LEVELS.includes(l))) {
+      throw new ActionError('bad_request', `levels must be a list of ${LEVELS.join(', ')}`);
+    }
+    if (raw.length) levels = new Set(raw);
+  }
+  const pattern = params.pattern;
+  if (pattern !== undefined && pattern !== null && typeof pattern !== 'string') {
+    throw new ActionError('bad_request', 'pattern must be a string');
+  }
+  const contains = pattern ? globMatcher(pattern) : undefined;
+  return {
+    since,
+    limit,
+    match: (e) => (e.kind === 'console' || e.kind === 'exception') &&
+      (!levels || levels.has(e.level)) &&
+      (!contains || contains(e.text) || (e.kind === 'exception' && contains(e.stack ?? ''))),
+  };
+}
+
+/**
+ * A case-insensitive "contains" test where * in pattern matches anything.
+ * @param {string} pattern
+ * @returns {(text: string) => boolean}
+ */
+export function globMatcher(pattern) {
+  const re = new RegExp(pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*'), 'i');
+  return (text) => re.test(text);
 }
 
 /**

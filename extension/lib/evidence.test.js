@@ -12,7 +12,8 @@ import {
   fromConsoleAPI,
   fromException,
   fromLogEntry,
-  fromRequest,
+  consoleQuery,
+  globMatcher,
 } from './evidence.js';
 
 const PAGE = 'http://127.0.0.1:8080/app.js';
@@ -40,13 +41,16 @@ test('console.error joins its arguments and says where', () => {
   });
 });
 
-test('console.warn is a warning; log, info and debug are not kept', () => {
+test('every console call is kept, at the level DevTools files it under', () => {
   const args = [{ type: 'string', value: 'careful' }];
-  assert.deepEqual(fromConsoleAPI({ type: 'warning', args }),
-    { kind: 'console', level: 'warning', text: 'careful' });
-  for (const type of ['log', 'info', 'debug', 'dir', 'table', 'trace']) {
-    assert.equal(fromConsoleAPI({ type, args }), undefined, type);
+  const levels = {
+    warning: 'warning', error: 'error', info: 'info', debug: 'debug', log: 'log',
+    dir: 'log', table: 'log', trace: 'log', startGroup: 'log',
+  };
+  for (const [type, level] of Object.entries(levels)) {
+    assert.deepEqual(fromConsoleAPI({ type, args }), { kind: 'console', level, text: 'careful' }, type);
   }
+  for (const type of ['clear', 'endGroup']) assert.equal(fromConsoleAPI({ type, args }), undefined, type);
 });
 
 test('console.assert is an error', () => {
@@ -61,7 +65,7 @@ test('text is clipped to 1000 characters', () => {
   assert.equal(MAX_TEXT, 1000);
 });
 
-test('Log.entryAdded keeps errors and warnings', () => {
+test('Log.entryAdded keeps the browser\'s messages at their level', () => {
   assert.deepEqual(fromLogEntry({ entry: {
     source: 'network', level: 'error',
     text: 'Failed to load resource: the server responded with a status of 404 (Not Found)',
@@ -74,18 +78,25 @@ test('Log.entryAdded keeps errors and warnings', () => {
   });
   assert.deepEqual(fromLogEntry({ entry: { level: 'warning', text: 'deprecated', url: PAGE, lineNumber: 0 } }),
     { kind: 'console', level: 'warning', text: 'deprecated', url: PAGE, line: 1 });
-  assert.equal(fromLogEntry({ entry: { level: 'verbose', text: 'violation' } }), undefined);
-  assert.equal(fromLogEntry({ entry: { level: 'info', text: 'x' } }), undefined);
+  assert.equal(fromLogEntry({ entry: { level: 'verbose', text: 'violation' } })?.level, 'debug');
+  assert.equal(fromLogEntry({ entry: { level: 'info', text: 'x' } })?.level, 'info');
   assert.equal(fromLogEntry({}), undefined);
 });
 
-test('an exception is the first line of its description', () => {
+test('an exception is the first line of its description, with its stack', () => {
   assert.deepEqual(fromException({ exceptionDetails: {
     text: 'Uncaught',
     url: PAGE,
     lineNumber: 4,
     exception: { type: 'object', subtype: 'error', description: 'TypeError: boom\n    at f (app.js:5:3)' },
-  } }), { kind: 'exception', text: 'TypeError: boom', url: PAGE, line: 5 });
+    stackTrace: { callFrames: [
+      { functionName: 'f', url: PAGE, lineNumber: 4, columnNumber: 2 },
+      { functionName: '', url: PAGE, lineNumber: 9, columnNumber: 0 },
+    ] },
+  } }), {
+    kind: 'exception', level: 'error', text: 'TypeError: boom', url: PAGE, line: 5,
+    stack: `at f (${PAGE}:5:3)\nat (anonymous) (${PAGE}:10:1)`,
+  });
 });
 
 test('an exception without a description', () => {
@@ -97,37 +108,25 @@ test('an exception without a description', () => {
   assert.deepEqual(fromException({ exceptionDetails: {
     text: 'Uncaught SyntaxError: Unexpected token',
     stackTrace: { callFrames: [{ url: PAGE, lineNumber: 2 }] },
-  } }), { kind: 'exception', text: 'Uncaught SyntaxError: Unexpected token', url: PAGE, line: 3 });
+  } }), {
+    kind: 'exception', level: 'error', text: 'Uncaught SyntaxError: Unexpected token', url: PAGE, line: 3,
+    stack: `at (anonymous) (${PAGE}:3:1)`,
+  });
   assert.equal(fromException({}), undefined);
 });
 
-test('a request carries no headers or body, whatever the details hold', () => {
-  const details = {
-    requestId: '1', tabId: 3, frameId: 0, parentFrameId: -1, timeStamp: 1,
-    method: 'GET', url: 'http://127.0.0.1:8080/data.json', type: 'xmlhttprequest',
-    statusCode: 200, statusLine: 'HTTP/1.0 200 OK', fromCache: false, ip: '127.0.0.1',
-    responseHeaders: [{ name: 'set-cookie', value: 'secret' }],
-    requestBody: { raw: [] },
-  };
-  assert.deepEqual(fromRequest(details), {
-    kind: 'request', method: 'GET', url: 'http://127.0.0.1:8080/data.json',
-    type: 'xmlhttprequest', status: 200, fromCache: false,
-  });
-});
-
-test('a failed request has its error', () => {
-  assert.deepEqual(fromRequest({
-    method: 'POST', url: 'http://127.0.0.1:1/x', type: 'fetch', error: 'net::ERR_CONNECTION_REFUSED',
-    fromCache: false,
-  }), {
-    kind: 'request', method: 'POST', url: 'http://127.0.0.1:1/x', type: 'fetch',
-    error: 'net::ERR_CONNECTION_REFUSED', fromCache: false,
-  });
-});
-
-test('file: requests have no status', () => {
-  assert.equal(fromRequest({ method: 'GET', url: 'file:///a.html', type: 'main_frame', statusCode: 200 }).status,
-    undefined);
+test('consoleQuery filters by level and pattern', () => {
+  const q = consoleQuery({ levels: ['error', 'warning'], pattern: 'token=*abc' });
+  assert.equal(q.match({ kind: 'console', level: 'error', text: 'login failed with TOKEN=xyzabc' }), true);
+  assert.equal(q.match({ kind: 'console', level: 'log', text: 'token=abc' }), false, 'a level not asked for');
+  assert.equal(q.match({ kind: 'console', level: 'warning', text: 'nothing here' }), false);
+  assert.equal(q.match({ kind: 'exception', level: 'error', text: 'Error', stack: 'at f (token=1abc)' }), true,
+    'an exception matches by its stack too');
+  assert.equal(q.match({ kind: 'navigation', url: 'http://a/', transition: 'link' }), false);
+  assert.equal(consoleQuery({}).match({ kind: 'console', level: 'debug', text: 'x' }), true);
+  assert.throws(() => consoleQuery({ levels: ['loud'] }), ActionError);
+  assert.throws(() => consoleQuery({ pattern: 3 }), ActionError);
+  assert.equal(globMatcher('a.b(c)')('xa.b(c)y'), true, 'regex characters are literal');
 });
 
 test('main-frame commits are navigations', () => {

@@ -1,5 +1,6 @@
 // @ts-check
-// A bounded, numbered log: the evidence page.observe keeps per tab. Each
+// A bounded, numbered log: what the extension keeps of each agent tab
+// (sw/evidence.js). Each
 // entry gets a seq one above the last, so a reader that passes back the
 // `next` it was given sees every entry once, and learns how many the ring
 // dropped before it could read them.
@@ -14,6 +15,8 @@ export const RING_CAPACITY = 500;
  *   `next`); 0 or absent for everything kept
  * @property {ReadonlySet<string>} [kinds] only entries of these kinds; absent
  *   for all
+ * @property {(entry: any) => boolean} [match] only entries it accepts (any:
+ *   each reader knows its ring's entries)
  * @property {number} [limit] at most this many entries
  */
 
@@ -70,7 +73,7 @@ export class Ring {
    * @param {RingQuery} [query]
    * @returns {RingPage<T>}
    */
-  read({ since = 0, kinds, limit = Infinity } = {}) {
+  read({ since = 0, kinds, match, limit = Infinity } = {}) {
     // A since beyond anything numbered comes from a ring that no longer
     // exists (the service worker restarted, or the tab's buffer went with
     // its tab): start over rather than wait for the numbers to catch up.
@@ -81,7 +84,7 @@ export class Ring {
     const events = [];
     let next = this.nextSeq;
     for (const entry of this.entries) {
-      if (entry.seq < from || (kinds && !kinds.has(entry.kind))) continue;
+      if (entry.seq < from || (kinds && !kinds.has(entry.kind)) || (match && !match(entry))) continue;
       if (events.length >= limit) {
         next = entry.seq;
         break;

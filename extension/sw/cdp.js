@@ -53,7 +53,8 @@ chrome.tabs.onRemoved.addListener((tabId) => detachedBy.delete(tabId));
 
 /**
  * Calls fn for every CDP event named method, from any attached tab; the
- * pseudo-event 'detached' reports a session ending ({reason}).
+ * pseudo-events 'attached' and 'detached' report a session starting and
+ * ending ({reason}).
  * @param {string} method e.g. 'Page.javascriptDialogOpening'
  * @param {(tabId: number, params: any) => void} fn
  */
@@ -120,6 +121,7 @@ async function attachNow(tabId) {
   detachedBy.delete(tabId);
   // Dialog events, and an open dialog reported at once.
   await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+  for (const fn of subscribers.get('attached') ?? []) fn(tabId, {});
 }
 
 /**

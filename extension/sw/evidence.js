@@ -1,53 +1,55 @@
 // @ts-check
-// What observe.set keeps about a tab while it is on: console errors and
-// warnings and uncaught exceptions (CDP Runtime and Log domains), every
-// request the tab makes as it completes or fails (webRequest), and main-frame
-// navigations (webNavigation). Entries go to a per-tab ring (lib/ring.js)
-// that observe.events reads.
+// What the extension keeps of each agent tab, from the moment the tab joins
+// the OpenChrome group until it leaves it or closes: console messages of every
+// level and uncaught exceptions (CDP Runtime and Log), its requests (CDP
+// Network, lib/network.js), and main-frame navigations (webNavigation). The
+// console, exceptions, ended requests and navigations go to a per-tab ring
+// (lib/ring.js) that observe.events and console.read read; the requests in
+// detail to a per-tab NetworkLog that network.list and network.get read.
 //
-// All of it lives in the worker's memory: a worker restart loses every
-// buffer and ends every observation (observe.events then says observing: false
-// and numbers from 1 again). That is acceptable: the open native port keeps
-// the worker alive while an agent works, and evidence is a debugging aid,
-// not a record.
+// Watching a tab keeps its debugger attached (and Chrome's "started
+// debugging" bar up) for as long as the tab is the agent's: that is what lets
+// load-time messages and every request be there when the agent asks.
+//
+// All of it lives in the worker's memory: a worker restart loses the buffers;
+// the next watch numbers from 1 again. The open native port keeps the worker
+// alive while an agent works.
 
-import {
-  fromCommit,
-  fromConsoleAPI,
-  fromException,
-  fromLogEntry,
-  fromRequest,
-} from '../lib/evidence.js';
+import { fromCommit, fromConsoleAPI, fromException, fromLogEntry } from '../lib/evidence.js';
+import { NetworkLog } from '../lib/network.js';
 import { Ring } from '../lib/ring.js';
 import * as cdp from './cdp.js';
-import { isAgentTab } from './tab-group.js';
+import { isAgentTab, listTabs } from './tab-group.js';
 
 /** @typedef {import('../lib/evidence.js').Entry} Entry */
 /** @typedef {import('../lib/ring.js').RingQuery} RingQuery */
 /** @typedef {import('../lib/ring.js').RingPage<Entry>} RingPage */
 
-/** Each tab's entries, kept until read or the tab closes. @type {Map<number, Ring<Entry>>} */
-const buffers = new Map();
+/** How many entries a tab's ring keeps. */
+const RING_ENTRIES = 1000;
+
+/** Each tab's entries, kept until the tab closes. @type {Map<number, Ring<Entry>>} */
+const rings = new Map();
+/** Each tab's requests. @type {Map<number, NetworkLog>} */
+const networks = new Map();
 /** Tabs whose events we keep now. @type {Set<number>} */
-const observing = new Set();
+const watched = new Set();
 /**
- * Each tab's last start or stop, so that they run one after another: an
+ * Each tab's last watch or unwatch, so that they run one after another: an
  * enable must not overtake the disable before it.
  * @type {Map<number, Promise<unknown>>}
  */
 const chains = new Map();
-
 /**
- * When each tab's observation restarted, for tabs observed before: enabling
- * the domains replays what the document logged, and what it logged while we
- * kept nothing (or had kept already) must not come back as new entries.
+ * When each tab's domains were last enabled anew: enabling replays what the
+ * document logged, and what was kept already must not come back twice.
  * @type {Map<number, number>}
  */
 const replayCutoff = new Map();
 
 /**
  * Records a CDP event's entry unless it is a replay of one logged before the
- * tab's observation restarted.
+ * tab's domains were enabled again.
  * @param {number} tabId
  * @param {number | undefined} timestamp the event's, in ms since the epoch
  * @param {Entry | undefined} entry
@@ -63,10 +65,44 @@ function recordLogged(tabId, timestamp, entry) {
  * @param {Entry | undefined} entry
  */
 function record(tabId, entry) {
-  if (!entry || !observing.has(tabId)) return;
-  let ring = buffers.get(tabId);
-  if (!ring) buffers.set(tabId, (ring = new Ring()));
-  ring.push(entry);
+  if (!entry || !watched.has(tabId)) return;
+  ringOf(tabId).push(entry);
+}
+
+/** @param {number} tabId */
+function ringOf(tabId) {
+  let ring = rings.get(tabId);
+  if (!ring) rings.set(tabId, (ring = new Ring({ capacity: RING_ENTRIES })));
+  return ring;
+}
+
+/** @param {number} tabId */
+function networkOf(tabId) {
+  let log = networks.get(tabId);
+  if (!log) networks.set(tabId, (log = new NetworkLog()));
+  return log;
+}
+
+/**
+ * Feeds a Network event to the tab's log; an ended request also goes to the
+ * ring, as evidence and recordings show requests.
+ * @param {number} tabId
+ * @param {(log: NetworkLog) => void} apply
+ * @param {string} [requestId] the request that may have ended
+ */
+function network(tabId, apply, requestId) {
+  if (!watched.has(tabId)) return;
+  const log = networkOf(tabId);
+  const before = requestId === undefined ? undefined : log.byRequestId.get(requestId);
+  apply(log);
+  if (before && before.state !== 'pending') {
+    /** @type {Entry} */
+    const entry = { kind: 'request', method: before.method, url: before.url, type: before.type,
+      fromCache: !!before.fromCache, id: before.id };
+    if (before.status !== undefined && /^https?:/i.test(before.url)) entry.status = before.status;
+    if (before.error) entry.error = before.error;
+    record(tabId, entry);
+  }
 }
 
 // Registered at the top level, in the worker's first evaluation: an event
@@ -75,49 +111,44 @@ function record(tabId, entry) {
 cdp.onEvent('Runtime.consoleAPICalled', (tabId, p) => recordLogged(tabId, p.timestamp, fromConsoleAPI(p)));
 cdp.onEvent('Runtime.exceptionThrown', (tabId, p) => recordLogged(tabId, p.timestamp, fromException(p)));
 cdp.onEvent('Log.entryAdded', (tabId, p) => recordLogged(tabId, p.entry?.timestamp, fromLogEntry(p)));
-// The session, and the domains we enabled on it, are gone (the user
-// dismissed the debugging bar, DevTools took the tab, the tab closed).
-cdp.onEvent('detached', (tabId) => {
-  observing.delete(tabId);
-  keepAlive();
+cdp.onEvent('Network.requestWillBeSent', (tabId, p) => network(tabId, (log) => log.sent(p), p.redirectResponse ? p.requestId : undefined));
+cdp.onEvent('Network.responseReceived', (tabId, p) => network(tabId, (log) => log.responded(p)));
+cdp.onEvent('Network.requestServedFromCache', (tabId, p) => network(tabId, (log) => log.cached(p)));
+cdp.onEvent('Network.loadingFinished', (tabId, p) => network(tabId, (log) => log.finished(p), p.requestId));
+cdp.onEvent('Network.loadingFailed', (tabId, p) => network(tabId, (log) => log.failed(p), p.requestId));
+// A new debugger session (after the user dismissed the bar, a crash, a
+// worker restart) has none of our domains: enable them again, keeping what
+// was kept.
+cdp.onEvent('attached', (tabId) => {
+  if (watched.has(tabId)) serialized(tabId, () => enable(tabId, true)).catch(() => {});
 });
 
-// sw/navigation.js listens to main-frame requests only, for its waits; the
-// evidence is every request of the tab, subframes and subresources too. One
-// listener for all tabs, filtered here: the observed set changes more often
-// than listeners should.
-/** @type {chrome.webRequest.RequestFilter} */
-const ALL_URLS = { urls: ['<all_urls>'] };
-chrome.webRequest.onCompleted.addListener((d) => {
-  if (observing.has(d.tabId)) record(d.tabId, fromRequest(d));
-}, ALL_URLS);
-chrome.webRequest.onErrorOccurred.addListener((d) => {
-  if (observing.has(d.tabId)) record(d.tabId, fromRequest(d));
-}, ALL_URLS);
 // Our own listener rather than navigation.js's onCommit, which passes the
 // tab id only, not the URL and transition an entry needs.
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (observing.has(d.tabId)) record(d.tabId, fromCommit(d));
+  if (watched.has(d.tabId)) record(d.tabId, fromCommit(d));
 });
 chrome.tabs.onRemoved.addListener((tabId) => {
-  observing.delete(tabId);
-  buffers.delete(tabId);
+  watched.delete(tabId);
+  rings.delete(tabId);
+  networks.delete(tabId);
   replayCutoff.delete(tabId);
   chains.delete(tabId);
   keepAlive();
 });
-// A tab dragged out of the group loses its debugger (sw/tab-group.js) without
-// a 'detached' event, and with it the domains: observation ends there. The
-// buffer stays, for the tab may come back.
+// A tab joins or leaves the group: the user dragged it, or we grouped a
+// popup. Leaving takes its debugger with it (sw/tab-group.js); the buffers
+// stay, for the tab may come back.
 chrome.tabs.onUpdated.addListener((tabId, change) => {
-  if (change.groupId === undefined || !observing.has(tabId)) return;
+  if (change.groupId === undefined) return;
   isAgentTab(tabId).then((ours) => {
-    if (!ours && observing.delete(tabId)) keepAlive();
+    if (ours) watch(tabId).catch(() => {});
+    else unwatch(tabId);
   });
 });
 
 /**
- * Runs fn after tabId's previous start or stop has settled.
+ * Runs fn after tabId's previous watch or unwatch has settled.
  * @template T
  * @param {number} tabId
  * @param {() => Promise<T>} fn
@@ -130,61 +161,52 @@ function serialized(tabId, fn) {
 }
 
 /**
- * Starts keeping tabId's events; nothing happens when it is on already.
- * Enabling the domains replays the console messages and log entries the
- * document already has: the first time a tab is observed they are kept, so
- * errors from before the call are there too; later they are dropped.
+ * Enables the domains the buffers are fed from. Enabling replays the
+ * console messages and log entries the document already has: kept the
+ * first time (load-time messages are evidence too), dropped when the tab's
+ * ring has them already.
+ * @param {number} tabId
+ * @param {boolean} again
+ */
+async function enable(tabId, again) {
+  if (again) replayCutoff.set(tabId, Date.now());
+  await cdp.send(tabId, 'Runtime.enable');
+  await cdp.send(tabId, 'Log.enable');
+  await cdp.send(tabId, 'Network.enable', { maxTotalBufferSize: 10_000_000, maxResourceBufferSize: 1_000_000 });
+  // A click that opens a file chooser shows none: the click's result says
+  // so, and upload_file answers it (sw/file-chooser.js).
+  await cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
+}
+
+/**
+ * Starts keeping tabId's events; nothing happens when it is watched already.
  * @param {number} tabId
  * @returns {Promise<void>}
  * @throws {unknown} what attaching the debugger throws (conflict, …)
  */
-export function start(tabId) {
+export function watch(tabId) {
   return serialized(tabId, async () => {
-    if (observing.has(tabId)) return;
-    if (buffers.has(tabId)) replayCutoff.set(tabId, Date.now());
-    else buffers.set(tabId, new Ring());
+    if (watched.has(tabId)) return;
+    const again = rings.has(tabId);
     // Before enabling: the replay arrives before the command's answer.
-    observing.add(tabId);
+    watched.add(tabId);
     keepAlive();
     try {
-      await cdp.send(tabId, 'Runtime.enable');
-      await cdp.send(tabId, 'Log.enable');
+      await enable(tabId, again);
     } catch (err) {
-      observing.delete(tabId);
+      watched.delete(tabId);
       keepAlive();
-      cdp.send(tabId, 'Runtime.disable').catch(() => {});
       throw err;
     }
   });
 }
 
 /**
- * Stops keeping tabId's events and disables the domains start enabled; the
- * buffer stays until read or the tab closes. Nothing happens when it is off.
+ * Stops keeping tabId's events: the tab is no longer the agent's.
  * @param {number} tabId
- * @returns {Promise<void>}
  */
-export function stop(tabId) {
-  return serialized(tabId, async () => {
-    if (!observing.delete(tabId)) return;
-    keepAlive();
-    // Best effort: the page may have gone where the debugger cannot follow,
-    // and observation is off either way.
-    await Promise.all([
-      cdp.send(tabId, 'Runtime.disable').catch(() => {}),
-      cdp.send(tabId, 'Log.disable').catch(() => {}),
-    ]);
-  });
-}
-
-/**
- * Stops every observation (Stop, browser.stop).
- * @returns {Promise<number>} how many tabs were observed
- */
-export async function stopAll() {
-  const tabs = [...observing];
-  await Promise.all(tabs.map(stop));
-  return tabs.length;
+export function unwatch(tabId) {
+  if (watched.delete(tabId)) keepAlive();
 }
 
 /**
@@ -192,54 +214,70 @@ export async function stopAll() {
  * @param {number} tabId
  * @returns {boolean}
  */
-export function isObserving(tabId) {
-  return observing.has(tabId);
+export function isWatched(tabId) {
+  return watched.has(tabId);
 }
 
 /**
- * Reads tabId's buffer; an empty page when it has none.
+ * Watches every agent tab there is: at the worker's start, the group's tabs
+ * are the agent's whatever memory was lost.
+ * @returns {Promise<void>}
+ */
+export async function watchAll() {
+  const tabs = await listTabs().catch(() => []);
+  await Promise.all(tabs.map((t) => (t.id === undefined ? undefined : watch(t.id).catch(() => {}))));
+}
+
+/**
+ * Reads tabId's ring; an empty page when it has none.
  * @param {number} tabId
  * @param {RingQuery} query
  * @returns {RingPage}
  */
 export function read(tabId, query) {
-  return (buffers.get(tabId) ?? new Ring()).read(query);
+  return (rings.get(tabId) ?? new Ring()).read(query);
 }
 
 /**
- * How often observed tabs are visited. sw/cdp.js detaches a tab after five
+ * tabId's requests.
+ * @param {number} tabId
+ * @returns {NetworkLog}
+ */
+export function requestsOf(tabId) {
+  return networks.get(tabId) ?? new NetworkLog();
+}
+
+/**
+ * How often watched tabs are visited. sw/cdp.js detaches a tab after five
  * idle minutes, and with the session would go the domains, silently: a
- * command at least this often keeps the session, and the "started
- * debugging" bar, for as long as the agent observes.
+ * command at least this often keeps the session for as long as the tab is
+ * the agent's.
  */
 const KEEPALIVE_MS = 60 * 1000;
 /** @type {ReturnType<typeof setInterval> | undefined} */
 let keepAliveTimer;
 
-/** Runs the keep-alive while some tab is observed, and only then. */
+/** Runs the keep-alive while some tab is watched, and only then. */
 function keepAlive() {
-  if (observing.size && !keepAliveTimer) {
+  if (watched.size && !keepAliveTimer) {
     keepAliveTimer = setInterval(visitAll, KEEPALIVE_MS);
-  } else if (!observing.size && keepAliveTimer) {
+  } else if (!watched.size && keepAliveTimer) {
     clearInterval(keepAliveTimer);
     keepAliveTimer = undefined;
   }
 }
 
 function visitAll() {
-  for (const tabId of observing) {
+  for (const tabId of watched) {
     serialized(tabId, async () => {
-      if (!observing.has(tabId)) return;
+      if (!watched.has(tabId)) return;
       if (!(await isAgentTab(tabId))) {
-        observing.delete(tabId); // not ours any more: no command may touch it
+        watched.delete(tabId); // not ours any more: no command may touch it
         keepAlive();
         return;
       }
-      // An enable of an enabled domain is a no-op that replays nothing, and
-      // restores the domain if the session was made anew meanwhile (its
-      // replay may then repeat a few entries).
+      // An enable of an enabled domain is a no-op that replays nothing.
       await cdp.send(tabId, 'Runtime.enable');
-      await cdp.send(tabId, 'Log.enable');
     }).catch(() => {});
   }
 }

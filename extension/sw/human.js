@@ -11,7 +11,6 @@ import { checkHumanMessage, isHumanMessage } from '../lib/human.js';
 import { DOCTOR, badge } from '../lib/panel.js';
 import * as banner from './banner.js';
 import * as cdp from './cdp.js';
-import * as evidence from './evidence.js';
 import * as port from './port.js';
 
 /** @typedef {import('../lib/human.js').Connection} Connection */
@@ -181,19 +180,15 @@ async function answer(message, sender) {
 
 /**
  * Stops what the extension itself is doing: cancels every command in flight
- * but except, removes every banner, ends every observation and detaches the
- * debugger from every tab. For the side panel's Stop and browser.stop.
+ * but except, removes every banner and detaches the debugger from every tab
+ * (what the agent's tabs log is kept again from their next command). For the side panel's Stop and browser.stop.
  * @param {string} [except] the id of the command that asked (browser.stop),
  *   which must still answer
  * @returns {Promise<{ cancelled: number, banners: number, detached: number }>}
  */
 export async function stopLocally(except) {
   const cancelled = commands?.cancelAll({ except, message: 'the person pressed Stop' }) ?? 0;
-  const [banners] = await Promise.all([
-    serial(() => banner.removeAll(state)),
-    evidence.stopAll(),
-  ]);
-  // Last: ending an observation still talks to the tab's debugger.
+  const banners = await serial(() => banner.removeAll(state));
   const detached = await cdp.detachAll();
   return { cancelled, banners, detached };
 }

@@ -12,12 +12,6 @@ import { NavigationWatch } from '../lib/navigation.js';
 
 /** Watches by tab id. @type {Map<number, Set<NavigationWatch>>} */
 const watches = new Map();
-/**
- * Events kept while a tab is being made, whose id is not known until
- * chrome.tabs.create returns, after its navigation may have begun.
- * @type {Set<Array<{ tabId: number, event: NavigationEvent }>>}
- */
-const buffers = new Set();
 
 /**
  * Each tab's main-frame navigation in progress, if any: when it started, and
@@ -34,7 +28,6 @@ const lastStart = new Map();
  */
 function deliver(tabId, event) {
   for (const watch of watches.get(tabId) ?? []) watch.feed(event);
-  for (const buffer of buffers) buffer.push({ tabId, event });
   track(tabId, event);
 }
 
@@ -173,38 +166,3 @@ export async function navigate(tabId, begin, { signal, expectUrl }) {
   }
 }
 
-/**
- * Makes a tab with create, which starts it loading expectUrl, and waits for
- * the load to finish. Once create has returned, onCreated gets the tab (to
- * close it if the wait fails).
- * @param {() => Promise<chrome.tabs.Tab>} create
- * @param {object} options
- * @param {AbortSignal} options.signal
- * @param {string} options.expectUrl
- * @param {(tab: chrome.tabs.Tab) => void} options.onCreated
- * @returns {Promise<NavigationOutcome>}
- */
-export async function load(create, { signal, expectUrl, onCreated }) {
-  signal.throwIfAborted();
-  /** @type {Array<{ tabId: number, event: NavigationEvent }>} */
-  const buffer = [];
-  buffers.add(buffer);
-  let tab;
-  try {
-    // Not raced against the signal: a tab made after we stopped waiting
-    // could not be closed.
-    tab = await create();
-  } finally {
-    buffers.delete(buffer);
-  }
-  const tabId = /** @type {number} */ (tab.id);
-  onCreated(tab);
-  const watch = new NavigationWatch({ expectUrl });
-  const remove = addWatch(tabId, watch);
-  for (const { tabId: id, event } of buffer) if (id === tabId) watch.feed(event);
-  try {
-    return await raceSignal(watch.done, signal);
-  } finally {
-    remove();
-  }
-}

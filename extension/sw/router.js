@@ -6,9 +6,11 @@
 
 import { Router, joinTables } from '../lib/router.js';
 import * as browser from './actions/browser.js';
+import * as consoleActions from './actions/console.js';
 import * as element from './actions/element.js';
 import * as handoff from './actions/handoff.js';
 import * as input from './actions/input.js';
+import * as network from './actions/network.js';
 import * as observe from './actions/observe.js';
 import * as page from './actions/page.js';
 import * as tab from './actions/tab.js';
@@ -28,6 +30,8 @@ export const TABLES = {
   element: element.ACTIONS,
   input: input.ACTIONS,
   observe: observe.ACTIONS,
+  console: consoleActions.ACTIONS,
+  network: network.ACTIONS,
   handoff: handoff.ACTIONS,
 };
 

@@ -79,8 +79,10 @@ func TestCommands(t *testing.T) {
 		{ElementField(3, "Email", "").Command, "element.field", `{"tabId":3,"label":"Email"}`},
 		{InputAction("click", Input{TabID: 3, At: &Point{1, 2}, Button: "left"}).Command, "input.click", `{"tabId":3,"at":{"x":1,"y":2},"button":"left"}`},
 		{InputViewport(3).Command, "input.viewport", `{"tabId":3}`},
-		{ObserveSet(3, yes).Command, "observe.set", `{"tabId":3,"on":true}`},
 		{ObserveEvents(3, 5, "console").Command, "observe.events", `{"tabId":3,"since":5,"kinds":["console"],"limit":500}`},
+		{ConsoleRead(3, []string{"warning", "error"}, "boom", 4, 10).Command, "console.read", `{"tabId":3,"levels":["warning","error"],"pattern":"boom","since":4,"limit":10}`},
+		{NetworkList(3, RequestFilter{URL: "/api", Failed: &yes}, 0, 20).Command, "network.list", `{"tabId":3,"filter":{"url":"/api","failed":true},"limit":20}`},
+		{NetworkGet(3, 7).Command, "network.get", `{"tabId":3,"id":7}`},
 		{HandoffStateOf(3).Command, "handoff.state", `{"tabId":3}`},
 		{BrowserHealth().Command, "browser.health", `{}`},
 		{BrowserStop().Command, "browser.stop", `{}`},
@@ -97,10 +99,10 @@ func TestCommands(t *testing.T) {
 }
 
 func TestMaskedRedactsEveryText(t *testing.T) {
-	evs := Events{Events: []Event{{Kind: "console", Text: "token=abc", URL: "http://x/?k=1", Error: "e"}}, Next: 2}
+	evs := Events{Events: []Event{{Kind: "console", Text: "token=abc", URL: "http://x/?k=1", Error: "e", Stack: "at f"}}, Next: 2}
 	up := func(s string) string { return "<" + s + ">" }
 	got := evs.Masked(up, up)
-	assert.Equal(t, Event{Kind: "console", Text: "<token=abc>", URL: "<http://x/?k=1>", Error: "<e>"}, got.Events[0])
+	assert.Equal(t, Event{Kind: "console", Text: "<token=abc>", URL: "<http://x/?k=1>", Error: "<e>", Stack: "<at f>"}, got.Events[0])
 	assert.Equal(t, "token=abc", evs.Events[0].Text, "the original is left alone")
 	assert.Equal(t, 2, got.Next)
 }

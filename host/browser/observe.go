@@ -17,30 +17,19 @@ type Event struct {
 	Error      string `json:"error,omitempty"`
 	FromCache  bool   `json:"fromCache,omitempty"`
 	Transition string `json:"transition,omitempty"`
+	Stack      string `json:"stack,omitempty"` // an exception's frames, one a line
+	ID         int    `json:"id,omitempty"`    // a request's, for network.get
 }
 
 // Events answers observe.events: the entries after since, the cursor to
-// read on from, whether the tab is observed, and how many entries the
-// extension's ring dropped unread.
+// read on from, whether the tab is watched (an agent tab is, from when it
+// joined the group), and how many entries the extension's ring dropped
+// unread.
 type Events struct {
 	Events    []Event `json:"events"`
 	Next      int     `json:"next"`
 	Observing bool    `json:"observing"`
 	Dropped   int     `json:"dropped"`
-}
-
-// Observing answers observe.set.
-type Observing struct {
-	Observing bool `json:"observing"`
-}
-
-// ObserveSet starts (on) or stops keeping tab's console, requests and
-// navigations.
-func ObserveSet(tab int, on bool) Command[Observing] {
-	return command[Observing]("observe.set", struct {
-		TabID int  `json:"tabId"`
-		On    bool `json:"on"`
-	}{tab, on}, 0)
 }
 
 // ObserveEvents reads tab's observed entries of kinds (all when empty)
@@ -59,10 +48,41 @@ func ObserveEvents(tab, since int, kinds ...string) Command[Events] {
 // kept or returned.
 func (p Events) Masked(text, url func(string) string) Events {
 	out := p
-	out.Events = make([]Event, len(p.Events))
-	for i, ev := range p.Events {
-		ev.Text, ev.URL, ev.Error = text(ev.Text), url(ev.URL), text(ev.Error)
-		out.Events[i] = ev
+	out.Events = masked(p.Events, text, url)
+	return out
+}
+
+func masked(evs []Event, text, url func(string) string) []Event {
+	out := make([]Event, len(evs))
+	for i, ev := range evs {
+		ev.Text, ev.URL, ev.Error, ev.Stack = text(ev.Text), url(ev.URL), text(ev.Error), text(ev.Stack)
+		out[i] = ev
 	}
 	return out
+}
+
+// Messages answers console.read: console entries and exceptions, oldest
+// first.
+type Messages struct {
+	Messages []Event `json:"messages"`
+	Next     int     `json:"next"`
+	Dropped  int     `json:"dropped"`
+}
+
+// Masked is [Events.Masked] for console messages.
+func (m Messages) Masked(text, url func(string) string) Messages {
+	m.Messages = masked(m.Messages, text, url)
+	return m
+}
+
+// ConsoleRead reads tab's console messages and exceptions after since, of
+// levels (all when empty) whose text contains pattern.
+func ConsoleRead(tab int, levels []string, pattern string, since, limit int) Command[Messages] {
+	return command[Messages]("console.read", struct {
+		TabID   int      `json:"tabId"`
+		Levels  []string `json:"levels,omitempty"`
+		Pattern string   `json:"pattern,omitempty"`
+		Since   int      `json:"since,omitempty"`
+		Limit   int      `json:"limit,omitempty"`
+	}{tab, levels, pattern, since, limit}, 0)
 }

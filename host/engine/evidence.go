@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -59,22 +58,6 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 	id := newArtifactID()
 	dir := c.engine.home.Path("evidence", id)
 	m := &evidenceManifest{BundleID: id, Dir: dir, Created: c.engine.now().UTC().Format("2006-01-02T15:04:05Z")}
-	// Console and network entries exist only while the tab is observed.
-	// A bundle that asks for them starts observing if nobody had, and
-	// leaves it on, so the next bundle of this tab has what happened since.
-	var justStarted bool
-	if slices.Contains(include, "console") || slices.Contains(include, "network") {
-		first, err := c.readEvents(ctx, tab, 0, "navigation")
-		if err != nil {
-			return nil, err
-		}
-		if !first.Observing {
-			if _, err := browser.ObserveSet(tab, true).Run(ctx, c); err != nil {
-				return nil, err
-			}
-			justStarted = true
-		}
-	}
 	add := func(name, file, mime string, data []byte, note string) error {
 		sum := sha256.Sum256(data)
 		if err := writeFile(dir+"/"+file, data); err != nil {
@@ -82,6 +65,19 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 		}
 		m.Parts = append(m.Parts, evidencePart{Name: name, File: file, Bytes: len(data), SHA256: hex.EncodeToString(sum[:]), Mime: mime, Note: note})
 		return nil
+	}
+	// What the tab logged since it joined the group, as the console and
+	// network tools show it.
+	addJSON := func(part string, v any, n, dropped int) error {
+		b, err := marshal(v)
+		if err != nil {
+			return err
+		}
+		note := fmt.Sprintf("%d entries since the tab joined the group", n)
+		if dropped > 0 {
+			note += fmt.Sprintf("; %d older entries were dropped", dropped)
+		}
+		return add(part, part+".json", "application/json", b, note)
 	}
 	for i, part := range include {
 		s.Progress(float64(i), float64(len(include)), "saving %s", part)
@@ -105,24 +101,20 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 			if snap, err = c.readTree(ctx, tab, treeRead{noValues: true}); err == nil {
 				err = add(part, "tree.txt", "text/plain", []byte(snap.Header+"\n"+strings.Join(snap.Lines, "\n")+"\n"), "read_page's tree, without the values of controls")
 			}
-		case "console", "network":
-			kinds := []string{"console", "exception"}
-			if part == "network" {
-				kinds = []string{"request"}
+		case "console":
+			var got browser.Messages
+			if got, err = browser.ConsoleRead(tab, nil, "", 0, 500).Run(ctx, c); err == nil {
+				got = got.Masked(c.engine.red.Text, c.engine.red.URL)
+				err = addJSON(part, nonNil(got.Messages), len(got.Messages), got.Dropped)
 			}
-			var ev browser.Events
-			if ev, err = c.readEvents(ctx, tab, 0, kinds...); err == nil {
-				note := fmt.Sprintf("%d entries", len(ev.Events))
-				if justStarted {
-					note += "; the tab was not observed before this bundle, so earlier entries are not here; it is observed from now on"
+		case "network":
+			var got browser.Requests
+			if got, err = browser.NetworkList(tab, browser.RequestFilter{}, 0, 500).Run(ctx, c); err == nil {
+				for i := range got.Requests {
+					got.Requests[i].URL = c.engine.red.URL(got.Requests[i].URL)
+					got.Requests[i].Error = c.engine.red.Text(got.Requests[i].Error)
 				}
-				if ev.Dropped > 0 {
-					note += fmt.Sprintf("; %d older entries were dropped", ev.Dropped)
-				}
-				var b []byte
-				if b, err = marshal(ev.Events); err == nil {
-					err = add(part, part+".json", "application/json", b, note)
-				}
+				err = addJSON(part, nonNil(got.Requests), len(got.Requests), got.Dropped)
 			}
 		}
 		if err != nil {

@@ -329,6 +329,9 @@ var onTabArgs = map[string]string{
 	"recording":          `{"durationMs":1000}`,
 	"oc_evidence_bundle": `{}`,
 	"oc_handoff_start":   `{"reason":"other"}`,
+	"console_messages":   `{}`,
+	"network_requests":   `{}`,
+	"network_request":    `{"id":1}`,
 }
 
 func TestEveryToolOnATabRefusesAHeldTab(t *testing.T) {

@@ -29,7 +29,7 @@ type Hints struct {
 func hintsOf(name string) Hints {
 	switch name {
 	// What a page shows, read.
-	case "read_page", "find", "wait_for", "page_screenshot":
+	case "read_page", "find", "wait_for", "page_screenshot", "console_messages", "network_requests", "network_request":
 		return Hints{ReadOnly: true, OpenWorld: true}
 	// OpenChrome's own state, read.
 	case "oc_connection_health", "tabs_context", "oc_task_list", "oc_task_get", "oc_task_wait", "oc_handoff_status":

@@ -56,8 +56,9 @@ type frame struct {
 }
 
 // Record records opts.Tab until opts.Duration has passed or ctx ends, and
-// keeps what it recorded however it ended. It observes the tab's events for
-// as long as it records, unless someone else already does.
+// keeps what it recorded however it ended: its screenshots, and what the tab
+// logged meanwhile (the extension keeps an agent tab's events from when it
+// joined the group).
 func Record(ctx context.Context, do browser.Doer, s *task.Sink, opts Options) (*Result, error) {
 	r := &recorder{do: do, opts: opts}
 	if r.opts.Now == nil {
@@ -69,11 +70,6 @@ func Record(ctx context.Context, do browser.Doer, s *task.Sink, opts Options) (*
 	if r.opts.Log == nil {
 		r.opts.Log = slog.New(slog.DiscardHandler)
 	}
-	stopObserving, err := r.observe(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer stopObserving()
 	first, err := r.events(ctx, 0, "navigation")
 	if err != nil {
 		return nil, err
@@ -188,24 +184,4 @@ func (r *recorder) events(ctx context.Context, since int, kinds ...string) (brow
 		return p, err
 	}
 	return p.Masked(r.opts.Redactor.Text, r.opts.Redactor.URL), nil
-}
-
-// observe turns observation on for the tab and returns the function that
-// turns it off again, unless it was already on (someone else's).
-func (r *recorder) observe(ctx context.Context) (stop func(), err error) {
-	before, err := browser.ObserveEvents(r.opts.Tab, 0, "navigation").Run(ctx, r.do)
-	if err != nil {
-		return nil, err
-	}
-	if before.Observing {
-		return func() {}, nil
-	}
-	if _, err := browser.ObserveSet(r.opts.Tab, true).Run(ctx, r.do); err != nil {
-		return nil, err
-	}
-	return func() {
-		off, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_, _ = browser.ObserveSet(r.opts.Tab, false).Run(off, r.do)
-	}, nil
 }

@@ -21,13 +21,11 @@ import (
 // tab is a fake browser tab that logs a console error on every screenshot
 // and whose clock moves one interval per screenshot.
 type tab struct {
-	mu        sync.Mutex
-	now       time.Time
-	step      time.Duration
-	shots     int
-	observing bool
-	switches  []bool
-	fail      func(shot int) error
+	mu    sync.Mutex
+	now   time.Time
+	step  time.Duration
+	shots int
+	fail  func(shot int) error
 }
 
 func (t *tab) clock() time.Time {
@@ -51,16 +49,10 @@ func (t *tab) Do(_ context.Context, cmd protocol.Command) (json.RawMessage, erro
 		return json.Marshal(browser.Image{Data: []byte{0xff, 0xd8, byte(t.shots)}, MimeType: "image/jpeg"})
 	case "tab.get":
 		return json.Marshal(browser.Tab{TabID: 4, URL: "http://x/?token=s3cr3t-value", Title: "<Shop>"})
-	case "observe.set":
-		var p struct{ On bool }
-		_ = json.Unmarshal(cmd.Params, &p)
-		t.observing = p.On
-		t.switches = append(t.switches, p.On)
-		return json.Marshal(browser.Observing{Observing: p.On})
 	case "observe.events":
 		var p struct{ Since int }
 		_ = json.Unmarshal(cmd.Params, &p)
-		evs := browser.Events{Observing: t.observing, Next: t.shots + 1}
+		evs := browser.Events{Observing: true, Next: t.shots + 1}
 		if p.Since > 0 && p.Since <= t.shots {
 			evs.Events = []browser.Event{{Seq: t.shots, Kind: "console", Level: "error", Text: "boom api_key=abcd1234abcd1234", TS: t.now.UnixMilli()}}
 		}
@@ -78,7 +70,6 @@ func TestARecordingKeepsFramesEventsAndAReport(t *testing.T) {
 	assert.Equal(t, "duration", res.Stopped)
 	assert.Equal(t, 4, res.Frames, "a second of frames at 4 a second, by the injected clock")
 	assert.Equal(t, res.Frames, res.Errors)
-	assert.Equal(t, []bool{true, false}, tb.switches, "it observed the tab only while it recorded")
 
 	report, err := os.ReadFile(filepath.Join(dir, "report.html"))
 	require.NoError(t, err)

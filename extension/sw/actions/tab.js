@@ -6,6 +6,7 @@ import { boolParam, enumParam, stringParam } from '../../lib/params.js';
 import { action, tabAction } from '../../lib/router.js';
 import { checkUrl } from '../../lib/url.js';
 import * as cdp from '../cdp.js';
+import * as evidence from '../evidence.js';
 import * as navigation from '../navigation.js';
 import { closeTab, createTab, listTabs } from '../tab-group.js';
 
@@ -58,20 +59,17 @@ async function create(params, { signal }) {
   const raw = stringParam(params, 'url');
   const url = raw === undefined ? 'about:blank' : checkUrl(raw);
   const active = boolParam(params, 'active', true);
-  /** @type {number | undefined} */
-  let tabId;
+  // Blank first, watched, then loaded: what the page logs and fetches while
+  // it loads is kept too (sw/evidence.js).
+  const tab = await createTab({ url: 'about:blank', active });
+  const tabId = /** @type {number} */ (tab.id);
   try {
-    const outcome = await navigation.load(() => createTab({ url, active }), {
-      signal,
-      expectUrl: url,
-      onCreated: (tab) => {
-        tabId = tab.id;
-      },
-    });
-    const id = /** @type {number} */ (tabId);
-    return loaded(await chrome.tabs.get(id), outcome);
+    await evidence.watch(tabId);
+    if (url === 'about:blank') return loaded(await chrome.tabs.get(tabId), { url });
+    const outcome = await navigation.navigate(tabId, () => chrome.tabs.update(tabId, { url }), { signal, expectUrl: url });
+    return loaded(await chrome.tabs.get(tabId), outcome);
   } catch (err) {
-    if (tabId !== undefined) chrome.tabs.remove(tabId).catch(() => {});
+    chrome.tabs.remove(tabId).catch(() => {});
     throw err;
   }
 }

@@ -1,0 +1,150 @@
+package e2e
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+type consoleOut struct {
+	Messages []struct {
+		Kind  string `json:"kind"`
+		Level string `json:"level"`
+		Text  string `json:"text"`
+		Stack string `json:"stack"`
+		Seq   int    `json:"seq"`
+	} `json:"messages"`
+	Next int `json:"next"`
+}
+
+func readConsole(t *testing.T, r string) consoleOut {
+	t.Helper()
+	var out consoleOut
+	require.NoError(t, json.Unmarshal([]byte(r), &out), r)
+	return out
+}
+
+func TestConsoleMessages(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/devtools.html")
+
+	structured := func(tool string, args map[string]any) string {
+		r := call(t, cs, tool, args)
+		require.False(t, r.IsError, textOf(r))
+		b, err := json.Marshal(r.StructuredContent)
+		require.NoError(t, err)
+		return string(b)
+	}
+	all := readConsole(t, structured("console_messages", map[string]any{"tabId": tab, "pattern": "load*"}))
+	texts := map[string]string{}
+	for _, m := range all.Messages {
+		texts[m.Text] = m.Level
+		if m.Kind == "exception" {
+			assert.Contains(t, m.Stack, "loadTime", "an exception has its stack")
+		}
+	}
+	assert.Equal(t, map[string]string{
+		"load debug": "debug", "load log 42": "log", "load info": "info", "load warning": "warning", "load error": "error",
+		"Error: load-time boom": "error",
+	}, texts, "every level, from the page's load, and the uncaught exception")
+
+	loud := readConsole(t, structured("console_messages", map[string]any{"tabId": tab, "level": "warning", "pattern": "load"}))
+	assert.Len(t, loud.Messages, 3, "warning, error and the exception")
+	boom := readConsole(t, structured("console_messages", map[string]any{"tabId": tab, "pattern": "*-time*"}))
+	require.Len(t, boom.Messages, 1)
+
+	// Reading on from the cursor gives only what is new.
+	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `console.log("after the first read")`})
+	more := readConsole(t, structured("console_messages", map[string]any{"tabId": tab, "since": all.Next, "level": "log"}))
+	var newer []string
+	for _, m := range more.Messages {
+		assert.Greater(t, m.Seq, all.Messages[len(all.Messages)-1].Seq, "nothing read before comes again")
+		newer = append(newer, m.Text)
+	}
+	assert.Contains(t, newer, "after the first read")
+	text := ok(t, cs, "console_messages", map[string]any{"tabId": tab, "level": "error"})
+	assert.Contains(t, text, "[exception] Error: load-time boom")
+	assert.Contains(t, text, "read on with since=")
+
+	fails(t, cs, "console_messages", map[string]any{"tabId": tab, "level": "loud"}, protocol.CodeBadRequest)
+}
+
+func TestNetworkRequests(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/devtools.html")
+	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": fmt.Sprintf("await go(%q)", closedPort(t)+"/refused")})
+
+	type request struct {
+		ID     int    `json:"id"`
+		Method string `json:"method"`
+		URL    string `json:"url"`
+		Type   string `json:"type"`
+		State  string `json:"state"`
+		Status int    `json:"status"`
+		Error  string `json:"error"`
+		Size   int    `json:"size"`
+	}
+	list := func(filter map[string]any) []request {
+		r := call(t, cs, "network_requests", map[string]any{"tabId": tab, "filter": filter})
+		require.False(t, r.IsError, textOf(r))
+		var out struct {
+			Requests []request `json:"requests"`
+		}
+		b, _ := json.Marshal(r.StructuredContent)
+		require.NoError(t, json.Unmarshal(b, &out))
+		return out.Requests
+	}
+	page := list(map[string]any{"url": "/devtools.html"})
+	require.NotEmpty(t, page, "the page's own load is there: the tab was watched before it loaded")
+	assert.Equal(t, 200, page[0].Status)
+	assert.Equal(t, "Document", page[0].Type)
+
+	missing := list(map[string]any{"url": "missing.json"})
+	require.Len(t, missing, 1)
+	assert.Equal(t, 404, missing[0].Status)
+	refused := list(map[string]any{"failed": true})
+	require.Len(t, refused, 1)
+	assert.Contains(t, refused[0].URL, "/refused")
+	assert.Contains(t, refused[0].Error, "ERR_CONNECTION_REFUSED")
+	xhr := list(map[string]any{"type": "XHR"})
+	require.Len(t, xhr, 1)
+	assert.Contains(t, xhr[0].URL, "from=xhr")
+	fetched := list(map[string]any{"url": "from=fetch", "status": 200, "method": "GET"})
+	require.Len(t, fetched, 1)
+	assert.Positive(t, fetched[0].Size)
+
+	var detail struct {
+		Status          int               `json:"status"`
+		ResponseHeaders map[string]string `json:"responseHeaders"`
+		Body            struct {
+			Text string `json:"text"`
+		} `json:"body"`
+	}
+	okJSON(t, cs, "network_request", map[string]any{"tabId": tab, "id": fetched[0].ID}, &detail)
+	assert.Equal(t, 200, detail.Status)
+	assert.Contains(t, detail.ResponseHeaders["Content-Type"]+detail.ResponseHeaders["content-type"], "text/html")
+	assert.Contains(t, detail.Body.Text, "Login Page", "a text body comes back")
+	fails(t, cs, "network_request", map[string]any{"tabId": tab, "id": 99999}, protocol.CodeNotFound)
+	assert.Contains(t, ok(t, cs, "network_requests", map[string]any{"tabId": tab}), "failed(net::ERR_CONNECTION_REFUSED)")
+}
+
+// closedPort returns the address of a loopback port nothing listens on: a
+// request there is refused at once.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	addr := ln.Addr().String()
+	require.NoError(t, ln.Close())
+	return "http://" + addr
+}

@@ -1,0 +1,240 @@
+// @ts-check
+// An agent tab's requests, from CDP's Network domain: each request from the
+// moment it is sent to its end, with its status, size and timing. What is
+// kept is what network_requests and network_request show: never a request's
+// headers or body (cookies and credentials travel there), only the response's
+// headers, which the host redacts, and the response body on demand.
+
+import { ActionError } from './errors.js';
+import { globMatcher } from './evidence.js';
+import { intParam, stringParam } from './params.js';
+
+/** How many requests a tab keeps; the oldest go first. */
+export const NETWORK_CAPACITY = 500;
+/** The most of a URL a request keeps. */
+export const MAX_URL = 2048;
+
+/**
+ * A request as the tools list it.
+ * @typedef {{ id: number, method: string, url: string, type: string,
+ *   state: 'pending' | 'done' | 'failed', status?: number, statusText?: string,
+ *   mimeType?: string, error?: string, size?: number, ms?: number,
+ *   fromCache?: boolean, ts: number }} Request
+ */
+
+/**
+ * What the log keeps of a request beyond what it lists.
+ * @typedef {Request & { requestId: string, started: number,
+ *   responseHeaders?: Record<string, string> }} Kept
+ */
+
+/**
+ * The filters of network.list; every field optional.
+ * @typedef {{ url?: string, method?: string, status?: number, type?: string,
+ *   failed?: boolean }} Filter
+ */
+
+export class NetworkLog {
+  /**
+   * @param {object} [options]
+   * @param {number} [options.capacity]
+   * @param {() => number} [options.now] the clock for ts (ms since the epoch)
+   */
+  constructor({ capacity = NETWORK_CAPACITY, now = Date.now } = {}) {
+    this.capacity = capacity;
+    this.now = now;
+    this.nextId = 1;
+    /** Oldest first. @type {Kept[]} */
+    this.requests = [];
+    /** The request under way for each CDP requestId. @type {Map<string, Kept>} */
+    this.byRequestId = new Map();
+  }
+
+  /**
+   * Network.requestWillBeSent. A redirect reuses its requestId: the hop
+   * before it ends there, with the redirect's status, and a new request
+   * starts.
+   * @param {{ requestId: string, request: { url: string, method: string }, type?: string,
+   *   timestamp?: number, redirectResponse?: { status?: number, statusText?: string } }} p
+   */
+  sent(p) {
+    const before = this.byRequestId.get(p.requestId);
+    if (before && p.redirectResponse) {
+      before.status = p.redirectResponse.status;
+      before.statusText = p.redirectResponse.statusText;
+      this.end(before, p.timestamp, 'done');
+    }
+    /** @type {Kept} */
+    const r = {
+      id: this.nextId++, method: p.request.method, url: clip(p.request.url, MAX_URL), type: p.type ?? 'Other',
+      state: 'pending', ts: this.now(), requestId: p.requestId, started: p.timestamp ?? 0,
+    };
+    this.requests.push(r);
+    this.byRequestId.set(p.requestId, r);
+    if (this.requests.length > this.capacity) {
+      const gone = /** @type {Kept} */ (this.requests.shift());
+      if (this.byRequestId.get(gone.requestId) === gone) this.byRequestId.delete(gone.requestId);
+    }
+  }
+
+  /**
+   * Network.responseReceived.
+   * @param {{ requestId: string, type?: string, response: { status?: number, statusText?: string,
+   *   mimeType?: string, headers?: Record<string, string>, fromDiskCache?: boolean,
+   *   fromServiceWorker?: boolean, fromPrefetchCache?: boolean } }} p
+   */
+  responded(p) {
+    const r = this.byRequestId.get(p.requestId);
+    if (!r) return;
+    const res = p.response;
+    r.status = res.status;
+    if (res.statusText) r.statusText = res.statusText;
+    if (res.mimeType) r.mimeType = res.mimeType;
+    if (p.type) r.type = p.type;
+    if (res.fromDiskCache || res.fromPrefetchCache) r.fromCache = true;
+    r.responseHeaders = { ...(res.headers ?? {}) };
+  }
+
+  /**
+   * Network.requestServedFromCache.
+   * @param {{ requestId: string }} p
+   */
+  cached(p) {
+    const r = this.byRequestId.get(p.requestId);
+    if (r) r.fromCache = true;
+  }
+
+  /**
+   * Network.loadingFinished.
+   * @param {{ requestId: string, timestamp?: number, encodedDataLength?: number }} p
+   */
+  finished(p) {
+    const r = this.byRequestId.get(p.requestId);
+    if (!r) return;
+    if (typeof p.encodedDataLength === 'number') r.size = p.encodedDataLength;
+    this.end(r, p.timestamp, 'done');
+  }
+
+  /**
+   * Network.loadingFailed.
+   * @param {{ requestId: string, timestamp?: number, errorText?: string, canceled?: boolean,
+   *   blockedReason?: string }} p
+   */
+  failed(p) {
+    const r = this.byRequestId.get(p.requestId);
+    if (!r) return;
+    r.error = p.canceled ? 'canceled' : p.blockedReason ? `blocked: ${p.blockedReason}` : p.errorText || 'failed';
+    this.end(r, p.timestamp, 'failed');
+  }
+
+  /**
+   * @param {Kept} r
+   * @param {number | undefined} timestamp CDP's, in seconds
+   * @param {'done' | 'failed'} state
+   */
+  end(r, timestamp, state) {
+    r.state = state;
+    if (typeof timestamp === 'number' && r.started) r.ms = Math.max(0, Math.round((timestamp - r.started) * 1000));
+    if (this.byRequestId.get(r.requestId) === r) this.byRequestId.delete(r.requestId);
+  }
+
+  /**
+   * The requests after since that pass filter, oldest first, at most limit;
+   * next is the since to read on from, dropped how many the log lost before
+   * they could be read.
+   * @param {{ since?: number, limit?: number, filter?: Filter }} [query]
+   * @returns {{ requests: Request[], next: number, dropped: number }}
+   */
+  list({ since = 0, limit = Infinity, filter = {} } = {}) {
+    const from = Math.max(1, since > this.nextId ? 0 : since);
+    const oldest = this.requests.length ? this.requests[0].id : this.nextId;
+    const dropped = Math.max(0, oldest - from);
+    const matches = matcher(filter);
+    /** @type {Request[]} */
+    const requests = [];
+    let next = this.nextId;
+    for (const r of this.requests) {
+      if (r.id < from || !matches(r)) continue;
+      if (requests.length >= limit) {
+        next = r.id;
+        break;
+      }
+      requests.push(shown(r));
+    }
+    return { requests, next, dropped };
+  }
+
+  /**
+   * The request with id, with its response headers, and the CDP requestId
+   * a body is asked for with; undefined once it has gone.
+   * @param {number} id
+   * @returns {Kept | undefined}
+   */
+  get(id) {
+    return this.requests.find((r) => r.id === id);
+  }
+}
+
+/**
+ * A kept request as the list shows it.
+ * @param {Kept} r
+ * @returns {Request}
+ */
+function shown(r) {
+  const { requestId: _requestId, started: _started, responseHeaders: _headers, ...rest } = r;
+  return rest;
+}
+
+/**
+ * @param {Filter} f
+ * @returns {(r: Request) => boolean}
+ */
+function matcher(f) {
+  const url = f.url ? globMatcher(f.url) : undefined;
+  const method = f.method?.toUpperCase();
+  const type = f.type?.toLowerCase();
+  return (r) => (!url || url(r.url)) &&
+    (!method || r.method.toUpperCase() === method) &&
+    (f.status === undefined || r.status === f.status) &&
+    (!type || r.type.toLowerCase() === type) &&
+    (f.failed === undefined || (r.state === 'failed') === f.failed);
+}
+
+/**
+ * Reads network.list's since, limit and filter.
+ * @param {Record<string, unknown>} params
+ * @returns {{ since: number, limit: number, filter: Filter }}
+ * @throws {ActionError} bad_request naming the param
+ */
+export function networkQuery(params) {
+  const since = intParam(params, 'since', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+  const limit = intParam(params, 'limit', 1, NETWORK_CAPACITY) ?? 100;
+  const raw = params.filter ?? {};
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    throw new ActionError('bad_request', 'filter must be an object: {url, method, status, type, failed}');
+  }
+  const f = /** @type {Record<string, unknown>} */ (raw);
+  /** @type {Filter} */
+  const filter = {};
+  const url = stringParam(f, 'url');
+  if (url) filter.url = url;
+  const method = stringParam(f, 'method');
+  if (method) filter.method = method;
+  const status = intParam(f, 'status', 0, 999);
+  if (status !== undefined) filter.status = status;
+  const type = stringParam(f, 'type');
+  if (type) filter.type = type;
+  if (f.failed !== undefined && f.failed !== null) {
+    if (typeof f.failed !== 'boolean') throw new ActionError('bad_request', 'filter.failed must be true or false');
+    filter.failed = f.failed;
+  }
+  return { since, limit, filter };
+}
+
+/**
+ * @param {string} text
+ * @param {number} max
+ */
+function clip(text, max) {
+  return text.length > max ? text.slice(0, max) : text;
+}

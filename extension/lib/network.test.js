@@ -1,0 +1,86 @@
+// @ts-check
+/// <reference types="node" />
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { ActionError } from './errors.js';
+import { NetworkLog, networkQuery } from './network.js';
+
+/** A log on a clock that reads 1000, 1001, ... */
+function log(capacity = 500) {
+  let t = 1000;
+  return new NetworkLog({ capacity, now: () => t++ });
+}
+
+test('a request from sent to finished', () => {
+  const n = log();
+  n.sent({ requestId: 'r1', request: { url: 'http://a.test/data.json', method: 'GET' }, type: 'Fetch', timestamp: 10 });
+  assert.deepEqual(n.list().requests, [{ id: 1, method: 'GET', url: 'http://a.test/data.json', type: 'Fetch', state: 'pending', ts: 1000 }]);
+  n.responded({ requestId: 'r1', type: 'Fetch', response: { status: 200, statusText: 'OK', mimeType: 'application/json',
+    headers: { 'content-type': 'application/json', 'set-cookie': 'session=secret' } } });
+  n.finished({ requestId: 'r1', timestamp: 10.25, encodedDataLength: 321 });
+  assert.deepEqual(n.list().requests, [{
+    id: 1, method: 'GET', url: 'http://a.test/data.json', type: 'Fetch', state: 'done', status: 200, statusText: 'OK',
+    mimeType: 'application/json', size: 321, ms: 250, ts: 1000,
+  }], 'the list holds no headers');
+  assert.equal(n.get(1)?.responseHeaders?.['set-cookie'], 'session=secret', 'the detail has the response headers, for the host to redact');
+  assert.equal(n.get(1)?.requestId, 'r1');
+});
+
+test('failures, cache hits and redirects', () => {
+  const n = log();
+  n.sent({ requestId: 'a', request: { url: 'http://127.0.0.1:1/x', method: 'POST' }, type: 'XHR', timestamp: 1 });
+  n.failed({ requestId: 'a', timestamp: 1.1, errorText: 'net::ERR_CONNECTION_REFUSED' });
+  n.sent({ requestId: 'b', request: { url: 'http://a.test/old', method: 'GET' }, type: 'Document', timestamp: 2 });
+  n.sent({ requestId: 'b', request: { url: 'http://a.test/new', method: 'GET' }, type: 'Document', timestamp: 2.1,
+    redirectResponse: { status: 301, statusText: 'Moved' } });
+  n.cached({ requestId: 'b' });
+  n.finished({ requestId: 'b', timestamp: 2.2 });
+  n.sent({ requestId: 'c', request: { url: 'http://a.test/slow', method: 'GET' }, type: 'Image' });
+  n.failed({ requestId: 'c', canceled: true });
+  const [refused, old, moved, canceled] = n.list().requests;
+  assert.equal(refused.state, 'failed');
+  assert.equal(refused.error, 'net::ERR_CONNECTION_REFUSED');
+  assert.equal(old.status, 301, 'the hop before a redirect ends with it');
+  assert.equal(old.state, 'done');
+  assert.equal(moved.url, 'http://a.test/new');
+  assert.equal(moved.fromCache, true);
+  assert.equal(canceled.error, 'canceled');
+  n.finished({ requestId: 'nobody' }); // unknown ids are ignored
+});
+
+test('filters, cursor and what was dropped', () => {
+  const n = log(3);
+  /** @param {string} id @param {string} url */
+  const send = (id, url, method = 'GET', type = 'Fetch') => n.sent({ requestId: id, request: { url, method }, type });
+  send('1', 'http://a.test/api/one');
+  send('2', 'http://a.test/img.png', 'GET', 'Image');
+  n.responded({ requestId: '2', response: { status: 404 } });
+  n.finished({ requestId: '2' });
+  send('3', 'http://a.test/api/two', 'POST');
+  n.failed({ requestId: '3', errorText: 'net::ERR_FAILED' });
+  assert.deepEqual(n.list({ filter: { url: '/api/*' } }).requests.map((r) => r.id), [1, 3]);
+  assert.deepEqual(n.list({ filter: { method: 'post' } }).requests.map((r) => r.id), [3]);
+  assert.deepEqual(n.list({ filter: { status: 404 } }).requests.map((r) => r.id), [2]);
+  assert.deepEqual(n.list({ filter: { type: 'image' } }).requests.map((r) => r.id), [2]);
+  assert.deepEqual(n.list({ filter: { failed: true } }).requests.map((r) => r.id), [3]);
+  assert.deepEqual(n.list({ filter: { failed: false } }).requests.map((r) => r.id), [1, 2]);
+  const first = n.list({ limit: 2 });
+  assert.deepEqual(first.requests.map((r) => r.id), [1, 2]);
+  assert.equal(first.next, 3);
+  send('4', 'http://a.test/four');
+  const more = n.list({ since: first.next });
+  assert.deepEqual(more.requests.map((r) => r.id), [3, 4]);
+  assert.equal(more.next, 5);
+  assert.equal(n.list({ since: 1 }).dropped, 1, 'the oldest went to make room');
+  assert.equal(n.get(1), undefined);
+});
+
+test('networkQuery reads and checks its params', () => {
+  assert.deepEqual(networkQuery({}), { since: 0, limit: 100, filter: {} });
+  assert.deepEqual(networkQuery({ since: 3, limit: 10, filter: { url: '/api', method: 'GET', status: 404, type: 'Fetch', failed: false } }),
+    { since: 3, limit: 10, filter: { url: '/api', method: 'GET', status: 404, type: 'Fetch', failed: false } });
+  for (const bad of [{ filter: [] }, { filter: { failed: 'yes' } }, { filter: { status: 1000 } }, { limit: 0 }]) {
+    assert.throws(() => networkQuery(bad), ActionError, JSON.stringify(bad));
+  }
+});
