@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -93,6 +94,17 @@ func TestEvidenceBundle(t *testing.T) {
 
 	// Nothing typed, no token, in any file of the bundle.
 	secretsOnDisk(t, m.Dir, password, "tomsmith", token)
+
+	// Every file of a bundle is a resource link to a file that is there.
+	r := call(t, cs, "oc_evidence_bundle", map[string]any{"tabId": tab})
+	links := 0
+	for _, c := range r.Content {
+		if l, isLink := c.(*mcp.ResourceLink); isLink {
+			links++
+			assert.FileExists(t, strings.TrimPrefix(l.URI, "file://"))
+		}
+	}
+	assert.Equal(t, 4, links, "the manifest and the three default parts")
 
 	err := fails(t, cs, "oc_evidence_bundle", map[string]any{"tabId": tab, "include": []string{"cookies"}}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Message, "include")

@@ -1,11 +1,18 @@
 package e2e
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/png"
 	"net"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -147,4 +154,67 @@ func closedPort(t *testing.T) string {
 	addr := ln.Addr().String()
 	require.NoError(t, ln.Close())
 	return "http://" + addr
+}
+
+func TestScreenshotsOfAnElementAndARectangle(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/boxes.html")
+	card := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `region "Card"`)
+
+	size := func(args map[string]any) (int, int) {
+		r := call(t, cs, "page_screenshot", args)
+		require.False(t, r.IsError, textOf(r))
+		img, ok := r.Content[0].(*mcp.ImageContent)
+		require.True(t, ok)
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+		require.NoError(t, err)
+		return cfg.Width, cfg.Height
+	}
+	w, h := size(map[string]any{"tabId": tab, "ref": card})
+	assert.Equal(t, [2]int{240, 120}, [2]int{w, h}, "the element below the fold, scrolled into view, its box only")
+	w, h = size(map[string]any{"tabId": tab, "clip": map[string]any{"x": 10, "y": 20, "width": 100, "height": 50}})
+	assert.Equal(t, [2]int{100, 50}, [2]int{w, h})
+	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "ref": card, "fullPage": true}, protocol.CodeBadRequest)
+	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 0, "height": 5}}, protocol.CodeBadRequest)
+}
+
+func TestPagePDFIsAFileWithALink(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/boxes.html")
+	r := call(t, cs, "page_pdf", map[string]any{"tabId": tab})
+	require.False(t, r.IsError, textOf(r))
+	var out struct {
+		Path  string `json:"path"`
+		Pages int    `json:"pages"`
+		Bytes int64  `json:"bytes"`
+		State string `json:"state"`
+	}
+	b, _ := json.Marshal(r.StructuredContent)
+	require.NoError(t, json.Unmarshal(b, &out))
+	pdf, err := os.ReadFile(out.Path)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(pdf), "%PDF-"))
+	assert.GreaterOrEqual(t, out.Pages, 2, "over 3,000 px of page print on more than one sheet")
+	assert.Equal(t, "verified", out.State)
+	assert.Equal(t, int64(len(pdf)), out.Bytes)
+	assert.True(t, strings.HasPrefix(out.Path, filepath.Join(string(e.home), "artifacts")), out.Path)
+	link := resourceLink(t, r)
+	assert.Equal(t, "file://"+out.Path, link.URI)
+	assert.Equal(t, "application/pdf", link.MIMEType)
+}
+
+// resourceLink is the one resource_link a result carries.
+func resourceLink(t *testing.T, r *mcp.CallToolResult) *mcp.ResourceLink {
+	t.Helper()
+	for _, c := range r.Content {
+		if l, ok := c.(*mcp.ResourceLink); ok {
+			return l
+		}
+	}
+	t.Fatalf("no resource_link in %s", textOf(r))
+	return nil
 }

@@ -114,12 +114,18 @@ type ToolResult struct {
 	IsError           bool            `json:"isError,omitempty"`
 }
 
-// Content is one MCP content block: text, or an image with its bytes.
+// Content is one MCP content block: text, an image with its bytes, or a
+// resource_link to a file.
 type Content struct {
 	Type     string `json:"type"` // "text" or "image"
 	Text     string `json:"text,omitempty"`
 	Data     []byte `json:"data,omitempty"` // base64 on the wire, as MCP wants
 	MimeType string `json:"mimeType,omitempty"`
+	// A resource_link: a file a tool wrote, by URI (file://), with its name
+	// and size.
+	URI  string `json:"uri,omitempty"`
+	Name string `json:"name,omitempty"`
+	Size int64  `json:"size,omitempty"`
 }
 
 // Cancel stops a call (agent to broker) or a command (daemon to extension).

@@ -117,6 +117,9 @@ const CONTENT = struct([
   ['text', STRING, O],
   ['data', BASE64, O],
   ['mimeType', STRING, O],
+  ['uri', STRING, O],
+  ['name', STRING, O],
+  ['size', INT, O],
 ]);
 const TOOL_RESULT = struct([
   ['content', slice(CONTENT)],

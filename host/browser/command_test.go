@@ -32,7 +32,7 @@ func TestRunDecodesTheAnswer(t *testing.T) {
 	assert.Equal(t, "tab.navigate", d.got.Action)
 	assert.EqualValues(t, 5000, d.got.TimeoutMs)
 
-	img, err := PageScreenshot(7, "png", 0, false).Run(context.Background(), &answer{data: `{"data":"iVBORw==","mimeType":"image/png"}`})
+	img, err := PageScreenshot(7, Shot{Format: "png"}).Run(context.Background(), &answer{data: `{"data":"iVBORw==","mimeType":"image/png"}`})
 	require.NoError(t, err)
 	assert.Equal(t, []byte("\x89PNG"), img.Data, "base64 on the wire, bytes here")
 }
@@ -66,7 +66,10 @@ func TestCommands(t *testing.T) {
 		{TabClose(3).Command, "tab.close", `{"tabId":3}`},
 		{TabNavigate(3, "http://x/", 0).Command, "tab.navigate", `{"tabId":3,"url":"http://x/"}`},
 		{TabGo(3, "back", 0).Command, "tab.navigate", `{"tabId":3,"direction":"back"}`},
-		{PageScreenshot(3, "jpeg", 60, true).Command, "page.screenshot", `{"tabId":3,"format":"jpeg","quality":60,"fullPage":true}`},
+		{PageScreenshot(3, Shot{Format: "jpeg", Quality: 60, FullPage: true}).Command, "page.screenshot", `{"tabId":3,"format":"jpeg","quality":60,"fullPage":true}`},
+		{PageScreenshot(3, Shot{Format: "png", Clip: &Rect{1, 2, 30, 40}}).Command, "page.screenshot", `{"tabId":3,"format":"png","clip":{"x":1,"y":2,"width":30,"height":40}}`},
+		{PageScreenshot(3, Shot{Format: "png", Ref: "e4"}).Command, "page.screenshot", `{"tabId":3,"format":"png","ref":"e4"}`},
+		{PagePDF(3, true, false).Command, "page.pdf", `{"tabId":3,"landscape":true}`},
 		{PageEvaluate(3, "1+1", 0).Command, "page.evaluate", `{"tabId":3,"expression":"1+1"}`},
 		{PageSnapshot(3).Command, "page.snapshot", `{"tabId":3}`},
 		{PageText(3).Command, "page.text", `{"tabId":3}`},

@@ -13,15 +13,40 @@ type Image struct {
 	MimeType string `json:"mimeType"`
 }
 
-// PageScreenshot shoots tab's viewport, or its whole page, as png or jpeg
-// (quality 0: the extension's default).
-func PageScreenshot(tab int, format string, quality int, fullPage bool) Command[Image] {
+// Rect is a rectangle in CSS pixels of a tab's viewport.
+type Rect struct {
+	X      float64 `json:"x"`
+	Y      float64 `json:"y"`
+	Width  float64 `json:"width"`
+	Height float64 `json:"height"`
+}
+
+// Shot says what a screenshot shows: the viewport, the whole page
+// (FullPage), a rectangle of the viewport (Clip) or one element (Ref); as
+// png or jpeg (Quality 0: the extension's default).
+type Shot struct {
+	Format   string `json:"format"`
+	Quality  int    `json:"quality,omitempty"`
+	FullPage bool   `json:"fullPage,omitempty"`
+	Clip     *Rect  `json:"clip,omitempty"`
+	Ref      string `json:"ref,omitempty"`
+}
+
+// PageScreenshot shoots tab as s says.
+func PageScreenshot(tab int, s Shot) Command[Image] {
 	return command[Image]("page.screenshot", struct {
-		TabID    int    `json:"tabId"`
-		Format   string `json:"format"`
-		Quality  int    `json:"quality,omitempty"`
-		FullPage bool   `json:"fullPage,omitempty"`
-	}{tab, format, quality, fullPage}, 0)
+		TabID int `json:"tabId"`
+		Shot
+	}{tab, s}, 0)
+}
+
+// PagePDF prints tab's page to PDF.
+func PagePDF(tab int, landscape, printBackground bool) Command[Image] {
+	return command[Image]("page.pdf", struct {
+		TabID           int  `json:"tabId"`
+		Landscape       bool `json:"landscape,omitempty"`
+		PrintBackground bool `json:"printBackground,omitempty"`
+	}{tab, landscape, printBackground}, 2*time.Minute)
 }
 
 // Evaluation is what a script returned: its JSON value and its CDP type

@@ -200,6 +200,7 @@ func Catalog() []Tool {
 		computerTool(),
 		waitForTool(),
 		screenshotTool(),
+		pdfTool(),
 		javascriptTool(),
 		consoleTool(),
 		networkRequestsTool(),

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/artifact"
 	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/host/task"
@@ -40,6 +41,15 @@ type evidencePart struct {
 	Note   string `json:"note,omitempty"`
 }
 
+// Files are the bundle's files, verified against the sums it wrote.
+func (m *evidenceManifest) Files() []artifact.File {
+	files := []artifact.File{artifact.Verify(m.Dir+"/manifest.json", "application/json", -1)}
+	for _, p := range m.Parts {
+		files = append(files, artifact.Verify(m.Dir+"/"+p.File, p.Mime, int64(p.Bytes)))
+	}
+	return files
+}
+
 // evidenceManifest is manifest.json, and what the tool returns.
 type evidenceManifest struct {
 	BundleID string         `json:"bundle_id"`
@@ -55,7 +65,7 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 	if len(include) == 0 {
 		include = []string{"dom", "screenshot", "tree"}
 	}
-	id := newArtifactID()
+	id := artifact.NewID()
 	dir := c.engine.home.Path("evidence", id)
 	m := &evidenceManifest{BundleID: id, Dir: dir, Created: c.engine.now().UTC().Format("2006-01-02T15:04:05Z")}
 	add := func(name, file, mime string, data []byte, note string) error {
@@ -93,7 +103,7 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 			}
 		case "screenshot":
 			var shot browser.Image
-			if shot, err = browser.PageScreenshot(tab, "png", 0, false).Run(ctx, c); err == nil {
+			if shot, err = browser.PageScreenshot(tab, browser.Shot{Format: "png"}).Run(ctx, c); err == nil {
 				err = add(part, "screenshot.png", "image/png", shot.Data, "the viewport")
 			}
 		case "tree":

@@ -332,6 +332,7 @@ var onTabArgs = map[string]string{
 	"console_messages":   `{}`,
 	"network_requests":   `{}`,
 	"network_request":    `{"id":1}`,
+	"page_pdf":           `{}`,
 }
 
 func TestEveryToolOnATabRefusesAHeldTab(t *testing.T) {

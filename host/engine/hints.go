@@ -43,7 +43,7 @@ func hintsOf(name string) Hints {
 		return Hints{Destructive: true, Idempotent: true, OpenWorld: true}
 	// Pages loaded in tabs of their own, the person's untouched; recording
 	// and evidence only watch, and write files; a task runs one of these.
-	case "tabs_create", "crawl", "crawl_sitemap", "recording", "oc_evidence_bundle", "oc_session_resume", "oc_task_start":
+	case "tabs_create", "crawl", "crawl_sitemap", "recording", "oc_evidence_bundle", "oc_session_resume", "oc_task_start", "page_pdf":
 		return Hints{OpenWorld: true}
 	// Ends something: a tab, the work in flight, a task, the person's turn.
 	case "tabs_close", "oc_stop", "oc_task_cancel", "oc_handoff_cancel":

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/artifact"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -35,7 +36,15 @@ func defineJob[In any](name, description string, h jobHandler[In], shape ...func
 		if err != nil {
 			return nil, err
 		}
-		return jsonResult(out)
+		r, err := jsonResult(out)
+		if err != nil {
+			return nil, err
+		}
+		// The files a job wrote go to the client as resource links too.
+		if w, ok := out.(interface{ Files() []artifact.File }); ok {
+			r.Content = append(r.Content, artifact.Links(w.Files()...)...)
+		}
+		return r, nil
 	}
 	return t
 }

@@ -2,8 +2,6 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 
 	"github.com/openchrome/openchrome/host/browser"
@@ -17,14 +15,6 @@ func (c *call) readEvents(ctx context.Context, tab, since int, kinds ...string) 
 		return p, err
 	}
 	return p.Masked(c.engine.red.Text, c.engine.red.URL), nil
-}
-
-// newArtifactID returns 16 hex digits naming a recording, an evidence bundle
-// or a session snapshot.
-func newArtifactID() string {
-	b := make([]byte, 8)
-	_, _ = rand.Read(b) // crypto/rand.Read never fails
-	return hex.EncodeToString(b)
 }
 
 // writeJSON writes v indented to name, private to the user.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/openchrome/openchrome/host/artifact"
 	"github.com/openchrome/openchrome/host/recording"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/protocol"
@@ -28,7 +29,7 @@ func recordingTool() Tool {
 }
 
 func record(ctx context.Context, c *call, tab int, in recordingIn, s *task.Sink) (any, error) {
-	id := newArtifactID()
+	id := artifact.NewID()
 	return recording.Record(ctx, c, s, recording.Options{
 		ID: id, Dir: c.engine.home.Path("recordings", id), Tab: tab,
 		Duration: time.Duration(orDefault(in.DurationMs, 30_000)) * time.Millisecond,

@@ -11,17 +11,31 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/protocol"
 )
 
 type screenshotIn struct {
 	tabArgs
-	Format   string `json:"format,omitempty"`
-	Quality  int    `json:"quality,omitempty"`
-	FullPage bool   `json:"fullPage,omitempty"`
+	Format   string        `json:"format,omitempty"`
+	Quality  int           `json:"quality,omitempty"`
+	FullPage bool          `json:"fullPage,omitempty"`
+	Ref      string        `json:"ref,omitempty" jsonschema:"one element"`
+	Clip     *browser.Rect `json:"clip,omitempty" jsonschema:"a rectangle of the viewport, CSS pixels"`
 }
 
 func (in *screenshotIn) validate() error {
+	if n := btoi(in.FullPage) + btoi(in.Ref != "") + btoi(in.Clip != nil); n > 1 {
+		return protocol.Errorf(protocol.CodeBadRequest, "pass one of fullPage, ref and clip")
+	}
+	if in.Clip != nil && (in.Clip.Width <= 0 || in.Clip.Height <= 0) {
+		return protocol.Errorf(protocol.CodeBadRequest, "clip must have a width and a height")
+	}
+	if in.Ref != "" {
+		if _, err := pagetree.ParseRef(in.Ref); err != nil {
+			return err
+		}
+	}
 	if in.Format == "" {
 		in.Format = "png"
 	}
@@ -37,7 +51,7 @@ func (in *screenshotIn) validate() error {
 
 func screenshotTool() Tool {
 	return defineTab("page_screenshot", GroupCore,
-		"Screenshot a tab's viewport or whole page.",
+		"Screenshot a tab's viewport, whole page, one element or a rectangle.",
 		screenshot,
 		func(s *jsonschema.Schema) {
 			enum(s, "format", "png", "jpeg")
@@ -46,7 +60,8 @@ func screenshotTool() Tool {
 }
 
 func screenshot(ctx context.Context, c *call, tab int, in screenshotIn) (*protocol.ToolResult, error) {
-	shot, err := browser.PageScreenshot(tab, in.Format, in.Quality, in.FullPage).Run(ctx, c)
+	shot, err := browser.PageScreenshot(tab, browser.Shot{Format: in.Format, Quality: in.Quality, FullPage: in.FullPage,
+		Clip: in.Clip, Ref: in.Ref}).Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
@@ -67,4 +82,11 @@ func screenshot(ctx context.Context, c *call, tab int, in screenshotIn) (*protoc
 	}
 	r.Content = append([]protocol.Content{{Type: "image", Data: shot.Data, MimeType: "image/" + in.Format}}, r.Content...)
 	return r, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

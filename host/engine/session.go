@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"time"
 
+	"github.com/openchrome/openchrome/host/artifact"
 	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/protocol"
@@ -53,7 +54,7 @@ func sessionSnapshot(ctx context.Context, c *call, in sessionSnapshotIn, s *task
 	if err != nil {
 		return nil, err
 	}
-	id := newArtifactID()
+	id := artifact.NewID()
 	// The memo is the agent's words: they go through the redaction layer
 	// like everything else that reaches the disk.
 	next := make([]string, len(in.NextActions))

@@ -258,6 +258,9 @@ func toMCP(r *protocol.ToolResult, structured bool) *mcp.CallToolResult {
 		switch c.Type {
 		case "image":
 			out.Content = append(out.Content, &mcp.ImageContent{Data: c.Data, MIMEType: c.MimeType})
+		case "resource_link":
+			size := c.Size
+			out.Content = append(out.Content, &mcp.ResourceLink{URI: c.URI, Name: c.Name, MIMEType: c.MimeType, Size: &size})
 		default:
 			out.Content = append(out.Content, &mcp.TextContent{Text: c.Text})
 		}

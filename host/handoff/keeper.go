@@ -432,7 +432,7 @@ func (k *Keeper) snapshot(ctx context.Context, do browser.Doer, tab int) (Snapsh
 
 // screenshotTo writes a PNG of tab's viewport to path.
 func screenshotTo(ctx context.Context, do browser.Doer, tab int, path string) error {
-	img, err := browser.PageScreenshot(tab, "png", 0, false).Run(ctx, do)
+	img, err := browser.PageScreenshot(tab, browser.Shot{Format: "png"}).Run(ctx, do)
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/artifact"
 	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/host/task"
@@ -44,6 +45,14 @@ type Result struct {
 	Errors      int             `json:"errors"`  // console errors and uncaught exceptions
 	Stopped     string          `json:"stopped"` // duration, cancelled, timeout or failed
 	Timeline    []browser.Event `json:"-"`
+}
+
+// Files are the recording's report and the timeline behind it.
+func (r *Result) Files() []artifact.File {
+	return []artifact.File{
+		artifact.Verify(r.Report, "text/html", -1),
+		artifact.Verify(r.Dir+"/events.json", "application/json", -1),
+	}
 }
 
 // frame is one screenshot of a recording.
@@ -163,7 +172,7 @@ func isGone(err error) bool {
 
 // frame takes the nth screenshot of the tab into dir/frames.
 func (r *recorder) frame(ctx context.Context, n int) (frame, error) {
-	shot, err := browser.PageScreenshot(r.opts.Tab, "jpeg", 60, false).Run(ctx, r.do)
+	shot, err := browser.PageScreenshot(r.opts.Tab, browser.Shot{Format: "jpeg", Quality: 60}).Run(ctx, r.do)
 	if err != nil {
 		return frame{}, err
 	}

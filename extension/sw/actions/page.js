@@ -21,8 +21,10 @@ const FORMATS = /** @type {const} */ (['png', 'jpeg']);
 const MAX_IMAGE_CHARS = 60 * 1024 * 1024;
 
 /**
- * page.screenshot: the tab's viewport, or with fullPage its whole document,
- * as base64 PNG or JPEG.
+ * page.screenshot: the tab's viewport, with fullPage its whole document,
+ * with clip a rectangle of the viewport ({x, y, width, height} in CSS
+ * pixels), or with ref one element, scrolled into view and clipped to its
+ * box; as base64 PNG or JPEG.
  * @type {TabAction}
  */
 async function screenshot(params, { tabId, signal }) {
@@ -32,6 +34,11 @@ async function screenshot(params, { tabId, signal }) {
   if (quality !== undefined && format !== 'jpeg') {
     throw new ActionError('bad_request', 'quality applies to jpeg only');
   }
+  let area = rectParam(params, 'clip');
+  if ([fullPage, area !== undefined, params.ref !== undefined].filter(Boolean).length > 1) {
+    throw new ActionError('bad_request', 'pass one of fullPage, clip and ref');
+  }
+  if (params.ref !== undefined) area = await elementBox(tabId, params.ref, signal);
 
   /** @type {Record<string, unknown>} */
   const capture = { format };
@@ -47,6 +54,11 @@ async function screenshot(params, { tabId, signal }) {
       height: Math.ceil(size.height),
       scale: 1,
     };
+  } else if (area) {
+    // CDP clips in document coordinates: the viewport's, plus its scroll.
+    const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
+    const vp = metrics.cssVisualViewport ?? metrics.visualViewport ?? { pageX: 0, pageY: 0 };
+    capture.clip = { x: area.x + vp.pageX, y: area.y + vp.pageY, width: area.width, height: area.height, scale: 1 };
   }
   const shot = await cdp.send(tabId, 'Page.captureScreenshot', capture, { signal });
   const data = /** @type {string} */ (shot.data);
@@ -58,6 +70,62 @@ async function screenshot(params, { tabId, signal }) {
     );
   }
   return { data, mimeType: `image/${format}` };
+}
+
+/**
+ * A rectangle param: {x, y, width, height} in CSS pixels, of some size.
+ * @param {Record<string, unknown>} params
+ * @param {string} name
+ * @returns {{ x: number, y: number, width: number, height: number } | undefined}
+ */
+function rectParam(params, name) {
+  const r = /** @type {Record<string, unknown> | undefined} */ (params[name]);
+  if (r === undefined || r === null) return undefined;
+  const ok = typeof r === 'object' && ['x', 'y', 'width', 'height'].every((k) => Number.isFinite(r[k]));
+  if (!ok || /** @type {number} */ (r.width) <= 0 || /** @type {number} */ (r.height) <= 0) {
+    throw new ActionError('bad_request', `${name} must be {x, y, width, height} in CSS pixels, of some size`);
+  }
+  return { x: Number(r.x), y: Number(r.y), width: Number(r.width), height: Number(r.height) };
+}
+
+/**
+ * The box of ref's element in the tab's viewport, once it is scrolled into
+ * view.
+ * @param {number} tabId
+ * @param {unknown} ref
+ * @param {AbortSignal} signal
+ */
+async function elementBox(tabId, ref, signal) {
+  const t = await pageScript.resolve(tabId, ref);
+  await pageScript.onRef(t, 'dom', { op: 'scrollIntoView' }, signal);
+  const offset = await pageScript.frameOffset(tabId, t.frameId, signal);
+  const loc = await pageScript.onRef(t, 'locate', {}, signal);
+  if (!loc.box.width || !loc.box.height) {
+    throw new ActionError('bad_request', `e${t.ref} has no size to shoot (it is hidden)`, 'read_page shows what is visible');
+  }
+  return { x: loc.box.x + offset.x, y: loc.box.y + offset.y, width: loc.box.width, height: loc.box.height };
+}
+
+/**
+ * page.pdf: the page printed to PDF (CDP Page.printToPDF), base64.
+ * @type {TabAction}
+ */
+async function pdf(params, { tabId, signal }) {
+  const landscape = boolParam(params, 'landscape', false);
+  const printBackground = boolParam(params, 'printBackground', false);
+  let out;
+  try {
+    out = await cdp.send(tabId, 'Page.printToPDF', { landscape, printBackground }, { signal });
+  } catch (err) {
+    if (signal.aborted) throw err;
+    throw new ActionError('conflict', `the browser could not print this page (${err instanceof Error ? err.message : String(err)})`,
+      'page_screenshot with fullPage shows the whole page instead');
+  }
+  const data = /** @type {string} */ (out.data);
+  if (data.length > MAX_IMAGE_CHARS) {
+    throw new ActionError('too_large', `the PDF is ${Math.round(data.length / 1048576)} MiB of base64`);
+  }
+  return { data, mimeType: 'application/pdf' };
 }
 
 /**
@@ -121,6 +189,7 @@ async function wait(params, { tabId, signal }) {
 
 export const ACTIONS = [
   tabAction('page.screenshot', screenshot),
+  tabAction('page.pdf', pdf),
   tabAction('page.evaluate', evaluate),
   tabAction('page.snapshot', snapshot),
   tabAction('page.text', text),
