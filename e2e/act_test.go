@@ -30,6 +30,8 @@ type acted struct {
 	Verified  *bool  `json:"verified"`
 	Snapshot  string `json:"snapshot"`
 	OK        *bool  `json:"ok"`
+	Opened    []int  `json:"opened"`
+	Closed    bool   `json:"closed"`
 	Tried     []struct {
 		Strategy string `json:"strategy"`
 		Result   string `json:"result"`

@@ -36,9 +36,10 @@ type page struct {
 type tabsContext struct {
 	Current int `json:"current"`
 	Tabs    []struct {
-		TabID int    `json:"tabId"`
-		URL   string `json:"url"`
-		Title string `json:"title"`
+		TabID       int    `json:"tabId"`
+		URL         string `json:"url"`
+		Title       string `json:"title"`
+		OpenerTabID int    `json:"openerTabId"`
 	} `json:"tabs"`
 }
 

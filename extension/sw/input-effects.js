@@ -1,11 +1,13 @@
 // @ts-check
-// What input did to a tab: whether it navigated it or opened a dialog, and
-// where the tab is now. For input that has no element to watch (input.*,
-// and element.act's press without a ref).
+// What input did to a tab: whether it navigated or closed it, opened a
+// dialog or tabs, and where the tab is now. For input that has no element to
+// watch (input.*, and element.act's press without a ref).
 
 import { sleep } from '../lib/abort.js';
 import * as dialogs from './dialogs.js';
 import * as navigation from './navigation.js';
+import * as popups from './popups.js';
+import { unlessClosed } from './tab-group.js';
 
 /** How long a page may take to react to input before we look. */
 export const SETTLE_MS = 60;
@@ -13,33 +15,27 @@ export const SETTLE_MS = 60;
 export const NAVIGATION_MS = 15000;
 
 /**
- * Where the tab is after input that began at start (a Date.now() value),
- * and whether the input navigated it or opened a dialog.
- * @param {number} tabId
- * @param {number} start
- * @param {AbortSignal} signal
- * @returns {Promise<Record<string, unknown>>}
- */
-export async function afterInput(tabId, start, signal) {
-  await sleep(SETTLE_MS, signal);
-  const navigated = await navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
-  const tab = await chrome.tabs.get(tabId);
-  /** @type {Record<string, unknown>} */
-  const out = { navigated, url: tab.url, title: tab.title };
-  const d = dialogs.current(tabId);
-  if (d) out.dialog = dialogs.describe(d);
-  return out;
-}
-
-/**
- * Runs input fn unless a dialog blocks the page, and says what it did; a
- * dialog fn opens ends the wait for fn at once.
+ * Runs input fn unless a dialog blocks the page, and says what it did: where
+ * the tab is, whether fn navigated it, opened a dialog or tabs, or closed
+ * it. A dialog fn opens ends the wait for fn at once.
  * @param {number} tabId
  * @param {(signal: AbortSignal) => Promise<unknown>} fn
  * @param {AbortSignal} signal
+ * @returns {Promise<Record<string, unknown>>}
  */
-export async function runInput(tabId, fn, signal) {
+export function runInput(tabId, fn, signal) {
   dialogs.refuseWhileOpen(tabId);
+  return unlessClosed(tabId, () => effects(tabId, fn, signal), { navigated: false, closed: true });
+}
+
+/**
+ * runInput's work while the tab stays.
+ * @param {number} tabId
+ * @param {(signal: AbortSignal) => Promise<unknown>} fn
+ * @param {AbortSignal} signal
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function effects(tabId, fn, signal) {
   const start = Date.now();
   const next = dialogs.next(tabId);
   try {
@@ -47,5 +43,14 @@ export async function runInput(tabId, fn, signal) {
   } finally {
     next.cancel();
   }
-  return afterInput(tabId, start, signal);
+  await sleep(SETTLE_MS, signal);
+  const navigated = await navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
+  const tab = await chrome.tabs.get(tabId);
+  /** @type {Record<string, unknown>} */
+  const out = { navigated, url: tab.url, title: tab.title };
+  const d = dialogs.current(tabId);
+  if (d) out.dialog = dialogs.describe(d);
+  const opened = await popups.openedSince(tabId, start);
+  if (opened.length) out.opened = opened;
+  return out;
 }

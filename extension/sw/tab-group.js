@@ -126,15 +126,45 @@ export async function createTab({ url, active }) {
     throw new ActionError('internal', 'the browser opened no tab');
   }
   try {
-    // One at a time: two tabs made at once must not make two groups.
-    const joined = grouping.then(() => joinGroup(tabId, tab.windowId));
-    grouping = joined.catch(() => {});
-    await joined;
+    await joinOneAtATime(tabId, tab.windowId);
   } catch (err) {
     chrome.tabs.remove(tabId).catch(() => {});
     throw err;
   }
   return chrome.tabs.get(tabId);
+}
+
+/**
+ * Brings tabId, which one of the agent's tabs opened, into the agent's
+ * group. A popup window has no tab strip to group in: its tab moves next to
+ * the opener first (window.opener and the page survive the move).
+ * @param {number} tabId
+ * @param {number} openerTabId
+ * @returns {Promise<chrome.tabs.Tab>}
+ */
+export async function adoptTab(tabId, openerTabId) {
+  const opener = await chrome.tabs.get(openerTabId);
+  let tab = await chrome.tabs.get(tabId);
+  if (await isGroupOurs(tab.groupId)) return tab; // Chrome groups a link's tab itself
+  const win = await chrome.windows.get(tab.windowId);
+  if (win.type !== 'normal') {
+    await retry(() => chrome.tabs.move(tabId, { windowId: opener.windowId, index: opener.index + 1 }));
+    tab = await chrome.tabs.get(tabId);
+  }
+  await joinOneAtATime(tabId, tab.windowId);
+  return chrome.tabs.get(tabId);
+}
+
+/**
+ * joinGroup, one at a time: two tabs grouped at once must not make two
+ * groups.
+ * @param {number} tabId
+ * @param {number} windowId
+ */
+function joinOneAtATime(tabId, windowId) {
+  const joined = grouping.then(() => joinGroup(tabId, windowId));
+  grouping = joined.catch(() => {});
+  return joined;
 }
 
 /**
@@ -175,4 +205,63 @@ async function lastFocusedWindow() {
  */
 export async function closeTab(tabId) {
   await retry(() => chrome.tabs.remove(tabId));
+}
+
+/**
+ * Runs work on tabId, answering closed instead when the tab closes first or
+ * work fails because it closed: input that closes its own tab, as a sign-in
+ * popup's button does, has taken effect.
+ * @template T, C
+ * @param {number} tabId
+ * @param {() => Promise<T>} work
+ * @param {C} closed
+ * @returns {Promise<T | C>}
+ */
+export async function unlessClosed(tabId, work, closed) {
+  /** @type {(id: number) => void} */
+  let listener = () => {};
+  const removed = new Promise((resolve) => {
+    listener = (id) => {
+      if (id === tabId) resolve(closed);
+    };
+    chrome.tabs.onRemoved.addListener(listener);
+  });
+  const p = work();
+  p.catch(() => {}); // when the tab closes first, what work waited for fails unheard
+  try {
+    return await Promise.race([p, removed]);
+  } catch (err) {
+    if (await isGone(tabId)) return closed;
+    throw err;
+  } finally {
+    chrome.tabs.onRemoved.removeListener(listener);
+  }
+}
+
+/**
+ * @param {number} tabId
+ * @returns {Promise<boolean>}
+ */
+async function isGone(tabId) {
+  try {
+    await chrome.tabs.get(tabId);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Shows tabId in its window before trusted input, when the window shows
+ * one of the agent's tabs now: Chrome delivers input to a hidden tab late
+ * (seconds) or not at all. A window that shows the person's own tab keeps
+ * showing it; the input then goes to the hidden tab, slowly.
+ * @param {number} tabId
+ */
+export async function showForInput(tabId) {
+  const tab = await chrome.tabs.get(tabId);
+  if (tab.active) return;
+  const [shown] = await chrome.tabs.query({ windowId: tab.windowId, active: true });
+  if (shown && !(await isGroupOurs(shown.groupId))) return;
+  await chrome.tabs.update(tabId, { active: true });
 }

@@ -12,8 +12,8 @@
 //   S6 raw input events at its centre, whatever the hit test says
 //
 // A mouse strategy counts when the element received the trusted click (or
-// the click navigated or opened a dialog); S4 and S5 count when the page
-// visibly changed. When none does, the result says so and suggests handing
+// the click navigated, opened a dialog or a tab); S4 and S5 count when the
+// page visibly changed. When none does, the result says so and suggests handing
 // the tab to the human (S7).
 
 import { sleep } from '../lib/abort.js';
@@ -23,11 +23,19 @@ import * as dialogs from './dialogs.js';
 import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
+import * as popups from './popups.js';
+import { unlessClosed } from './tab-group.js';
 import * as input from './trusted-input.js';
 
 /** @typedef {import('./page-script.js').RefTarget} RefTarget */
 /** @typedef {import('../lib/act.js').Counts} Counts */
 /** @typedef {{ x: number, y: number }} Point */
+/**
+ * What one try did: a dialog it opened, whether it navigated or closed the
+ * tab, the tabs it opened, and the watch's report.
+ * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
+ *   report: any }} Attempt
+ */
 
 /**
  * One element, and the watch that sees what an action does to the page.
@@ -93,25 +101,38 @@ export class Target {
 
   /**
    * Runs input, then reports whether it took effect and what changed. A
-   * dialog the input opens ends the wait at once.
+   * dialog the input opens ends the wait at once, and so does the tab
+   * closing (a sign-in popup's button).
    * @param {() => Promise<unknown>} fn
-   * @returns {Promise<{ dialog?: dialogs.Dialog, navigated: boolean, report: any }>}
+   * @returns {Promise<Attempt>}
    */
   async attempt(fn) {
+    /** @type {Attempt} */
+    const closed = { closed: true, navigated: false, opened: [], report: {} };
+    return unlessClosed(this.t.tabId, () => this.effects(fn), closed);
+  }
+
+  /**
+   * attempt's work while the tab stays.
+   * @param {() => Promise<unknown>} fn
+   * @returns {Promise<Attempt>}
+   */
+  async effects(fn) {
     const start = Date.now();
     const next = dialogs.next(this.t.tabId);
     try {
       const d = await Promise.race([fn().then(() => undefined), next.opened]);
-      if (d) return { dialog: d, navigated: false, report: {} };
+      if (d) return { dialog: d, navigated: false, opened: [], report: {} };
     } finally {
       next.cancel();
     }
-    await sleep(SETTLE_MS);
+    await sleep(SETTLE_MS, this.signal);
     const open = dialogs.current(this.t.tabId);
-    if (open) return { dialog: open, navigated: false, report: {} };
+    if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     const navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
+    const opened = await popups.openedSince(this.t.tabId, start);
     const report = navigated ? { navigated: true } : await this.report();
-    return { navigated: navigated || !!report.navigated, report };
+    return { navigated: navigated || !!report.navigated, opened, report };
   }
 
   /**
@@ -133,7 +154,7 @@ export class Target {
     const mouse = async (strategy, p) => {
       const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
       // This attempt's own click: the counts are since the watch began.
-      if (a.dialog || a.navigated || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
+      if (a.dialog || a.navigated || a.closed || a.opened.length || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
         return this.done(action, strategy, a);
       }
       this.tried.push({ strategy, result: 'the element did not receive the click' });
@@ -143,7 +164,7 @@ export class Target {
     /** @param {string} strategy @param {() => Promise<unknown>} fn */
     const visibly = async (strategy, fn) => {
       const a = await this.attempt(fn);
-      if (a.dialog || a.navigated || changed(before, a.report)) return this.done(action, strategy, a);
+      if (a.dialog || a.navigated || a.closed || a.opened.length || changed(before, a.report)) return this.done(action, strategy, a);
       this.tried.push({ strategy, result: 'nothing on the page changed' });
       before = counts(a.report);
       return undefined;
@@ -222,18 +243,23 @@ export class Target {
    * The result of an action that took effect.
    * @param {string} action
    * @param {string | undefined} strategy
-   * @param {{ dialog?: dialogs.Dialog, navigated: boolean, report: any }} a
+   * @param {Attempt} a
    */
   async done(action, strategy, a) {
-    const tab = await chrome.tabs.get(this.t.tabId);
     /** @type {Record<string, unknown>} */
     const out = { action, ref: `e${this.t.ref}`, target: this.label };
     if (strategy) out.strategy = strategy;
     if (this.tried.length) out.tried = this.tried;
+    if (a.closed) {
+      out.closed = true; // the page closed its own tab
+      return out;
+    }
+    const tab = await chrome.tabs.get(this.t.tabId);
     out.navigated = a.navigated;
     out.url = tab.url;
     out.title = tab.title;
     if (a.dialog) out.dialog = dialogs.describe(a.dialog);
+    if (a.opened.length) out.opened = a.opened;
     let r = a.report;
     if (!a.navigated && !a.dialog) {
       r = await this.report(true);
@@ -336,7 +362,7 @@ export class Target {
       strategy = 'dom';
       now = await this.locate();
     }
-    const out = await this.done(action, strategy, { navigated: false, report: await this.report() });
+    const out = await this.done(action, strategy, { navigated: false, opened: [], report: await this.report() });
     if (loc.secret) {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field

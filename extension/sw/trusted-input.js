@@ -2,10 +2,12 @@
 // Trusted input through CDP's Input domain: what the page receives is what a
 // user's mouse and keyboard would send (isTrusted events, hover, focus
 // changes, default actions). Coordinates are CSS pixels of the tab's
-// viewport.
+// viewport. Each entry point shows the tab first when it may
+// (sw/tab-group.js showForInput).
 
 import { charKey, chordEvents, parseChord } from '../lib/keys.js';
 import * as cdp from './cdp.js';
+import { showForInput } from './tab-group.js';
 
 /** @typedef {{ x: number, y: number }} Point */
 /** @typedef {'left' | 'right' | 'middle'} Button */
@@ -19,7 +21,13 @@ const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
  * @param {AbortSignal} signal
  */
 export async function move(tabId, p, signal) {
-  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' }, { signal });
+  await showForInput(tabId);
+  await moveTo(tabId, p, signal);
+}
+
+/** @param {number} tabId @param {Point} p @param {AbortSignal} signal */
+function moveTo(tabId, p, signal) {
+  return cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' }, { signal });
 }
 
 /**
@@ -31,7 +39,8 @@ export async function move(tabId, p, signal) {
  * @param {AbortSignal} signal
  */
 export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0 }, signal) {
-  await move(tabId, p, signal);
+  await showForInput(tabId);
+  await moveTo(tabId, p, signal);
   for (let i = 1; i <= count; i++) {
     const base = { x: p.x, y: p.y, button, clickCount: i, modifiers };
     await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mousePressed', buttons: BUTTON_BITS[button] }, { signal });
@@ -47,7 +56,8 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
  * @param {AbortSignal} signal
  */
 export async function drag(tabId, a, b, signal) {
-  await move(tabId, a, signal);
+  await showForInput(tabId);
+  await moveTo(tabId, a, signal);
   await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: a.x, y: a.y, button: 'left', buttons: 1, clickCount: 1 }, { signal });
   const steps = 8;
   for (let i = 1; i <= steps; i++) {
@@ -67,6 +77,7 @@ export async function drag(tabId, a, b, signal) {
  * @param {AbortSignal} signal
  */
 export async function wheel(tabId, p, dx, dy, signal) {
+  await showForInput(tabId);
   await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x: p.x, y: p.y, deltaX: dx, deltaY: dy }, { signal });
 }
 
@@ -77,6 +88,12 @@ export async function wheel(tabId, p, dx, dy, signal) {
  * @param {AbortSignal} signal
  */
 export async function press(tabId, chord, signal) {
+  await showForInput(tabId);
+  await pressChord(tabId, chord, signal);
+}
+
+/** @param {number} tabId @param {string} chord @param {AbortSignal} signal */
+async function pressChord(tabId, chord, signal) {
   for (const e of chordEvents(parseChord(chord))) {
     await cdp.send(tabId, 'Input.dispatchKeyEvent', /** @type {Record<string, unknown>} */ (e), { signal });
   }
@@ -91,9 +108,10 @@ export async function press(tabId, chord, signal) {
  * @param {AbortSignal} signal
  */
 export async function type(tabId, text, signal) {
+  await showForInput(tabId);
   for (const ch of text) {
     if (ch === '\n') {
-      await press(tabId, 'Enter', signal);
+      await pressChord(tabId, 'Enter', signal);
       continue;
     }
     const k = charKey(ch);
@@ -101,7 +119,7 @@ export async function type(tabId, text, signal) {
       await cdp.send(tabId, 'Input.insertText', { text: ch }, { signal });
       continue;
     }
-    await press(tabId, k.shift ? `shift+${ch}` : ch === ' ' ? 'Space' : ch, signal);
+    await pressChord(tabId, k.shift ? `shift+${ch}` : ch === ' ' ? 'Space' : ch, signal);
   }
 }
 
@@ -113,5 +131,6 @@ export async function type(tabId, text, signal) {
  * @param {AbortSignal} signal
  */
 export async function insert(tabId, text, signal) {
+  await showForInput(tabId);
   await cdp.send(tabId, 'Input.insertText', { text }, { signal });
 }

@@ -25,12 +25,14 @@ type Acted struct {
 	Box        *Box            `json:"box,omitempty"`
 	Changes    string          `json:"changes,omitempty"`
 	Checked    *bool           `json:"checked,omitempty"`
+	Closed     bool            `json:"closed,omitempty"` // the page closed its own tab
 	Dialog     string          `json:"dialog,omitempty"`
 	HITL       *HITL           `json:"hitl,omitempty"`
 	InViewport *bool           `json:"inViewport,omitempty"`
 	Key        string          `json:"key,omitempty"`
 	Navigated  *bool           `json:"navigated,omitempty"`
 	OK         *bool           `json:"ok,omitempty"`
+	Opened     []int           `json:"opened,omitempty"` // tabs the action opened, now the agent's
 	Ref        string          `json:"ref,omitempty"`
 	Strategy   string          `json:"strategy,omitempty"`
 	Target     string          `json:"target,omitempty"`

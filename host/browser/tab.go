@@ -9,6 +9,9 @@ type Tab struct {
 	Title  string `json:"title"`
 	Active bool   `json:"active,omitempty"`
 	Status string `json:"status,omitempty"`
+	// OpenerTabID is the agent tab that opened this one (window.open, a
+	// target=_blank link), when one did.
+	OpenerTabID int `json:"openerTabId,omitempty"`
 }
 
 // Tabs answers tab.list.

@@ -102,6 +102,7 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 	if err != nil {
 		return nil, err
 	}
+	c.followOpened(out.Opened)
 	return jsonResult(struct {
 		Action string `json:"action"`
 		browser.Inputted

@@ -124,11 +124,22 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)
 	}
+	c.followOpened(done.Opened)
 	out := acted{Acted: done}
 	if found != nil {
 		out.Found = fmt.Sprintf("%q matched %s (%s)", s.Query, a.Ref, found.Why)
 	}
 	return out, nil
+}
+
+// followOpened makes the last tab an action opened the current one, as
+// Chrome brings it to the front for the person: a popup's sign-in form is
+// where the agent goes on. The result names it; a popup that closes itself
+// leaves the agent on the tab Chrome shows.
+func (c *call) followOpened(tabs []int) {
+	if n := len(tabs); n > 0 {
+		c.setCurrentTab(tabs[n-1])
+	}
 }
 
 // learnSecret makes the engine mask text from now on when the extension

@@ -10,7 +10,7 @@ import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
-import { SETTLE_MS, afterInput } from '../input-effects.js';
+import { SETTLE_MS, runInput } from '../input-effects.js';
 import { Target } from '../target.js';
 import * as input from '../trusted-input.js';
 
@@ -34,9 +34,7 @@ async function act(params, { tabId, signal }) {
   }
   if (action === 'press' && params.ref === undefined) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
-    const start = Date.now();
-    await input.press(tabId, key, signal);
-    return { action, key, ...(await afterInput(tabId, start, signal)) };
+    return { action, key, ...(await runInput(tabId, (s) => input.press(tabId, key, s), signal)) };
   }
 
   const t = await pageScript.resolve(tabId, params.ref);

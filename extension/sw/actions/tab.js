@@ -8,6 +8,7 @@ import { checkUrl } from '../../lib/url.js';
 import * as cdp from '../cdp.js';
 import * as evidence from '../evidence.js';
 import * as navigation from '../navigation.js';
+import * as popups from '../popups.js';
 import { closeTab, createTab, listTabs } from '../tab-group.js';
 
 /** @typedef {import('../../lib/router.js').Action} Action */
@@ -16,7 +17,7 @@ import { closeTab, createTab, listTabs } from '../tab-group.js';
 /**
  * A tab as actions report it (docs/wire.md).
  * @typedef {{ tabId: number, url: string, title: string, active: boolean,
- *   status: string }} Tab
+ *   status: string, openerTabId?: number }} Tab
  */
 
 /**
@@ -24,13 +25,19 @@ import { closeTab, createTab, listTabs } from '../tab-group.js';
  * @returns {Tab}
  */
 function describe(tab) {
-  return {
-    tabId: /** @type {number} */ (tab.id),
+  const tabId = /** @type {number} */ (tab.id);
+  /** @type {Tab} */
+  const out = {
+    tabId,
     url: tab.url || tab.pendingUrl || '',
     title: tab.title ?? '',
     active: tab.active,
     status: tab.status ?? 'complete',
   };
+  // Ours first: Chrome forgets the opener of a tab that moved windows.
+  const opener = popups.openerOf(tabId) ?? tab.openerTabId;
+  if (opener !== undefined) out.openerTabId = opener;
+  return out;
 }
 
 /**

@@ -1,0 +1,79 @@
+// @ts-check
+// Tabs the agent's tabs open (window.open, a target=_blank link, a form
+// with a target) are the agent's too: each joins the opener's group, a
+// popup window's tab moving into the opener's window first, and its events
+// are kept from then on. The action that opened one names it in its result,
+// so the agent can go on in the new tab at once.
+
+import { sleep } from '../lib/abort.js';
+import * as evidence from './evidence.js';
+import { adoptTab, isAgentTab } from './tab-group.js';
+
+/**
+ * A tab an agent tab opened.
+ * @typedef {{ tabId: number, at: number, adopted: Promise<boolean> }} Opened
+ */
+
+/** How long the tabs opened are remembered for a result to name them. */
+const REMEMBER_MS = 60 * 1000;
+/** How long a result waits for a new tab to join the group. */
+const ADOPT_MS = 5000;
+
+/** @type {Map<number, Opened[]>} opener tab id -> the tabs it opened */
+const openedBy = new Map();
+/** @type {Map<number, number>} tab id -> the agent tab that opened it */
+const openers = new Map();
+
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+  const at = Date.now();
+  const adopted = adopt(d.tabId, d.sourceTabId);
+  const list = (openedBy.get(d.sourceTabId) ?? []).filter((o) => at - o.at < REMEMBER_MS);
+  list.push({ tabId: d.tabId, at, adopted });
+  openedBy.set(d.sourceTabId, list);
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  openedBy.delete(tabId);
+  openers.delete(tabId);
+});
+
+/**
+ * Makes tabId the agent's when its opener is.
+ * @param {number} tabId
+ * @param {number} openerTabId
+ * @returns {Promise<boolean>} whether it is the agent's now
+ */
+async function adopt(tabId, openerTabId) {
+  try {
+    if (!(await isAgentTab(openerTabId))) return false;
+    await adoptTab(tabId, openerTabId);
+    openers.set(tabId, openerTabId);
+    await evidence.watch(tabId).catch(() => {}); // kept busy by someone else: still ours
+    return true;
+  } catch {
+    return false; // closed at once, or the opener went
+  }
+}
+
+/**
+ * The tabs tabId opened since start (a Date.now() value) that joined the
+ * agent's group, waiting a little for those still joining.
+ * @param {number} tabId
+ * @param {number} start
+ * @returns {Promise<number[]>}
+ */
+export async function openedSince(tabId, start) {
+  const recent = (openedBy.get(tabId) ?? []).filter((o) => o.at >= start);
+  if (!recent.length) return [];
+  const deadline = sleep(ADOPT_MS).then(() => false);
+  const ours = await Promise.all(recent.map((o) => Promise.race([o.adopted, deadline])));
+  return recent.filter((_, i) => ours[i]).map((o) => o.tabId);
+}
+
+/**
+ * The agent tab that opened tabId, when one did.
+ * @param {number} tabId
+ * @returns {number | undefined}
+ */
+export function openerOf(tabId) {
+  return openers.get(tabId);
+}
