@@ -65,6 +65,9 @@ func TestToolsList(t *testing.T) {
 	require.NoError(t, err)
 	tokens := countTokens(t, filepath.Join("tokens", "count.js"), string(b))
 	t.Logf("tools/list: %d tools, %d characters, %d o200k tokens", len(res.Tools), len(b), tokens)
+	if p := os.Getenv("OPENCHROME_DUMP_TOOLS"); p != "" {
+		require.NoError(t, os.WriteFile(p, b, 0o600))
+	}
 	assert.Less(t, tokens, 4415)
 }
 

@@ -67,12 +67,14 @@ export function changed(before, after) {
 }
 
 /**
- * A short line saying what changed on the page.
+ * A short line saying what changed on the page, and the downloads the
+ * action started.
  * @param {Record<string, any>} r a watch report
+ * @param {Array<{ name: string }>} [downloads]
  * @returns {string}
  */
-export function summarize(r) {
-  const parts = [];
+export function summarize(r, downloads = []) {
+  const parts = downloads.map((d) => `download started: ${d.name}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
   if (r.removed) parts.push(`${r.removed} removed`);

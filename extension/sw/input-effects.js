@@ -5,6 +5,7 @@
 
 import { sleep } from '../lib/abort.js';
 import * as dialogs from './dialogs.js';
+import * as downloads from './downloads.js';
 import * as navigation from './navigation.js';
 import * as popups from './popups.js';
 import { unlessClosed } from './tab-group.js';
@@ -52,5 +53,7 @@ async function effects(tabId, fn, signal) {
   if (d) out.dialog = dialogs.describe(d);
   const opened = await popups.openedSince(tabId, start);
   if (opened.length) out.opened = opened;
+  const started = await downloads.startedSince(tabId, start);
+  if (started.length) out.downloads = started;
   return out;
 }

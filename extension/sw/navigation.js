@@ -19,8 +19,12 @@ const watches = new Map();
  * @type {Map<number, { since: number, ended: Promise<void>, end: () => void }>}
  */
 const inProgress = new Map();
-/** When each tab's main frame last started navigating. @type {Map<number, number>} */
-const lastStart = new Map();
+/**
+ * Each tab's last main-frame navigation: when it started, whether it
+ * committed a document, and its error if it failed.
+ * @type {Map<number, { at: number, committed: boolean, error?: string }>}
+ */
+const last = new Map();
 
 /**
  * @param {number} tabId
@@ -39,7 +43,7 @@ function deliver(tabId, event) {
  */
 function track(tabId, event) {
   if (event.kind === 'start') {
-    lastStart.set(tabId, Date.now());
+    last.set(tabId, { at: Date.now(), committed: false });
     inProgress.get(tabId)?.end();
     /** @type {() => void} */
     let end = () => {};
@@ -53,28 +57,33 @@ function track(tabId, event) {
     };
     inProgress.set(tabId, entry);
   } else if (event.kind === 'complete' || event.kind === 'error') {
+    const nav = last.get(tabId);
+    if (nav && event.kind === 'error') nav.error = event.error;
     inProgress.get(tabId)?.end();
   } else if (event.kind === 'removed') {
     inProgress.get(tabId)?.end();
-    lastStart.delete(tabId);
+    last.delete(tabId);
   }
 }
 
 /**
- * Reports whether tabId's main frame started navigating at or after since
- * (a Date.now() value) and, if it did, waits until that navigation ends, at
- * most timeoutMs.
+ * Reports whether tabId's main frame navigated since (a Date.now() value),
+ * waiting at most timeoutMs for a navigation that started since to end. A
+ * navigation that turned into a download (or a 204, or was called off)
+ * leaves the page where it was: net::ERR_ABORTED, nothing committed. One
+ * still going when the wait is up counts.
  * @param {number} tabId
  * @param {number} since
  * @param {number} timeoutMs
  * @param {AbortSignal} signal
- * @returns {Promise<boolean>} whether a navigation started since
+ * @returns {Promise<boolean>}
  */
 export async function settleNavigation(tabId, since, timeoutMs, signal) {
-  if ((lastStart.get(tabId) ?? 0) < since) return false;
-  const nav = inProgress.get(tabId);
-  if (nav) await raceSignal(Promise.race([nav.ended, new Promise((r) => setTimeout(r, timeoutMs))]), signal);
-  return true;
+  const nav = last.get(tabId);
+  if (!nav || nav.at < since) return false;
+  const going = inProgress.get(tabId);
+  if (going) await raceSignal(Promise.race([going.ended, new Promise((r) => setTimeout(r, timeoutMs))]), signal);
+  return nav.committed || inProgress.has(tabId) || (nav.error !== undefined && nav.error !== 'net::ERR_ABORTED');
 }
 
 // Registered at the top level, in the worker's first evaluation: an event
@@ -87,7 +96,10 @@ chrome.webNavigation.onBeforeNavigate.addListener((d) => {
 /** Subscribers to main-frame commits. @type {Set<(tabId: number) => void>} */
 const commitSubscribers = new Set();
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (d.frameId === 0) for (const fn of commitSubscribers) fn(d.tabId);
+  if (d.frameId !== 0) return;
+  const nav = last.get(d.tabId);
+  if (nav) nav.committed = true;
+  for (const fn of commitSubscribers) fn(d.tabId);
 });
 
 /**

@@ -6,6 +6,7 @@
 // so the agent can go on in the new tab at once.
 
 import { sleep } from '../lib/abort.js';
+import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
 import { adoptTab, isAgentTab } from './tab-group.js';
 
@@ -26,7 +27,7 @@ const openers = new Map();
 
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
   const at = Date.now();
-  const adopted = adopt(d.tabId, d.sourceTabId);
+  const adopted = adopt(d.tabId, d.sourceTabId, d.url);
   const list = (openedBy.get(d.sourceTabId) ?? []).filter((o) => at - o.at < REMEMBER_MS);
   list.push({ tabId: d.tabId, at, adopted });
   openedBy.set(d.sourceTabId, list);
@@ -37,14 +38,17 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 });
 
 /**
- * Makes tabId the agent's when its opener is.
+ * Makes tabId the agent's when its opener is. A tab opened at a download
+ * closes at once: the download is the opener's.
  * @param {number} tabId
  * @param {number} openerTabId
+ * @param {string} url
  * @returns {Promise<boolean>} whether it is the agent's now
  */
-async function adopt(tabId, openerTabId) {
+async function adopt(tabId, openerTabId, url) {
   try {
     if (!(await isAgentTab(openerTabId))) return false;
+    downloads.began(openerTabId, url);
     await adoptTab(tabId, openerTabId);
     openers.set(tabId, openerTabId);
     await evidence.watch(tabId).catch(() => {}); // kept busy by someone else: still ours

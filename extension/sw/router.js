@@ -7,6 +7,7 @@
 import { Router, joinTables } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as consoleActions from './actions/console.js';
+import * as download from './actions/download.js';
 import * as element from './actions/element.js';
 import * as handoff from './actions/handoff.js';
 import * as input from './actions/input.js';
@@ -32,6 +33,7 @@ export const TABLES = {
   observe: observe.ACTIONS,
   console: consoleActions.ACTIONS,
   network: network.ACTIONS,
+  download: download.ACTIONS,
   handoff: handoff.ACTIONS,
 };
 

@@ -63,7 +63,7 @@ test('sw/router.js serves every file\'s table, and no name twice', () => {
 
 test('the wire actions are the ones docs/wire.md lists', () => {
   const tabFree = router.ACTIONS.filter((e) => !e.tab).map((e) => e.name).sort();
-  assert.deepEqual(tabFree, ['browser.health', 'browser.stop', 'tab.create', 'tab.list'],
+  assert.deepEqual(tabFree, ['browser.health', 'browser.stop', 'download.list', 'tab.create', 'tab.list'],
     'every other action takes a tab, through the router\'s gate');
   // The first cell of each row of wire.md's action table names its actions.
   const wire = readFileSync(new URL('../../docs/wire.md', import.meta.url), 'utf8');

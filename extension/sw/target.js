@@ -20,6 +20,7 @@ import { sleep } from '../lib/abort.js';
 import { changed, counts, describeTarget, normalize, roundBox, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
+import * as downloads from './downloads.js';
 import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
@@ -32,9 +33,9 @@ import * as input from './trusted-input.js';
 /** @typedef {{ x: number, y: number }} Point */
 /**
  * What one try did: a dialog it opened, whether it navigated or closed the
- * tab, the tabs it opened, and the watch's report.
+ * tab, the tabs and downloads it opened, and the watch's report.
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
- *   report: any }} Attempt
+ *   downloads?: Array<{ id: number, name: string }>, report: any }} Attempt
  */
 
 /**
@@ -131,8 +132,9 @@ export class Target {
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     const navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     const opened = await popups.openedSince(this.t.tabId, start);
+    const started = await downloads.startedSince(this.t.tabId, start);
     const report = navigated ? { navigated: true } : await this.report();
-    return { navigated: navigated || !!report.navigated, opened, report };
+    return { navigated: navigated || !!report.navigated, opened, downloads: started, report };
   }
 
   /**
@@ -154,7 +156,7 @@ export class Target {
     const mouse = async (strategy, p) => {
       const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
       // This attempt's own click: the counts are since the watch began.
-      if (a.dialog || a.navigated || a.closed || a.opened.length || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
+      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
         return this.done(action, strategy, a);
       }
       this.tried.push({ strategy, result: 'the element did not receive the click' });
@@ -164,7 +166,7 @@ export class Target {
     /** @param {string} strategy @param {() => Promise<unknown>} fn */
     const visibly = async (strategy, fn) => {
       const a = await this.attempt(fn);
-      if (a.dialog || a.navigated || a.closed || a.opened.length || changed(before, a.report)) return this.done(action, strategy, a);
+      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || changed(before, a.report)) return this.done(action, strategy, a);
       this.tried.push({ strategy, result: 'nothing on the page changed' });
       before = counts(a.report);
       return undefined;
@@ -260,10 +262,11 @@ export class Target {
     out.title = tab.title;
     if (a.dialog) out.dialog = dialogs.describe(a.dialog);
     if (a.opened.length) out.opened = a.opened;
+    if (a.downloads?.length) out.downloads = a.downloads;
     let r = a.report;
     if (!a.navigated && !a.dialog) {
       r = await this.report(true);
-      out.changes = summarize(r);
+      out.changes = summarize(r, a.downloads);
       if (r.value !== undefined) out.value = r.value;
       if (r.checked !== undefined) out.checked = r.checked;
     }

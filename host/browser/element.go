@@ -27,6 +27,7 @@ type Acted struct {
 	Checked    *bool           `json:"checked,omitempty"`
 	Closed     bool            `json:"closed,omitempty"` // the page closed its own tab
 	Dialog     string          `json:"dialog,omitempty"`
+	Downloads  []Started       `json:"downloads,omitempty"` // downloads the action started
 	HITL       *HITL           `json:"hitl,omitempty"`
 	InViewport *bool           `json:"inViewport,omitempty"`
 	Key        string          `json:"key,omitempty"`
@@ -42,6 +43,12 @@ type Acted struct {
 	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
 	ValueSet   bool            `json:"value_set,omitempty"`
 	Verified   *bool           `json:"verified,omitempty"`
+}
+
+// Started is a download an action started; the downloads tool has the rest.
+type Started struct {
+	ID   int    `json:"id"`
+	Name string `json:"name"`
 }
 
 // Box is an element's box in CSS pixels of the tab's viewport.

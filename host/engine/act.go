@@ -11,7 +11,7 @@ import (
 )
 
 type actIn struct {
-	Steps []step `json:"steps" jsonschema:"interact's steps, in order"`
+	Steps []step `json:"steps" jsonschema:"interact's arguments, in order"`
 	tabArgs
 	Snapshot string `json:"snapshot,omitempty"`
 }
@@ -27,19 +27,19 @@ func (in *actIn) validate() error {
 }
 
 func actTool() Tool {
-	return defineTab("act", GroupCore,
+	t := defineTab("act", GroupCore,
 		"Run interact steps in order; stops at the first failure.",
 		act,
 		func(s *jsonschema.Schema) {
-			step := property(s, "steps").Items
-			shapeStep(step)
-			for _, p := range step.Properties {
-				p.Description = "" // interact's, which the agent has read
-			}
+			shapeStep(property(s, "steps").Items)
 			enum(s, "snapshot", "none", "diff", "full")
 			one := 1
 			property(s, "steps").MinItems = &one
 		})
+	// A step is interact's arguments, whose schema the agent has read:
+	// tools/list says so once, and calls are still checked against it.
+	property(t.InputSchema, "steps").Items = &jsonschema.Schema{Type: "object"}
+	return t
 }
 
 // actStep is what became of one step.

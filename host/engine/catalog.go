@@ -201,6 +201,7 @@ func Catalog() []Tool {
 		waitForTool(),
 		screenshotTool(),
 		pdfTool(),
+		downloadsTool(),
 		javascriptTool(),
 		consoleTool(),
 		networkRequestsTool(),

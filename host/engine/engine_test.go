@@ -175,7 +175,7 @@ var architecture = map[string][]string{
 // notYetBuilt are the tools of §5 the catalog does not have yet, each with
 // the open issue that builds it. Remove a tool from here when it lands.
 var notYetBuilt = map[string]string{
-	"upload_file": "#11", "downloads": "#11",
+	"upload_file":              "#11",
 	"browser_request_feedback": "#13",
 }
 
@@ -289,6 +289,11 @@ func TestUnknownToolAndBadArguments(t *testing.T) {
 		{"page_screenshot", `{"quality":101}`, "quality: must be at most 100"},
 		{"javascript_tool", `{"script":"1"}`, `unknown field "script"`},
 		{"tabs_close", `{}`, `missing required field "tabId"`},
+		// act publishes its steps as objects; they are still interact's.
+		{"act", `{"steps":[{"ref":"e1","action":"smash"}]}`, "action: must be one of click"},
+		{"act", `{"steps":[{"ref":"e1","action":"click","force":true}]}`, `unknown field "force"`},
+		{"act", `{"steps":[]}`, "steps"},
+		{"downloads", `{"tabId":0}`, "tabId: must be at least 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.tool+" "+tt.args, func(t *testing.T) {

@@ -32,7 +32,7 @@ func hintsOf(name string) Hints {
 	case "read_page", "find", "wait_for", "page_screenshot", "console_messages", "network_requests", "network_request":
 		return Hints{ReadOnly: true, OpenWorld: true}
 	// OpenChrome's own state, read.
-	case "oc_connection_health", "tabs_context", "oc_task_list", "oc_task_get", "oc_task_wait", "oc_handoff_status":
+	case "oc_connection_health", "tabs_context", "oc_task_list", "oc_task_get", "oc_task_wait", "oc_handoff_status", "downloads":
 		return Hints{ReadOnly: true}
 	// Input a page reacts to as it likes; navigate leaves the page it was
 	// on, unsaved input and all.

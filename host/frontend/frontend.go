@@ -235,8 +235,13 @@ func (s *Server) disconnect() {
 // readOnlyHint and idempotentHint; destructiveHint and openWorldHint go
 // out only where they differ from MCP's defaults (destructive, open world),
 // since each costs every agent tokens in tools/list. Destructive and
-// idempotent mean nothing for a read-only tool.
+// idempotent mean nothing for a read-only tool. A tool that is all
+// defaults has none at all: the go-sdk writes readOnlyHint and
+// idempotentHint out whenever there are annotations.
 func annotations(h engine.Hints) *mcp.ToolAnnotations {
+	if h == (engine.Hints{Destructive: true, OpenWorld: true}) {
+		return nil
+	}
 	a := &mcp.ToolAnnotations{ReadOnlyHint: h.ReadOnly}
 	if !h.ReadOnly {
 		a.IdempotentHint = h.Idempotent

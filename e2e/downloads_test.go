@@ -1,0 +1,149 @@
+package e2e
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// report is the file /download/report.csv serves.
+var report = []byte(strings.Repeat("id,name,amount\n1,alpha,10\n2,beta,20\n", 200))
+
+// downloadSite is the fixture site with files to download: report.csv and
+// other.csv whole, and cut.bin, which promises 100 kB and hangs up after
+// 1 kB.
+func downloadSite(t *testing.T) *httptest.Server {
+	root, err := fs.Sub(sitePages, "testdata/site")
+	require.NoError(t, err)
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.FS(root)))
+	for _, name := range []string{"report.csv", "other.csv"} {
+		mux.HandleFunc("/download/"+name, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/csv")
+			w.Header().Set("Content-Disposition", "attachment; filename="+name)
+			_, _ = w.Write(report)
+		})
+	}
+	mux.HandleFunc("/download/cut.bin", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/octet-stream")
+		w.Header().Set("Content-Disposition", "attachment; filename=cut.bin")
+		w.Header().Set("Content-Length", "100000")
+		_, _ = w.Write(make([]byte, 1000))
+		w.(http.Flusher).Flush()
+		conn, _, err := http.NewResponseController(w).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	})
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+type downloadsOut struct {
+	Downloads []struct {
+		ID           int    `json:"id"`
+		TabID        int    `json:"tabId"`
+		Name         string `json:"name"`
+		Path         string `json:"path"`
+		State        string `json:"state"`
+		Error        string `json:"error"`
+		Bytes        int64  `json:"bytes"`
+		Verification *struct {
+			State  string `json:"state"`
+			SHA256 string `json:"sha256"`
+			Bytes  int64  `json:"bytes"`
+		} `json:"verification"`
+	} `json:"downloads"`
+	Settled bool `json:"settled"`
+}
+
+func downloadsOf(t *testing.T, cs *mcp.ClientSession, args map[string]any) (downloadsOut, *mcp.CallToolResult) {
+	t.Helper()
+	r := call(t, cs, "downloads", args)
+	require.False(t, r.IsError, textOf(r))
+	b, err := json.Marshal(r.StructuredContent)
+	require.NoError(t, err)
+	var out downloadsOut
+	require.NoError(t, json.Unmarshal(b, &out))
+	return out, r
+}
+
+func TestDownloads(t *testing.T) {
+	e := newEnv(t)
+	site := downloadSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/downloads.html")
+
+	none, _ := downloadsOf(t, cs, map[string]any{})
+	assert.Empty(t, none.Downloads)
+
+	// A download link: the click says a download started, and downloads
+	// finds the file whole.
+	a := interact(t, cs, map[string]any{"query": "Report", "action": "click", "tabId": tab})
+	assert.Contains(t, a.Changes, "download started: report.csv", "%+v", a)
+	got, r := downloadsOf(t, cs, map[string]any{"tabId": tab, "waitMs": 10000})
+	require.True(t, got.Settled, textOf(r))
+	require.Len(t, got.Downloads, 1, textOf(r))
+	d := got.Downloads[0]
+	assert.Equal(t, "complete", d.State)
+	assert.Equal(t, tab, d.TabID)
+	require.NotNil(t, d.Verification)
+	sum := sha256.Sum256(report)
+	assert.Equal(t, "verified", d.Verification.State)
+	assert.Equal(t, hex.EncodeToString(sum[:]), d.Verification.SHA256)
+	onDisk, err := os.ReadFile(d.Path)
+	require.NoError(t, err)
+	assert.Equal(t, report, onDisk)
+	var linked bool
+	for _, c := range r.Content {
+		if l, ok := c.(*mcp.ResourceLink); ok && strings.HasSuffix(l.URI, "/report.csv") {
+			linked = true
+			assert.Equal(t, int64(len(report)), *l.Size)
+		}
+	}
+	assert.True(t, linked, "a resource link to the file: %s", textOf(r))
+
+	// A download the server cuts short is interrupted, with its reason.
+	interact(t, cs, map[string]any{"query": "Cut short", "action": "click", "tabId": tab})
+	got, r = downloadsOf(t, cs, map[string]any{"tabId": tab, "waitMs": 10000})
+	require.True(t, got.Settled, textOf(r))
+	require.Len(t, got.Downloads, 2, textOf(r))
+	cut := got.Downloads[1]
+	assert.Equal(t, "interrupted", cut.State, textOf(r))
+	assert.NotEmpty(t, cut.Error)
+	assert.Nil(t, cut.Verification, "only a complete file is verified")
+
+	// A link that opens a tab to download in: the download is the opener's.
+	interact(t, cs, map[string]any{"query": "Report in a new tab", "action": "click", "tabId": tab})
+	require.Eventually(t, func() bool {
+		got, _ = downloadsOf(t, cs, map[string]any{"waitMs": 5000})
+		return len(got.Downloads) == 3 && got.Settled
+	}, 20*time.Second, 100*time.Millisecond)
+	assert.Equal(t, "other.csv", got.Downloads[2].Name)
+	assert.Equal(t, tab, got.Downloads[2].TabID)
+
+	// The person's own download is never listed.
+	p := e.personOpens(site.URL + "/downloads.html?who=person")
+	p.waitFor(`document.querySelector("a")`)
+	p.click("a")
+	var theirs int
+	require.Eventually(t, func() bool {
+		return e.devtools().evalExtension(`chrome.downloads.search({}).then((l) => l.length)`, &theirs) == nil && theirs == 4
+	}, 10*time.Second, 100*time.Millisecond, "the person's download happened")
+	got, _ = downloadsOf(t, cs, map[string]any{})
+	assert.Len(t, got.Downloads, 3, "the person's download is not the agent's")
+
+	fails(t, cs, "downloads", map[string]any{"tabId": -1}, "bad_request")
+}
