@@ -85,7 +85,7 @@ func (a *agentSession) start(ctx context.Context, call *protocol.Call) {
 	a.calls[call.ID] = cancel
 	a.mu.Unlock()
 
-	c := &Call{Agent: a.id, Client: a.client, Tool: call.Tool, Args: call.Args}
+	c := &Call{Agent: a.id, Client: a.client, Tool: call.Tool, Args: call.Args, Roots: call.Roots}
 	if call.Progress {
 		c.progress = func(p protocol.Progress) {
 			p.ID = call.ID

@@ -107,6 +107,8 @@ type CallOptions struct {
 	Progress func(protocol.Progress)
 	// TimeoutMs bounds the whole call (0: the broker's ceiling, 10 minutes).
 	TimeoutMs int64
+	// Roots go with the call (protocol.Call's Roots).
+	Roots []string
 }
 
 // Call runs tool with args and returns its result; a tool error is a result
@@ -122,7 +124,7 @@ func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage, o
 	cl.mu.Unlock()
 	defer cl.forget(id)
 
-	call := protocol.Call{ID: id, Tool: tool, Args: args, Progress: opts.Progress != nil, TimeoutMs: opts.TimeoutMs}
+	call := protocol.Call{ID: id, Tool: tool, Args: args, Progress: opts.Progress != nil, TimeoutMs: opts.TimeoutMs, Roots: opts.Roots}
 	if err := cl.c.write(call); err != nil {
 		return nil, errLost.WithCause(err)
 	}

@@ -32,6 +32,9 @@ type Call struct {
 	Client string // the agent's MCP client, as its hello named it ("claude-code")
 	Tool   string
 	Args   json.RawMessage
+	// Roots are the directories the agent's side lets this call read files
+	// from (protocol.Call's Roots).
+	Roots []string
 
 	progress func(protocol.Progress)
 }

@@ -20,35 +20,45 @@ import (
 // report is the file /download/report.csv serves.
 var report = []byte(strings.Repeat("id,name,amount\n1,alpha,10\n2,beta,20\n", 200))
 
-// downloadSite is the fixture site with files to download: report.csv and
-// other.csv whole, and cut.bin, which promises 100 kB and hangs up after
-// 1 kB.
-func downloadSite(t *testing.T) *httptest.Server {
+// siteWith is the fixture site with more handlers beside its pages.
+func siteWith(t *testing.T, extra map[string]http.HandlerFunc) *httptest.Server {
 	root, err := fs.Sub(sitePages, "testdata/site")
 	require.NoError(t, err)
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.FS(root)))
-	for _, name := range []string{"report.csv", "other.csv"} {
-		mux.HandleFunc("/download/"+name, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/csv")
-			w.Header().Set("Content-Disposition", "attachment; filename="+name)
-			_, _ = w.Write(report)
-		})
+	for pattern, h := range extra {
+		mux.HandleFunc(pattern, h)
 	}
-	mux.HandleFunc("/download/cut.bin", func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/octet-stream")
-		w.Header().Set("Content-Disposition", "attachment; filename=cut.bin")
-		w.Header().Set("Content-Length", "100000")
-		_, _ = w.Write(make([]byte, 1000))
-		w.(http.Flusher).Flush()
-		conn, _, err := http.NewResponseController(w).Hijack()
-		if err == nil {
-			conn.Close()
-		}
-	})
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// downloadSite is the fixture site with files to download: report.csv and
+// other.csv whole, and cut.bin, which promises 100 kB and hangs up after
+// 1 kB.
+func downloadSite(t *testing.T) *httptest.Server {
+	whole := func(name string) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/csv")
+			w.Header().Set("Content-Disposition", "attachment; filename="+name)
+			_, _ = w.Write(report)
+		}
+	}
+	return siteWith(t, map[string]http.HandlerFunc{
+		"/download/report.csv": whole("report.csv"),
+		"/download/other.csv":  whole("other.csv"),
+		"/download/cut.bin": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/octet-stream")
+			w.Header().Set("Content-Disposition", "attachment; filename=cut.bin")
+			w.Header().Set("Content-Length", "100000")
+			_, _ = w.Write(make([]byte, 1000))
+			w.(http.Flusher).Flush()
+			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				conn.Close()
+			}
+		},
+	})
 }
 
 type downloadsOut struct {

@@ -165,10 +165,17 @@ func (e *env) client(name string) *mcp.ClientSession {
 // clientWith is client with options, for a test that listens to progress.
 func (e *env) clientWith(name string, opts *mcp.ClientOptions) *mcp.ClientSession {
 	e.t.Helper()
+	return e.connect(mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts), nil)
+}
+
+// connect runs openchrome mcp for c, in the user's home directory (an
+// upload root: never the repository).
+func (e *env) connect(c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+	e.t.Helper()
 	cmd := exec.Command(suite.binary, "mcp")
 	cmd.Env = e.environ()
-	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
-	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	cmd.Dir = e.userHome
+	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, opts)
 	require.NoError(e.t, err)
 	e.t.Cleanup(func() { cs.Close() })
 	return cs

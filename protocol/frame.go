@@ -90,6 +90,11 @@ type Call struct {
 	Args      json.RawMessage `json:"args,omitempty"`
 	Progress  bool            `json:"progress,omitempty"`  // the agent wants progress frames
 	TimeoutMs int64           `json:"timeoutMs,omitempty"` // 0: the broker's default
+	// Roots are the directories the agent's side lets a tool read files
+	// from (upload_file): the MCP client's roots, the directory the
+	// front-end runs in, and its --upload-root directories. Sent only with
+	// a tool that reads files.
+	Roots []string `json:"roots,omitempty"`
 }
 
 // Progress reports how far a call or command has got.

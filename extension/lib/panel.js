@@ -170,9 +170,10 @@ export function envelopeLines(e) {
 }
 
 /**
- * One row of the activity list, as cells: time, agent, tool, tab, outcome
- * (✓ or the error code) and duration. Only what the state holds: never
- * arguments.
+ * One row of the activity list, as cells: time, agent, tool (with what the
+ * call did where the tool alone does not say, as the files upload_file
+ * gave), tab, outcome (✓ or the error code) and duration. Only what the
+ * state holds: never arguments.
  * @param {Activity} a
  * @returns {{ time: string, agent: string, tool: string, tab: string,
  *   outcome: string, ms: string, ok: boolean }}
@@ -182,7 +183,7 @@ export function activityRow(a) {
   return {
     time: clock(a.at),
     agent: String(a.agent ?? ''),
-    tool: String(a.tool ?? ''),
+    tool: a.detail ? `${a.tool ?? ''}: ${a.detail}` : String(a.tool ?? ''),
     tab: Number.isInteger(a.tabId) ? `tab ${a.tabId}` : '',
     outcome: ok ? '✓' : String(a.error || 'error'),
     ms: Number.isFinite(a.ms) ? `${Math.round(/** @type {number} */ (a.ms))} ms` : '',

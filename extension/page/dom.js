@@ -220,6 +220,17 @@
         return setValue(el, value ?? '');
       case 'select':
         return selectOptions(el, values ?? []);
+      case 'markUpload':
+        // For the service worker's CDP search (sw/upload.js), at once undone.
+        el.setAttribute('data-openchrome-upload', value ?? '');
+        return {
+          file: isInput(el) && el.type === 'file',
+          multiple: isInput(el) && el.multiple,
+          label: describe(el),
+        };
+      case 'unmarkUpload':
+        el.removeAttribute('data-openchrome-upload');
+        return {};
     }
     throw new PageError('bad_request', `unknown dom op ${op}`);
   }

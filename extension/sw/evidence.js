@@ -174,7 +174,7 @@ async function enable(tabId, again) {
   await cdp.send(tabId, 'Log.enable');
   await cdp.send(tabId, 'Network.enable', { maxTotalBufferSize: 10_000_000, maxResourceBufferSize: 1_000_000 });
   // A click that opens a file chooser shows none: the click's result says
-  // so, and upload_file answers it (sw/file-chooser.js).
+  // so, and upload_file answers it (sw/file-chooser.js, sw/upload.js).
   await cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
 }
 

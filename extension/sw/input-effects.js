@@ -6,6 +6,7 @@
 import { sleep } from '../lib/abort.js';
 import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
+import * as fileChooser from './file-chooser.js';
 import * as navigation from './navigation.js';
 import * as popups from './popups.js';
 import { unlessClosed } from './tab-group.js';
@@ -55,5 +56,7 @@ async function effects(tabId, fn, signal) {
   if (opened.length) out.opened = opened;
   const started = await downloads.startedSince(tabId, start);
   if (started.length) out.downloads = started;
+  const chooser = fileChooser.openedSince(tabId, start);
+  if (chooser) out.fileChooser = { multiple: chooser.multiple, next: 'upload_file with the paths, without ref' };
   return out;
 }

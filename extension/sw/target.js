@@ -20,6 +20,7 @@ import { sleep } from '../lib/abort.js';
 import { changed, counts, describeTarget, normalize, roundBox, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
+import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
 import * as navigation from './navigation.js';
@@ -33,9 +34,10 @@ import * as input from './trusted-input.js';
 /** @typedef {{ x: number, y: number }} Point */
 /**
  * What one try did: a dialog it opened, whether it navigated or closed the
- * tab, the tabs and downloads it opened, and the watch's report.
+ * tab, the tabs, downloads and file chooser it opened, and the watch's report.
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
- *   downloads?: Array<{ id: number, name: string }>, report: any }} Attempt
+ *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
+ *   report: any }} Attempt
  */
 
 /**
@@ -133,8 +135,9 @@ export class Target {
     const navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     const opened = await popups.openedSince(this.t.tabId, start);
     const started = await downloads.startedSince(this.t.tabId, start);
+    const chooser = fileChooser.openedSince(this.t.tabId, start);
     const report = navigated ? { navigated: true } : await this.report();
-    return { navigated: navigated || !!report.navigated, opened, downloads: started, report };
+    return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, report };
   }
 
   /**
@@ -156,7 +159,7 @@ export class Target {
     const mouse = async (strategy, p) => {
       const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
       // This attempt's own click: the counts are since the watch began.
-      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
+      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || a.chooser || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
         return this.done(action, strategy, a);
       }
       this.tried.push({ strategy, result: 'the element did not receive the click' });
@@ -166,7 +169,7 @@ export class Target {
     /** @param {string} strategy @param {() => Promise<unknown>} fn */
     const visibly = async (strategy, fn) => {
       const a = await this.attempt(fn);
-      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || changed(before, a.report)) return this.done(action, strategy, a);
+      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || a.chooser || changed(before, a.report)) return this.done(action, strategy, a);
       this.tried.push({ strategy, result: 'nothing on the page changed' });
       before = counts(a.report);
       return undefined;
@@ -263,6 +266,10 @@ export class Target {
     if (a.dialog) out.dialog = dialogs.describe(a.dialog);
     if (a.opened.length) out.opened = a.opened;
     if (a.downloads?.length) out.downloads = a.downloads;
+    if (a.chooser) {
+      // Playwright MCP's modal state: the next call answers it.
+      out.fileChooser = { multiple: a.chooser.multiple, next: 'upload_file with the paths, without ref' };
+    }
     let r = a.report;
     if (!a.navigated && !a.dialog) {
       r = await this.report(true);
@@ -331,8 +338,8 @@ export class Target {
   async write(action, text) {
     const loc = await this.locate();
     if (loc.type === 'file') {
-      throw new ActionError('bad_request', 'OpenChrome does not choose files for file inputs',
-        'ask the user to choose the file (oc_handoff_start with reason other)');
+      throw new ActionError('bad_request', `${this.label} is a file input: it takes files, not text`,
+        'call upload_file with its ref and the paths');
     }
     if (loc.role === 'combobox' && loc.tag === 'select') return this.select(text);
     if (loc.type === 'checkbox' || loc.type === 'radio') return this.check(truthy(text));

@@ -28,6 +28,7 @@ type Acted struct {
 	Closed     bool            `json:"closed,omitempty"` // the page closed its own tab
 	Dialog     string          `json:"dialog,omitempty"`
 	Downloads  []Started       `json:"downloads,omitempty"` // downloads the action started
+	Chooser    *FileChooser    `json:"fileChooser,omitempty"`
 	HITL       *HITL           `json:"hitl,omitempty"`
 	InViewport *bool           `json:"inViewport,omitempty"`
 	Key        string          `json:"key,omitempty"`
@@ -43,6 +44,13 @@ type Acted struct {
 	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
 	ValueSet   bool            `json:"value_set,omitempty"`
 	Verified   *bool           `json:"verified,omitempty"`
+}
+
+// FileChooser is a file chooser an action opened: none shows, and
+// upload_file answers it.
+type FileChooser struct {
+	Multiple bool   `json:"multiple"`
+	Next     string `json:"next"`
 }
 
 // Started is a download an action started; the downloads tool has the rest.
@@ -82,6 +90,25 @@ type HITL struct {
 // ElementAct runs one action on an element with trusted input.
 func ElementAct(a Act) Command[Acted] {
 	return command[Acted]("element.act", a, 60*time.Second)
+}
+
+// Uploaded is what element.upload did: the input's ref and name, or that it
+// answered the file chooser open in the tab.
+type Uploaded struct {
+	Ref     string `json:"ref,omitempty"`
+	Target  string `json:"target,omitempty"`
+	Chooser bool   `json:"chooser,omitempty"`
+	Files   int    `json:"files"`
+}
+
+// ElementUpload sets files (absolute paths the engine has checked) on the
+// file input behind ref, or on the open file chooser's when ref is empty.
+func ElementUpload(tab int, ref string, files []string) Command[Uploaded] {
+	return command[Uploaded]("element.upload", struct {
+		TabID int      `json:"tabId"`
+		Ref   string   `json:"ref,omitempty"`
+		Files []string `json:"files"`
+	}{tab, ref, files}, 0)
 }
 
 // ElementLocate says where ref's element is, without touching it; a ref

@@ -23,13 +23,14 @@ type Input struct {
 // Inputted is where the tab is after raw input, and whether the input
 // navigated it or opened a dialog.
 type Inputted struct {
-	Closed    bool      `json:"closed,omitempty"` // the page closed its own tab
-	Dialog    string    `json:"dialog,omitempty"`
-	Downloads []Started `json:"downloads,omitempty"` // downloads the input started
-	Navigated bool      `json:"navigated"`
-	Opened    []int     `json:"opened,omitempty"` // tabs the input opened, now the agent's
-	Title     string    `json:"title"`
-	URL       string    `json:"url"`
+	Closed    bool         `json:"closed,omitempty"` // the page closed its own tab
+	Dialog    string       `json:"dialog,omitempty"`
+	Downloads []Started    `json:"downloads,omitempty"` // downloads the input started
+	Chooser   *FileChooser `json:"fileChooser,omitempty"`
+	Navigated bool         `json:"navigated"`
+	Opened    []int        `json:"opened,omitempty"` // tabs the input opened, now the agent's
+	Title     string       `json:"title"`
+	URL       string       `json:"url"`
 }
 
 // InputAction sends raw input: action is click, move, drag, type, key or

@@ -54,9 +54,13 @@ func callCmd(ctx context.Context, args []string, env Env) error {
 		return describe(err)
 	}
 	defer cl.Close()
-	r, err := cl.Call(ctx, tool, raw, bridge.CallOptions{Progress: func(p protocol.Progress) {
+	opts := bridge.CallOptions{Progress: func(p protocol.Progress) {
 		fmt.Fprintf(env.Stderr, "[%g/%g] %s\n", p.Progress, p.Total, p.Message)
-	}})
+	}}
+	if cwd, err := os.Getwd(); err == nil {
+		opts.Roots = []string{cwd} // upload_file reads files from here, as from openchrome mcp's
+	}
+	r, err := cl.Call(ctx, tool, raw, opts)
 	if err != nil {
 		return describe(err)
 	}

@@ -43,8 +43,10 @@ Usage:
                         register the native host, extract the extension, print the MCP config
   openchrome launch [--headless] [--browser-path PATH] [URL]
                         start Chromium with the extension in OpenChrome's own profile
-  openchrome mcp [--tools core,long,tasks,handoff,interactive,debug]
-                        the MCP stdio server your MCP client runs
+  openchrome mcp [--tools core,long,tasks,handoff,interactive,debug] [--upload-root DIR]...
+                        the MCP stdio server your MCP client runs; upload_file reads files
+                        only in its directory, your client's roots, ~/.openchrome/uploads
+                        and each --upload-root
   openchrome doctor     check every link of the chain and say how to fix what is broken
   openchrome call TOOL ['{json args}'] [--out FILE]
                         call one tool through the running browser and print the result
@@ -249,8 +251,19 @@ func launchCmd(ctx context.Context, args []string, env Env) error {
 func mcpCmd(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("mcp", env)
 	tools := fs.String("tools", "", "tool groups to serve, comma-separated (default: "+strings.Join(engine.DefaultGroups(), ",")+")")
+	// upload_file reads files only inside the upload roots: the client's
+	// roots, ~/.openchrome/uploads, this directory and these.
+	var roots []string
+	fs.Func("upload-root", "a directory upload_file may read files from (repeatable)", func(dir string) error {
+		abs, err := filepath.Abs(dir)
+		roots = append(roots, abs)
+		return err
+	})
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if cwd, err := os.Getwd(); err == nil {
+		roots = append(roots, cwd)
 	}
 	h, err := home(env)
 	if err != nil {
@@ -263,7 +276,7 @@ func mcpCmd(ctx context.Context, args []string, env Env) error {
 	red := new(redact.Redactor)
 	log, closeLog := openLog(env, h, "mcp", red)
 	defer closeLog()
-	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log, Redactor: red})
+	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log, Redactor: red, UploadRoots: roots})
 	if err != nil {
 		return err
 	}

@@ -16,6 +16,9 @@ type call struct {
 	agent  *agentState
 	// touched is the tab the call acted on, for the activity log.
 	touched int
+	// detail is what the person sees of the call in the activity besides
+	// its tool, never its arguments: the names of the files upload_file gave.
+	detail string
 }
 
 // A call sends its commands itself: it picks the browser and logs each.

@@ -43,6 +43,9 @@ type Tool struct {
 	Local bool
 	// OnTab tools act on one tab and pass the tab gate (defineTab).
 	OnTab bool
+	// ReadsFiles tools read files the agent names: the front-end sends the
+	// agent's side's roots with their calls (protocol.Call's Roots).
+	ReadsFiles bool
 	// Hints are what MCP clients are told of the tool's effects, from the
 	// one table in hints.go.
 	Hints Hints
@@ -202,6 +205,7 @@ func Catalog() []Tool {
 		screenshotTool(),
 		pdfTool(),
 		downloadsTool(),
+		uploadTool(),
 		javascriptTool(),
 		consoleTool(),
 		networkRequestsTool(),

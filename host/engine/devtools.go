@@ -161,7 +161,7 @@ type networkRequestIn struct {
 
 func networkRequestTool() Tool {
 	return defineTab("network_request", GroupCore,
-		"One request in detail: its response's headers and, for text, body. Never request bodies, cookies or credentials.",
+		"A request's response headers and text body. Never request bodies, cookies or credentials.",
 		networkRequest,
 		func(s *jsonschema.Schema) { positive(s, "id") })
 }

@@ -15,7 +15,7 @@ import (
 
 type downloadsIn struct {
 	TabID  int   `json:"tabId,omitempty" jsonschema:"default: every agent tab"`
-	WaitMs int64 `json:"waitMs,omitempty" jsonschema:"wait for one, and for those in progress"`
+	WaitMs int64 `json:"waitMs,omitempty" jsonschema:"wait for those in progress"`
 	taskArg
 }
 
@@ -23,7 +23,7 @@ type downloadsIn struct {
 // (a link that opened a tab to download in), and listing touches no page.
 func downloadsTool() Tool {
 	return define("downloads", GroupCore,
-		"Downloads the agent's tabs started: where each file is, its state, and a check of complete files.",
+		"Files the agent's tabs downloaded: path, state, and a size and sha256 check.",
 		listDownloads,
 		func(s *jsonschema.Schema) {
 			positive(s, "tabId")

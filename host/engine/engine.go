@@ -221,7 +221,7 @@ func (e *Engine) recordCall(c *call, start time.Time, res *protocol.ToolResult) 
 	}
 	code := errorCode(res)
 	e.state.record(activity{At: start.UTC(), Agent: agent, Tool: c.bc.Tool, TabID: c.touched,
-		Ms: e.now().Sub(start).Milliseconds(), OK: code == "", Error: code})
+		Ms: e.now().Sub(start).Milliseconds(), OK: code == "", Error: code, Detail: e.red.Text(c.detail)})
 	e.changed()
 }
 

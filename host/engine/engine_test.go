@@ -175,7 +175,6 @@ var architecture = map[string][]string{
 // notYetBuilt are the tools of §5 the catalog does not have yet, each with
 // the open issue that builds it. Remove a tool from here when it lands.
 var notYetBuilt = map[string]string{
-	"upload_file":              "#11",
 	"browser_request_feedback": "#13",
 }
 

@@ -333,6 +333,7 @@ var onTabArgs = map[string]string{
 	"network_requests":   `{}`,
 	"network_request":    `{"id":1}`,
 	"page_pdf":           `{}`,
+	"upload_file":        `{"paths":["/tmp/a.txt"]}`,
 }
 
 func TestEveryToolOnATabRefusesAHeldTab(t *testing.T) {

@@ -39,7 +39,7 @@ func hintsOf(name string) Hints {
 	case "interact", "act", "computer", "javascript_tool", "navigate":
 		return Hints{Destructive: true, OpenWorld: true}
 	// The same values again change nothing.
-	case "form_input":
+	case "form_input", "upload_file":
 		return Hints{Destructive: true, Idempotent: true, OpenWorld: true}
 	// Pages loaded in tabs of their own, the person's untouched; recording
 	// and evidence only watch, and write files; a task runs one of these.

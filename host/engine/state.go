@@ -33,6 +33,9 @@ type activity struct {
 	Ms    int64     `json:"ms"`
 	OK    bool      `json:"ok"`
 	Error string    `json:"error,omitempty"`
+	// Detail says what the call did where its tool alone does not: the
+	// files upload_file gave a page.
+	Detail string `json:"detail,omitempty"`
 }
 
 type stateTask struct {

@@ -11,7 +11,10 @@ import (
 	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/url"
 	"os"
+	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -36,6 +39,10 @@ type Options struct {
 	// the extension reconnects, within a second or two; the bridge.json the
 	// dead one left behind tells us one was running.
 	ReconnectGrace time.Duration
+	// UploadRoots are directories upload_file may read besides the MCP
+	// client's roots and ~/.openchrome/uploads: the directory `openchrome
+	// mcp` runs in, and its --upload-root directories.
+	UploadRoots []string
 }
 
 // Server is the MCP front-end.
@@ -45,6 +52,8 @@ type Server struct {
 	log   *slog.Logger
 	mcp   *mcp.Server
 	local *engine.Engine // runs Local tools when no daemon is up
+
+	roots []string // Options.UploadRoots
 
 	mu     sync.Mutex // guards client
 	client *bridge.Client
@@ -64,7 +73,7 @@ func New(opts Options) (*Server, error) {
 	if grace == 0 {
 		grace = 3 * time.Second
 	}
-	s := &Server{home: opts.Home, grace: grace, log: log}
+	s := &Server{home: opts.Home, grace: grace, log: log, roots: opts.UploadRoots}
 	// With no daemon, tools that only read the ledger run here.
 	var tasks, handoffs *ledger.Store
 	if opts.Home != "" {
@@ -123,9 +132,36 @@ func (s *Server) handler(t engine.Tool) mcp.ToolHandler {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
 			client = p.ClientInfo.Name
 		}
-		return toMCP(s.call(ctx, client, t, req.Params.Arguments, progress), !showsOnlyStructured(client)), nil
+		opts := bridge.CallOptions{Progress: progress}
+		if t.ReadsFiles {
+			opts.Roots = s.uploadRoots(ctx, req.Session)
+		}
+		return toMCP(s.call(ctx, client, t, req.Params.Arguments, opts), !showsOnlyStructured(client)), nil
 	}
 }
+
+// uploadRoots are the directories a tool may read files from, from this
+// side: the MCP client's roots, when it has any (asked afresh, for they
+// change as the person opens folders), and Options.UploadRoots.
+func (s *Server) uploadRoots(ctx context.Context, ss *mcp.ServerSession) []string {
+	roots := slices.Clone(s.roots)
+	ctx, cancel := context.WithTimeout(ctx, rootsWait)
+	defer cancel()
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil {
+		return roots // a client without roots says so at once
+	}
+	for _, r := range res.Roots {
+		u, err := url.Parse(r.URI)
+		if err == nil && u.Scheme == "file" && u.Path != "" {
+			roots = append(roots, filepath.FromSlash(u.Path))
+		}
+	}
+	return roots
+}
+
+// rootsWait bounds how long a call waits for the client to list its roots.
+const rootsWait = 2 * time.Second
 
 // showsOnlyStructured reports whether an MCP client is known to hand its
 // model a result's structuredContent instead of its content when both are
@@ -138,15 +174,14 @@ func showsOnlyStructured(client string) bool {
 
 // call runs one tool through the daemon, or here when the tool is local and
 // no daemon answers.
-func (s *Server) call(ctx context.Context, client string, t engine.Tool, args json.RawMessage, progress func(protocol.Progress)) *protocol.ToolResult {
+func (s *Server) call(ctx context.Context, client string, t engine.Tool, args json.RawMessage, opts bridge.CallOptions) *protocol.ToolResult {
 	cl, err := s.connect(ctx, client)
 	if err != nil {
 		if t.Local {
-			return s.local.Call(ctx, bridge.NewCall("local", t.Name, args, progress))
+			return s.local.Call(ctx, bridge.NewCall("local", t.Name, args, opts.Progress))
 		}
 		return protocol.ErrorResult(err)
 	}
-	opts := bridge.CallOptions{Progress: progress}
 	r, err := cl.Call(ctx, t.Name, args, opts)
 	if errors.Is(err, protocol.ErrBrowserNotConnected) {
 		// The daemon went away under us (Chrome restarts it). A read-only

@@ -123,7 +123,7 @@ func TestToolAnnotations(t *testing.T) {
 		"oc_connection_health": "r", "tabs_context": "r", "tabs_create": "o", "tabs_close": "di",
 		"navigate": "do", "read_page": "ro", "find": "ro", "interact": "do", "act": "do",
 		"form_input": "dio", "computer": "do", "wait_for": "ro", "page_screenshot": "ro",
-		"javascript_tool": "do", "console_messages": "ro", "network_requests": "ro", "network_request": "ro", "page_pdf": "o", "downloads": "r", "oc_stop": "di", "crawl": "o", "crawl_sitemap": "o", "recording": "o",
+		"javascript_tool": "do", "console_messages": "ro", "network_requests": "ro", "network_request": "ro", "page_pdf": "o", "downloads": "r", "upload_file": "dio", "oc_stop": "di", "crawl": "o", "crawl_sitemap": "o", "recording": "o",
 		"oc_evidence_bundle": "o", "oc_session_snapshot": "", "oc_session_resume": "o", "oc_task_start": "o",
 		"oc_task_list": "r", "oc_task_get": "r", "oc_task_wait": "r", "oc_task_cancel": "di",
 		"oc_task_update": "", "oc_task_finish": "",

@@ -13,6 +13,7 @@ import * as dialogs from '../dialogs.js';
 import { SETTLE_MS, runInput } from '../input-effects.js';
 import { Target } from '../target.js';
 import * as input from '../trusted-input.js';
+import { upload as setFiles } from '../upload.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
 
@@ -112,8 +113,23 @@ function requireString(params, name, message) {
   return v;
 }
 
+/**
+ * element.upload: sets the files of the file input behind ref, or of the
+ * file chooser open in the tab when there is no ref. The host has checked
+ * the paths.
+ * @type {TabAction}
+ */
+async function upload(params, { tabId, signal }) {
+  const files = params.files;
+  if (!Array.isArray(files) || files.length === 0 || !files.every((f) => typeof f === 'string' && f !== '')) {
+    throw new ActionError('bad_request', 'files must be a list of paths');
+  }
+  return setFiles(tabId, params.ref, files, signal);
+}
+
 export const ACTIONS = [
   tabAction('element.act', act),
+  tabAction('element.upload', upload),
   tabAction('element.locate', locate),
   tabAction('element.find', find),
   tabAction('element.field', field),

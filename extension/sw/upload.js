@@ -1,0 +1,97 @@
+// @ts-check
+// Setting the files of a file input, as a person's choice in a file chooser
+// would (CDP's DOM.setFileInputFiles: the page gets its input and change
+// events). The host has checked every path against the upload roots; this
+// side finds the input, by ref or as the input behind an open chooser.
+
+import { ActionError } from '../lib/errors.js';
+import * as cdp from './cdp.js';
+import * as chooser from './file-chooser.js';
+import * as pageScript from './page-script.js';
+
+/**
+ * The deep search, in the page's main world, for the element the page
+ * script marked: through open shadow roots and same-origin frames, which is
+ * where the page script reaches too.
+ * @param {string} mark
+ */
+function findMarked(mark) {
+  return `(() => {
+  const want = '[data-openchrome-upload="${mark}"]';
+  const roots = [document];
+  for (let i = 0; i < roots.length; i++) {
+    const hit = roots[i].querySelector(want);
+    if (hit) return hit;
+    for (const el of roots[i].querySelectorAll('*')) {
+      if (el.shadowRoot) roots.push(el.shadowRoot);
+      if (el instanceof HTMLIFrameElement) {
+        try { if (el.contentDocument) roots.push(el.contentDocument); } catch {}
+      }
+    }
+  }
+  return null;
+})()`;
+}
+
+/**
+ * Sets files on the input behind rawRef, or when rawRef is undefined on the
+ * input of the chooser open in tabId.
+ * @param {number} tabId
+ * @param {unknown} rawRef
+ * @param {string[]} files absolute paths
+ * @param {AbortSignal} signal
+ * @returns {Promise<Record<string, unknown>>}
+ */
+export async function upload(tabId, rawRef, files, signal) {
+  if (rawRef === undefined) return answerChooser(tabId, files, signal);
+  const t = await pageScript.resolve(tabId, rawRef);
+  const mark = crypto.randomUUID();
+  const el = await pageScript.onRef(t, 'dom', { op: 'markUpload', value: mark }, signal);
+  try {
+    if (!el.file) {
+      throw new ActionError('bad_request', `e${t.ref} (${el.label}) is not a file input`,
+        'pass the ref of an input of type file; or click what opens the file chooser, then call upload_file without ref');
+    }
+    if (files.length > 1 && !el.multiple) {
+      throw new ActionError('bad_request', `e${t.ref} takes one file, not ${files.length}`);
+    }
+    const found = await cdp.send(tabId, 'Runtime.evaluate', { expression: findMarked(mark) }, { signal });
+    const objectId = found.result?.objectId;
+    if (!objectId) {
+      throw new ActionError('bad_request', `e${t.ref} is in a frame upload_file cannot reach (a cross-site frame)`,
+        'click it to open its file chooser, then call upload_file without ref');
+    }
+    try {
+      await cdp.send(tabId, 'DOM.setFileInputFiles', { files, objectId }, { signal });
+    } finally {
+      cdp.send(tabId, 'Runtime.releaseObject', { objectId }).catch(() => {});
+    }
+    chooser.answered(tabId);
+    return { ref: `e${t.ref}`, target: el.label, files: files.length };
+  } finally {
+    pageScript.onRef(t, 'dom', { op: 'unmarkUpload' }, signal).catch(() => {});
+  }
+}
+
+/**
+ * @param {number} tabId
+ * @param {string[]} files
+ * @param {AbortSignal} signal
+ */
+async function answerChooser(tabId, files, signal) {
+  const open = chooser.current(tabId);
+  if (!open) {
+    throw new ActionError('bad_request', 'no file chooser is open in this tab',
+      'pass ref, the file input (read_page shows it), or click what opens the chooser first');
+  }
+  if (open.backendNodeId === undefined) {
+    throw new ActionError('bad_request', 'the open file chooser has no file input behind it',
+      'pass ref, the file input (read_page shows it)');
+  }
+  if (files.length > 1 && !open.multiple) {
+    throw new ActionError('bad_request', `the file chooser takes one file, not ${files.length}`);
+  }
+  await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal });
+  chooser.answered(tabId);
+  return { chooser: true, files: files.length };
+}

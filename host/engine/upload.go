@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/pagetree"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+type uploadIn struct {
+	tabArgs
+	Ref   string   `json:"ref,omitempty" jsonschema:"the file input; default: the open chooser"`
+	Paths []string `json:"paths" jsonschema:"absolute, in the upload roots"`
+}
+
+func (in *uploadIn) validate() error {
+	if in.Ref != "" {
+		if _, err := pagetree.ParseRef(in.Ref); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func uploadTool() Tool {
+	t := defineTab("upload_file", GroupCore,
+		"Give a file input, or the file chooser a click opened, files as a person would.",
+		uploadFiles,
+		func(s *jsonschema.Schema) {
+			one := 1
+			property(s, "paths").MinItems = &one
+		})
+	t.ReadsFiles = true
+	return t
+}
+
+func uploadFiles(ctx context.Context, c *call, tab int, in uploadIn) (*protocol.ToolResult, error) {
+	roots := c.uploadRoots()
+	files, err := uploadable(in.Paths, roots)
+	if err != nil {
+		return nil, err
+	}
+	paths := make([]string, len(files))
+	names := make([]string, len(files))
+	for i, f := range files {
+		paths[i], names[i] = f.Path, f.Name
+	}
+	done, err := browser.ElementUpload(tab, in.Ref, paths).Run(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	c.detail = strings.Join(names, ", ")
+	to := "the file chooser"
+	if done.Ref != "" {
+		to = fmt.Sprintf("%s %s", done.Ref, done.Target)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "set %d file(s) on %s:", len(files), to)
+	for _, f := range files {
+		fmt.Fprintf(&b, "\n%s (%s)", f.Name, bytesText(f.Bytes))
+	}
+	return textResult(b.String(), struct {
+		TabID int          `json:"tabId"`
+		Ref   string       `json:"ref,omitempty"`
+		Files []chosenFile `json:"files"`
+	}{tab, done.Ref, files})
+}
+
+// uploadRoots are the directories upload_file may read: the agent's side's
+// (the MCP client's roots, the directory `openchrome mcp` runs in, its
+// --upload-root directories) and ~/.openchrome/uploads.
+func (c *call) uploadRoots() []string {
+	return append(append([]string(nil), c.bc.Roots...), c.engine.home.Path("uploads"))
+}
+
+// chosenFile is a file upload_file gives a page.
+type chosenFile struct {
+	Path  string `json:"path"`
+	Name  string `json:"name"`
+	Bytes int64  `json:"bytes"`
+}
+
+// uploadable checks paths against roots: each must name a regular file
+// that, symlinks resolved, lies inside a root, with no dotfile or
+// dot-directory on the way from the root to it (.env, .ssh/id_ed25519). It
+// returns the files, resolved, or an error naming the first path refused
+// and the roots.
+func uploadable(paths, roots []string) ([]chosenFile, error) {
+	var real []string
+	for _, r := range roots {
+		if rr, err := filepath.EvalSymlinks(r); err == nil && filepath.IsAbs(rr) {
+			real = append(real, rr)
+		}
+	}
+	refuse := func(code protocol.Code, format string, args ...any) error {
+		hint := "upload roots: none (start openchrome mcp in the directory, or pass --upload-root DIR)"
+		if len(real) > 0 {
+			hint = "upload roots: " + strings.Join(real, ", ") + " (copy the file into one, or pass openchrome mcp --upload-root DIR)"
+		}
+		return protocol.Errorf(code, format, args...).WithHint(hint)
+	}
+	out := make([]chosenFile, 0, len(paths))
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			return nil, refuse(protocol.CodeBadRequest, "%q is not an absolute path", p)
+		}
+		if dotted(filepath.Base(p)) {
+			return nil, refuse(protocol.CodeUnauthorized, "%s is a dotfile: upload_file never reads one", p)
+		}
+		resolved, err := filepath.EvalSymlinks(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, refuse(protocol.CodeNotFound, "no file at %s", p)
+		}
+		if err != nil {
+			return nil, refuse(protocol.CodeBadRequest, "%s cannot be read: %v", p, err)
+		}
+		rel, ok := under(resolved, real)
+		if !ok {
+			return nil, refuse(protocol.CodeUnauthorized, "%s is outside the upload roots", p)
+		}
+		for part := range strings.SplitSeq(rel, string(filepath.Separator)) {
+			if dotted(part) {
+				return nil, refuse(protocol.CodeUnauthorized, "%s is in or is a dotfile (%s): upload_file never reads one", p, part)
+			}
+		}
+		info, err := os.Stat(resolved)
+		if err != nil {
+			return nil, refuse(protocol.CodeBadRequest, "%s cannot be read: %v", p, err)
+		}
+		if !info.Mode().IsRegular() {
+			return nil, refuse(protocol.CodeBadRequest, "%s is not a file", p)
+		}
+		out = append(out, chosenFile{Path: resolved, Name: filepath.Base(resolved), Bytes: info.Size()})
+	}
+	return out, nil
+}
+
+// under returns path relative to the first root it lies in.
+func under(path string, roots []string) (string, bool) {
+	for _, r := range roots {
+		rel, err := filepath.Rel(r, path)
+		if err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return rel, true
+		}
+	}
+	return "", false
+}
+
+func dotted(name string) bool { return strings.HasPrefix(name, ".") }
