@@ -151,6 +151,7 @@ const CALL = struct([
   ['args', RAW, O],
   ['progress', BOOL, O],
   ['timeoutMs', INT, O],
+  ['roots', slice(STRING), O],
 ]);
 const PROGRESS = struct([
   ['id', STRING],
