@@ -16,6 +16,9 @@ type call struct {
 	agent  *agentState
 	// touched is the tab the call acted on, for the activity log.
 	touched int
+	// wait, set for a background task's call only, makes its commands wait
+	// for a browser that went away.
+	wait *browserWait
 }
 
 // A call sends its commands itself: it picks the browser and logs each.
@@ -29,9 +32,13 @@ func (c *call) browser() (*bridge.Link, error) {
 	return c.engine.browsers.Browser("")
 }
 
-// Do runs one extension command in the browser and returns its data.
+// Do runs one extension command in the browser and returns its data. A
+// background task's command waits for a browser when none is linked.
 func (c *call) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, error) {
 	l, err := c.browser()
+	if err != nil && c.wait != nil && c.engine.browsers != nil {
+		l, err = c.wait.link(ctx, c.engine.browsers)
+	}
 	if err != nil {
 		return nil, err
 	}

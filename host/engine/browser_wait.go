@@ -1,0 +1,76 @@
+package engine
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/task"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// DefaultBrowserWait bounds how long a background task waits for its
+// browser to come back. Chrome stops the extension's service worker on an
+// update, a reload, a crash or under memory pressure; the worker wakes
+// itself and reconnects within seconds (docs/design.md, Processes), so two
+// minutes is ample for that and short enough that a browser that was closed
+// fails the task while someone still cares.
+const DefaultBrowserWait = 2 * time.Minute
+
+// browserWait is a background task's patience with a browser that went
+// away: its calls wait for one to be linked again, up to bound, instead of
+// failing. Only tasks wait: an agent's call in flight fails at once with
+// browser_not_connected, and the agent decides whether to call again.
+//
+// A command already sent when the link dropped is not sent again (it may
+// have acted); the job decides what to repeat (a crawl visits the page
+// again: reading is safe to repeat).
+type browserWait struct {
+	sink  *task.Sink
+	bound time.Duration
+
+	mu      sync.Mutex // guards waiting
+	waiting int        // the task's calls waiting now: the first says so, the last that it is over
+}
+
+// link returns the browser to send a command to, waiting for one when none
+// is linked. Past the bound it fails with browser_not_connected.
+func (w *browserWait) link(ctx context.Context, reg *bridge.Registry) (*bridge.Link, error) {
+	if l, err := reg.Browser(""); err == nil {
+		return l, nil
+	}
+	w.begin()
+	wctx, cancel := context.WithTimeout(ctx, w.bound)
+	defer cancel()
+	l, err := reg.Wait(wctx)
+	w.end(err == nil)
+	switch {
+	case err == nil:
+		return l, nil
+	case ctx.Err() != nil:
+		return nil, bridge.ContextError(ctx, "waiting for the browser")
+	}
+	return nil, protocol.Errorf(protocol.CodeBrowserNotConnected,
+		"the browser did not reconnect within %s", w.bound).
+		WithHint("open Chrome with the OpenChrome extension (or run: openchrome launch), then start the task again; run: openchrome doctor").
+		WithCause(err)
+}
+
+func (w *browserWait) begin() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waiting++
+	if w.waiting == 1 {
+		w.sink.State("waiting_for_browser", "waiting for the browser to reconnect (at most %s)", w.bound)
+	}
+}
+
+func (w *browserWait) end(linked bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.waiting--
+	if w.waiting == 0 && linked {
+		w.sink.State("browser_reconnected", "the browser reconnected; going on")
+	}
+}
