@@ -215,11 +215,14 @@ func versionMismatch(agent, daemon string) *protocol.Error {
 // serveBrowser runs a browser relayed by another daemon until it disconnects.
 func (s *Server) serveBrowser(c *conn, hello *protocol.Hello) {
 	reg := s.opts.Browsers
-	l := reg.Add(hello, c.write)
-	defer reg.Remove(l)
+	// Ready goes out before the browser is added: once it is, the engine
+	// sends it frames (the side panel's state), which must not overtake
+	// the answer to its hello.
 	if err := c.write(protocol.Ready{Version: s.opts.Version, Browsers: reg.List()}); err != nil {
 		return
 	}
+	l := reg.Add(hello, c.write)
+	defer reg.Remove(l)
 	for {
 		b, err := c.read()
 		if err != nil {

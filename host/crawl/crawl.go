@@ -168,12 +168,18 @@ func (cr *crawler) worker(ctx context.Context) {
 			cr.closeTab(ctx, tab)
 		}
 	}()
-	for {
+	for cutOff := 0; ; {
 		fresh, err := browser.TabCreate("about:blank", false, 0).Run(ctx, cr.do)
 		if err != nil {
+			// Cut off: the browser may have opened a blank tab we never
+			// heard of; the next try waits for it to be back.
+			if cutOff++; cr.opts.Rejoin && cutOff < maxLost && errors.Is(err, protocol.ErrBrowserNotConnected) && ctx.Err() == nil {
+				continue
+			}
 			cr.fail(err)
 			return
 		}
+		cutOff = 0
 		if tab != 0 {
 			cr.closeTab(ctx, tab) // the one it lost, if the browser still has it
 		}

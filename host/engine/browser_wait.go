@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
@@ -17,6 +18,36 @@ import (
 // minutes is ample for that and short enough that a browser that was closed
 // fails the task while someone still cares.
 const DefaultBrowserWait = 2 * time.Minute
+
+// startGrace is how long after the daemon starts an agent's call waits for
+// a browser instead of failing: the native host that started the daemon
+// links its browser within milliseconds of bridge.json appearing, and an
+// agent that was waiting for the daemon (it restarted) may call first.
+const startGrace = 2 * time.Second
+
+// link returns the browser c sends its commands to: a background task's
+// call waits for one (browserWait), an agent's call only in the daemon's
+// first moments (startGrace).
+func (c *call) link(ctx context.Context) (*bridge.Link, error) {
+	l, err := c.browser()
+	reg := c.engine.browsers
+	if err == nil || reg == nil || !errors.Is(err, protocol.ErrBrowserNotConnected) {
+		return l, err
+	}
+	if c.wait != nil {
+		return c.wait.link(ctx, reg)
+	}
+	left := c.engine.started.Add(startGrace).Sub(c.engine.now())
+	if left <= 0 {
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, left)
+	defer cancel()
+	if l, werr := reg.Wait(wctx); werr == nil {
+		return l, nil
+	}
+	return nil, err
+}
 
 // browserWait is a background task's patience with a browser that went
 // away: its calls wait for one to be linked again, up to bound, instead of

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,7 +116,7 @@ func TestATaskWaitsForItsBrowser(t *testing.T) {
 			if !tt.back {
 				bound = 50 * time.Millisecond
 			}
-			e := New(Options{Browsers: reg, Tasks: store, BrowserWait: bound})
+			e := New(Options{Browsers: reg, Tasks: store, BrowserWait: bound, Now: upSince(time.Hour)})
 			t.Cleanup(func() { e.Close(context.Background()) })
 
 			reached := make(chan struct{})
@@ -181,6 +182,50 @@ func TestATaskWaitsForItsBrowser(t *testing.T) {
 			for _, k := range tt.events {
 				assert.Contains(t, kinds, k)
 			}
+		})
+	}
+}
+
+// upSince returns a clock for an engine that started ago: the first call
+// reads the start, later calls read ago after it.
+func upSince(ago time.Duration) func() time.Time {
+	var calls atomic.Int32
+	return func() time.Time {
+		if calls.Add(1) == 1 {
+			return time.Now().Add(-ago)
+		}
+		return time.Now()
+	}
+}
+
+// TestADaemonJustStartedWaitsForItsBrowser: an agent whose daemon
+// restarted may call before the native host that started the new one has
+// linked its browser.
+func TestADaemonJustStartedWaitsForItsBrowser(t *testing.T) {
+	tests := []struct {
+		name string
+		up   time.Duration // how long the daemon has run
+		want protocol.Code // "" for a result
+	}{
+		{"just started: the call waits for the browser", 0, ""},
+		{"up a while: browser_not_connected at once", time.Hour, protocol.CodeBrowserNotConnected},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			reg := bridge.NewRegistry(bridge.RegistryOptions{})
+			e := New(Options{Browsers: reg, Now: upSince(tt.up)})
+			t.Cleanup(func() { e.Close(context.Background()) })
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			called := make(chan *protocol.ToolResult, 1)
+			go func() { called <- e.Call(ctx, bridge.NewCall("a1", "tabs_context", json.RawMessage(`{}`), nil)) }()
+			if tt.want != "" {
+				wantError(t, <-called, tt.want)
+				return
+			}
+			link(reg, tabs([]browser.Tab{{TabID: 7, URL: "about:blank"}}, pageBrowser))
+			r := <-called
+			require.False(t, r.IsError, textOf(t, r))
 		})
 	}
 }

@@ -35,10 +35,7 @@ func (c *call) browser() (*bridge.Link, error) {
 // Do runs one extension command in the browser and returns its data. A
 // background task's command waits for a browser when none is linked.
 func (c *call) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, error) {
-	l, err := c.browser()
-	if err != nil && c.wait != nil && c.engine.browsers != nil {
-		l, err = c.wait.link(ctx, c.engine.browsers)
-	}
+	l, err := c.link(ctx)
 	if err != nil {
 		return nil, err
 	}
