@@ -61,8 +61,9 @@ type browserWait struct {
 	sink  *task.Sink
 	bound time.Duration
 
-	mu      sync.Mutex // guards waiting
+	mu      sync.Mutex // guards the fields below
 	waiting int        // the task's calls waiting now: the first says so, the last that it is over
+	gaveUp  error      // set once a wait ran out: the task is failing, no call waits again
 }
 
 // link returns the browser to send a command to, waiting for one when none
@@ -71,37 +72,51 @@ func (w *browserWait) link(ctx context.Context, reg *bridge.Registry) (*bridge.L
 	if l, err := reg.Browser(""); err == nil {
 		return l, nil
 	}
-	w.begin()
+	if err := w.begin(); err != nil {
+		return nil, err
+	}
 	wctx, cancel := context.WithTimeout(ctx, w.bound)
 	defer cancel()
 	l, err := reg.Wait(wctx)
-	w.end(err == nil)
 	switch {
 	case err == nil:
+		w.end(nil)
 		return l, nil
 	case ctx.Err() != nil:
+		w.end(nil)
 		return nil, bridge.ContextError(ctx, "waiting for the browser")
 	}
-	return nil, protocol.Errorf(protocol.CodeBrowserNotConnected,
+	err = protocol.Errorf(protocol.CodeBrowserNotConnected,
 		"the browser did not reconnect within %s", w.bound).
 		WithHint("open Chrome with the OpenChrome extension (or run: openchrome launch), then start the task again; run: openchrome doctor").
 		WithCause(err)
+	w.end(err)
+	return nil, err
 }
 
-func (w *browserWait) begin() {
+// begin counts a call in as waiting, or says the task gave up.
+func (w *browserWait) begin() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.gaveUp != nil {
+		return w.gaveUp
+	}
 	w.waiting++
 	if w.waiting == 1 {
 		w.sink.State("waiting_for_browser", "waiting for the browser to reconnect (at most %s)", w.bound)
 	}
+	return nil
 }
 
-func (w *browserWait) end(linked bool) {
+// end counts a call out; gaveUp, when not nil, is why its wait ran out.
+func (w *browserWait) end(gaveUp error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.waiting--
-	if w.waiting == 0 && linked {
+	if gaveUp != nil && w.gaveUp == nil {
+		w.gaveUp = gaveUp
+	}
+	if w.waiting == 0 && w.gaveUp == nil {
 		w.sink.State("browser_reconnected", "the browser reconnected; going on")
 	}
 }

@@ -42,6 +42,7 @@ func (w *crawlWeb) answer(cmd protocol.Command) (any, *protocol.Error) {
 		w.mu.Lock()
 		defer w.mu.Unlock()
 		w.tabs++
+		w.at[w.tabs] = "about:blank"
 		return browser.Page{TabID: w.tabs, URL: "about:blank"}, nil
 	case "tab.navigate":
 		if w.hold != nil {
@@ -51,12 +52,19 @@ func (w *crawlWeb) answer(cmd protocol.Command) (any, *protocol.Error) {
 		}
 		w.mu.Lock()
 		defer w.mu.Unlock()
+		if _, ok := w.at[p.TabID]; !ok {
+			return nil, protocol.Errorf(protocol.CodeTabNotFound, "no tab %d", p.TabID)
+		}
 		w.at[p.TabID] = p.URL
 		return browser.Page{TabID: p.TabID, URL: p.URL, Status: 200}, nil
 	case "page.crawl":
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		u := w.at[p.TabID]
+		u, ok := w.at[p.TabID]
+		if !ok {
+			// Another browser than the one that opened the tab.
+			return nil, protocol.Errorf(protocol.CodeTabNotFound, "no tab %d", p.TabID)
+		}
 		var n int
 		_, _ = fmt.Sscanf(u, "http://s/%d", &n)
 		return browser.Crawled{URL: u, Title: "Page " + u, Links: []string{fmt.Sprintf("http://s/%d", n+1)}}, nil
@@ -182,6 +190,13 @@ func TestATaskWaitsForItsBrowser(t *testing.T) {
 			for _, k := range tt.events {
 				assert.Contains(t, kinds, k)
 			}
+			waits := 0
+			for _, k := range kinds {
+				if k == "waiting_for_browser" {
+					waits++
+				}
+			}
+			assert.Equal(t, 1, waits, "one wait, bounded once: a task that gave up waits no more")
 		})
 	}
 }
