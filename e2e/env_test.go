@@ -83,6 +83,13 @@ func (e *env) openchrome(args ...string) (string, error) {
 
 func (e *env) startChromium() {
 	t := e.t
+	// A person who loaded the extension unpacked has developer mode on;
+	// Chrome reloads (chrome.runtime.reload) an unpacked extension only then.
+	prefs := filepath.Join(e.udd, "Default", "Preferences")
+	if _, err := os.Stat(prefs); os.IsNotExist(err) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(prefs), 0o700))
+		require.NoError(t, os.WriteFile(prefs, []byte(`{"extensions":{"ui":{"developer_mode":true}}}`), 0o600))
+	}
 	e.chromeLog = filepath.Join(filepath.Dir(e.udd), "chromium.log")
 	logf, err := os.Create(e.chromeLog)
 	require.NoError(t, err)
