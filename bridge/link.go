@@ -14,7 +14,7 @@ import (
 // Link is one connected browser. It sends commands to the extension and hands
 // each result to the command waiting for it. The transport is a send function
 // plus [Link.Deliver] for what comes back, so the daemon's native link, a
-// relaying daemon's WebSocket and a test's fake extension all drive the same
+// relaying native host's WebSocket and a test's fake extension all drive the same
 // code.
 type Link struct {
 	info    protocol.BrowserInfo

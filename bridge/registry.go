@@ -10,8 +10,9 @@ import (
 	"github.com/openchrome/openchrome/protocol"
 )
 
-// Registry holds the connected browsers. The broker adds the browsers other
-// daemons relay; the daemon adds its own native link; the engine picks from it.
+// Registry holds the connected browsers. The broker adds the browsers native
+// hosts relay; the engine picks from it, and a background task waits on it
+// for a browser that went away ([Registry.Wait]).
 type Registry struct {
 	log       *slog.Logger
 	onEvent   func(browser string, ev *protocol.Event)

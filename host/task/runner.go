@@ -164,7 +164,7 @@ func (r *Runner) run(ctx context.Context, id, kind string, job Job, rt *running)
 	case rt.byUser.Load():
 		to = ledger.StatusCancelled
 	case r.ctx.Err() != nil:
-		to, info = ledger.StatusFailed, &ledger.ErrorInfo{Code: ledger.CodeOrphaned, Message: "the daemon stopped while the task ran (the browser closed)"}
+		to, info = ledger.StatusFailed, &ledger.ErrorInfo{Code: ledger.CodeOrphaned, Message: "the daemon stopped while the task ran"}
 	default:
 		e := protocol.AsError(err)
 		to, info = ledger.StatusFailed, &ledger.ErrorInfo{Code: string(e.Code), Message: e.Message}
