@@ -103,14 +103,13 @@ func (r *Registry) Remove(l *Link) {
 }
 
 // Browser returns the browser with id, or the first connected one when id is
-// empty.
+// empty. A link that has closed (its transport broke) and is on its way out
+// is not connected.
 func (r *Registry) Browser(id string) (*Link, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, l := range r.links {
-		if id == "" || l.info.ID == id {
-			return l, nil
-		}
+	if l := r.firstLocked(id); l != nil {
+		return l, nil
 	}
 	if id != "" && len(r.links) > 0 {
 		return nil, protocol.Errorf(protocol.CodeNotFound, "no browser %q is connected", id).
@@ -127,8 +126,7 @@ func (r *Registry) Browser(id string) (*Link, error) {
 func (r *Registry) Wait(ctx context.Context) (*Link, error) {
 	for {
 		r.mu.Lock()
-		if len(r.links) > 0 {
-			l := r.links[0]
+		if l := r.firstLocked(""); l != nil {
 			r.mu.Unlock()
 			return l, nil
 		}
@@ -140,6 +138,17 @@ func (r *Registry) Wait(ctx context.Context) (*Link, error) {
 			return nil, errNoBrowser.WithCause(ctx.Err())
 		}
 	}
+}
+
+// firstLocked returns the first open link with id (any, when empty), or
+// nil. r.mu must be held.
+func (r *Registry) firstLocked(id string) *Link {
+	for _, l := range r.links {
+		if (id == "" || l.info.ID == id) && !l.closed() {
+			return l
+		}
+	}
+	return nil
 }
 
 // errNoBrowser says no browser is linked to the daemon. The extension

@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"io"
 	"testing"
 	"time"
 
@@ -105,4 +106,25 @@ func assertBlocked(t *testing.T, waited <-chan waitResult) {
 		t.Fatalf("Wait returned early: %v, %v", got.link, got.err)
 	default:
 	}
+}
+
+func TestALinkWhoseTransportBrokeIsGoneAtOnce(t *testing.T) {
+	r := NewRegistry(RegistryOptions{})
+	broken := r.Add(&protocol.Hello{Browser: "dying"}, func(protocol.Frame) error { return io.ErrClosedPipe })
+	// Its read loop has not noticed yet: it is still listed.
+	_, err := broken.Do(context.Background(), protocol.Command{Action: "tab.list"})
+	require.ErrorIs(t, err, protocol.ErrBrowserNotConnected)
+	assert.ErrorIs(t, err, io.ErrClosedPipe, "the cause is kept")
+
+	_, err = r.Browser("")
+	assert.ErrorIs(t, err, protocol.ErrBrowserNotConnected, "a broken link is not picked")
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = r.Wait(ctx)
+	assert.ErrorIs(t, err, protocol.ErrBrowserNotConnected, "nor waited for")
+
+	next := r.Add(&protocol.Hello{Browser: "next"}, discard)
+	l, err := r.Wait(context.Background())
+	require.NoError(t, err)
+	assert.Same(t, next, l)
 }
