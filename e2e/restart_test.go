@@ -310,3 +310,26 @@ func TestTheSidePanelSaysReconnecting(t *testing.T) {
 	panel.waitFor(connection + ` === 'Connected'`)
 	ok(t, cs, "tabs_context", map[string]any{})
 }
+
+// TestTheDaemonOutlivesTheBrowserThenExitsWhenIdle: Chrome and its native
+// host go; the daemon, in a session of its own, stays while an agent is
+// connected, then, with nothing to do for OPENCHROME_IDLE_EXIT, leaves.
+func TestTheDaemonOutlivesTheBrowserThenExitsWhenIdle(t *testing.T) {
+	e := newEnv(t, "OPENCHROME_IDLE_EXIT=1s")
+	cs := e.client("e2e")
+	ok(t, cs, "tabs_context", map[string]any{})
+	pid := e.daemonPID()
+	e.stopChromium()
+	require.Eventually(t, func() bool {
+		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "oc_connection_health", Arguments: map[string]any{}})
+		return err == nil && r.IsError
+	}, 10*time.Second, 20*time.Millisecond, "the browser is gone")
+	assert.True(t, ledger.ProcessAlive(pid), "the daemon outlives the browser while an agent is connected")
+	assert.Equal(t, pid, e.daemonPID())
+
+	require.NoError(t, cs.Close())
+	require.Eventually(t, func() bool { return !ledger.ProcessAlive(pid) }, 15*time.Second, 20*time.Millisecond,
+		"the daemon did not exit when idle")
+	_, err := os.Stat(e.home.BridgeFile())
+	assert.True(t, os.IsNotExist(err), "bridge.json is removed")
+}

@@ -30,6 +30,7 @@ func Spawn(exe string, home ledger.Home) func(ctx context.Context) error {
 		defer stderr.Close() // the child has its own descriptor
 		// Not CommandContext: the daemon is meant to outlive us.
 		cmd := exec.Command(exe, "serve")
+		cmd.Dir = string(home) // not Chrome's working directory, which may go
 		cmd.Stderr = stderr
 		cmd.SysProcAttr = detached()
 		if err := cmd.Start(); err != nil {
