@@ -71,7 +71,7 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 	}
 	// A task waits for a browser that went away, not for one that was
 	// never there.
-	if _, err := c.browser(); err != nil {
+	if _, err := c.link(ctx); err != nil {
 		return nil, err
 	}
 	raw, err := json.Marshal(in.Args)
