@@ -182,11 +182,11 @@ func (cl *Client) take(id string) *pendingCall {
 func (cl *Client) forget(id string) { cl.take(id) }
 
 var errLost = protocol.Errorf(protocol.CodeBrowserNotConnected, "lost the connection to the OpenChrome daemon").
-	WithHint("retry in a moment: the browser restarts the daemon by itself; if it does not, run: openchrome doctor")
+	WithHint("retry in a moment: the browser's native host starts the next daemon by itself; if it does not, run: openchrome doctor")
 
-// Relay is a second daemon's connection to the broker: it carries one
-// extension's frames, so a second Chrome profile joins the first daemon's
-// broker instead of starting its own.
+// Relay is a native host's connection to the broker: it carries one
+// extension's frames, so every Chrome profile's extension reaches the one
+// daemon of the home, and a native host Chrome kills takes nothing with it.
 type Relay struct {
 	c *conn
 }

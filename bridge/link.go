@@ -14,7 +14,7 @@ import (
 // Link is one connected browser. It sends commands to the extension and hands
 // each result to the command waiting for it. The transport is a send function
 // plus [Link.Deliver] for what comes back, so the daemon's native link, a
-// relaying daemon's WebSocket and a test's fake extension all drive the same
+// relaying native host's WebSocket and a test's fake extension all drive the same
 // code.
 type Link struct {
 	info    protocol.BrowserInfo
@@ -26,7 +26,7 @@ type Link struct {
 
 	mu      sync.Mutex // guards the fields below
 	pending map[string]chan *protocol.CommandResult
-	closed  bool
+	shut    bool // Close has run
 }
 
 // NewLink returns a link that sends frames with send. onEvent, if not nil,
@@ -50,6 +50,16 @@ func (l *Link) Info() protocol.BrowserInfo { return l.info }
 // Done is closed when the link has closed.
 func (l *Link) Done() <-chan struct{} { return l.done }
 
+// closed reports whether the link has closed.
+func (l *Link) closed() bool {
+	select {
+	case <-l.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // Do sends cmd and waits for its result. Do sets the command's id and its
 // timeout (cmd.TimeoutMs, clamped; the default when 0). When ctx ends or the
 // timeout passes first, Do sends a cancel frame for the command, so the
@@ -62,7 +72,7 @@ func (l *Link) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, e
 
 	ch := make(chan *protocol.CommandResult, 1)
 	l.mu.Lock()
-	if l.closed {
+	if l.shut {
 		l.mu.Unlock()
 		return nil, errBrowserGone
 	}
@@ -76,6 +86,9 @@ func (l *Link) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, e
 		if errors.Is(err, protocol.ErrTooLarge) {
 			return nil, err
 		}
+		// The transport is broken for good: the link is gone, even
+		// before its read loop notices and removes it.
+		l.Close()
 		return nil, errBrowserGone.WithCause(err)
 	}
 
@@ -131,10 +144,10 @@ func (l *Link) Deliver(f protocol.Frame) {
 func (l *Link) Close() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.closed {
+	if l.shut {
 		return
 	}
-	l.closed = true
+	l.shut = true
 	close(l.done)
 }
 

@@ -1,6 +1,7 @@
 package bridge
 
 import (
+	"context"
 	"log/slog"
 	"slices"
 	"strconv"
@@ -9,8 +10,9 @@ import (
 	"github.com/openchrome/openchrome/protocol"
 )
 
-// Registry holds the connected browsers. The broker adds the browsers other
-// daemons relay; the daemon adds its own native link; the engine picks from it.
+// Registry holds the connected browsers. The broker adds the browsers native
+// hosts relay; the engine picks from it, and a background task waits on it
+// for a browser that went away ([Registry.Wait]).
 type Registry struct {
 	log       *slog.Logger
 	onEvent   func(browser string, ev *protocol.Event)
@@ -19,6 +21,9 @@ type Registry struct {
 	mu    sync.Mutex // guards the fields below
 	seq   int
 	links []*Link // in the order they connected; the first is the default
+	// added is closed, and replaced, whenever a browser is added: Wait
+	// blocks on it.
+	added chan struct{}
 }
 
 // RegistryOptions configure a Registry. Every field may be left out.
@@ -39,7 +44,7 @@ func NewRegistry(opts RegistryOptions) *Registry {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Registry{log: log, onEvent: opts.OnEvent, onConnect: opts.OnConnect}
+	return &Registry{log: log, onEvent: opts.OnEvent, onConnect: opts.OnConnect, added: make(chan struct{})}
 }
 
 // Add registers a browser that said hello and sends its commands with send.
@@ -61,6 +66,8 @@ func (r *Registry) Add(hello *protocol.Hello, send func(protocol.Frame) error) *
 		ExtensionVersion: hello.Version,
 	}, send, onEvent)
 	r.links = append(r.links, l)
+	close(r.added)
+	r.added = make(chan struct{})
 	r.log.Info("browser connected", "browser", id, "name", hello.Browser, "extension", hello.Version)
 	if r.onConnect != nil {
 		go r.onConnect(l) // not under mu: it may well look at the registry
@@ -96,22 +103,59 @@ func (r *Registry) Remove(l *Link) {
 }
 
 // Browser returns the browser with id, or the first connected one when id is
-// empty.
+// empty. A link that has closed (its transport broke) and is on its way out
+// is not connected.
 func (r *Registry) Browser(id string) (*Link, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	for _, l := range r.links {
-		if id == "" || l.info.ID == id {
-			return l, nil
-		}
+	if l := r.firstLocked(id); l != nil {
+		return l, nil
 	}
 	if id != "" && len(r.links) > 0 {
 		return nil, protocol.Errorf(protocol.CodeNotFound, "no browser %q is connected", id).
 			WithHint("call oc_connection_health for the connected browsers")
 	}
-	return nil, protocol.Errorf(protocol.CodeBrowserNotConnected, "no browser is connected to the daemon").
-		WithHint("open Chrome with the OpenChrome extension enabled; run: openchrome doctor")
+	return nil, errNoBrowser
 }
+
+// Wait returns the first connected browser, waiting for one to connect
+// when none is. A background task whose browser went away (its service
+// worker was stopped, the extension reloaded) waits here for the extension
+// to come back. When ctx ends first, Wait returns browser_not_connected
+// with ctx's error as its cause.
+func (r *Registry) Wait(ctx context.Context) (*Link, error) {
+	for {
+		r.mu.Lock()
+		if l := r.firstLocked(""); l != nil {
+			r.mu.Unlock()
+			return l, nil
+		}
+		added := r.added
+		r.mu.Unlock()
+		select {
+		case <-added:
+		case <-ctx.Done():
+			return nil, errNoBrowser.WithCause(ctx.Err())
+		}
+	}
+}
+
+// firstLocked returns the first open link with id (any, when empty), or
+// nil. r.mu must be held.
+func (r *Registry) firstLocked(id string) *Link {
+	for _, l := range r.links {
+		if (id == "" || l.info.ID == id) && !l.closed() {
+			return l
+		}
+	}
+	return nil
+}
+
+// errNoBrowser says no browser is linked to the daemon. The extension
+// reconnects by itself within seconds when its service worker was stopped,
+// so retrying is the first thing to try.
+var errNoBrowser = protocol.Errorf(protocol.CodeBrowserNotConnected, "no browser is connected to the daemon").
+	WithHint("retry in a few seconds: the extension reconnects by itself; if Chrome is closed, open it (or run: openchrome launch); run: openchrome doctor")
 
 // List describes the connected browsers.
 func (r *Registry) List() []protocol.BrowserInfo {

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"sync"
 	"time"
 
@@ -57,8 +59,8 @@ func NewCall(agent, tool string, args json.RawMessage, progress func(protocol.Pr
 type Options struct {
 	Token   string  // required: the bearer token agents must present
 	Handler Handler // required
-	// Browsers holds the connected browsers; browsers relayed by other
-	// daemons join it. Default: a new, empty registry.
+	// Browsers holds the connected browsers; browsers native hosts relay
+	// join it. Default: a new, empty registry.
 	Browsers *Registry
 	Version  string // default protocol.Version
 	Logger   *slog.Logger
@@ -212,17 +214,20 @@ func (s *Server) session(ctx context.Context, c *conn) {
 func versionMismatch(agent, daemon string) *protocol.Error {
 	return protocol.Errorf(protocol.CodeConflict,
 		"this openchrome is version %s but the running daemon is %s", agent, daemon).
-		WithHint("restart the browser so it starts the same openchrome, or run: openchrome doctor")
+		WithHint(fmt.Sprintf("stop the running daemon (kill %d): the browser starts this one within seconds; or run: openchrome doctor", os.Getpid()))
 }
 
-// serveBrowser runs a browser relayed by another daemon until it disconnects.
+// serveBrowser runs a browser a native host relays until it disconnects.
 func (s *Server) serveBrowser(c *conn, hello *protocol.Hello) {
 	reg := s.opts.Browsers
-	l := reg.Add(hello, c.write)
-	defer reg.Remove(l)
+	// Ready goes out before the browser is added: once it is, the engine
+	// sends it frames (the side panel's state), which must not overtake
+	// the answer to its hello.
 	if err := c.write(protocol.Ready{Version: s.opts.Version, Browsers: reg.List()}); err != nil {
 		return
 	}
+	l := reg.Add(hello, c.write)
+	defer reg.Remove(l)
 	for {
 		b, err := c.read()
 		if err != nil {

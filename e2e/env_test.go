@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/daemon"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -88,6 +90,13 @@ func (e *env) openchrome(args ...string) (string, error) {
 
 func (e *env) startChromium() {
 	t := e.t
+	// A person who loaded the extension unpacked has developer mode on;
+	// Chrome reloads (chrome.runtime.reload) an unpacked extension only then.
+	prefs := filepath.Join(e.udd, "Default", "Preferences")
+	if _, err := os.Stat(prefs); os.IsNotExist(err) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(prefs), 0o700))
+		require.NoError(t, os.WriteFile(prefs, []byte(`{"extensions":{"ui":{"developer_mode":true}}}`), 0o600))
+	}
 	e.chromeLog = filepath.Join(filepath.Dir(e.udd), "chromium.log")
 	logf, err := os.Create(e.chromeLog)
 	require.NoError(t, err)
@@ -103,10 +112,14 @@ func (e *env) startChromium() {
 	require.NoError(t, e.chrome.Start())
 	t.Cleanup(func() {
 		e.stopChromium()
+		e.stopDaemon()
 		logf.Close()
 		log, _ := os.ReadFile(e.chromeLog)
 		if bytes.Contains(log, []byte("WARNING: DATA RACE")) {
-			t.Errorf("the daemon raced; its report is in the browser's log:\n%s", tail(log, 6000))
+			t.Errorf("the native host raced; its report is in the browser's log:\n%s", tail(log, 6000))
+		}
+		if stderr, _ := os.ReadFile(daemon.StderrFile(e.home)); bytes.Contains(stderr, []byte("WARNING: DATA RACE")) {
+			t.Errorf("the daemon raced; its report:\n%s", tail(stderr, 6000))
 		}
 		if t.Failed() {
 			t.Logf("browser log (tail):\n%s", tail(log, 3000))
@@ -133,6 +146,51 @@ func (e *env) stopChromium() {
 		_ = syscall.Kill(pgid, syscall.SIGKILL)
 		<-done
 	}
+}
+
+// stopDaemon ends the test's daemon as a person would (SIGTERM), and any
+// other openchrome process of the test's home: the daemon outlives the
+// browser by design, up to its idle timeout. One that does not exit on
+// SIGTERM within 10 s fails the test.
+func (e *env) stopDaemon() {
+	pids := e.processes()
+	for _, pid := range pids {
+		_ = syscall.Kill(pid, syscall.SIGTERM)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for _, pid := range pids {
+		for ledger.ProcessAlive(pid) && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if ledger.ProcessAlive(pid) {
+			e.t.Errorf("openchrome pid %d did not exit within 10 s of SIGTERM", pid)
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
+// processes returns the pids of the openchrome processes of this test's
+// home: the binary under test with its OPENCHROME_HOME in their environment.
+// Linux only (it reads /proc); elsewhere it finds none.
+func (e *env) processes() []int {
+	want := []byte("\x00OPENCHROME_HOME=" + string(e.home) + "\x00")
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe"))
+		if err != nil || strings.TrimSuffix(exe, " (deleted)") != suite.binary {
+			continue
+		}
+		environ, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
+		if err == nil && bytes.Contains(append(append([]byte{0}, environ...), 0), want) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // waitDaemon waits for a daemon whose pid is not notPID to publish its

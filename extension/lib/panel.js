@@ -204,16 +204,53 @@ export function clock(iso) {
     .map((n) => String(n).padStart(2, '0')).join(':');
 }
 
+/**
+ * The name of the port the side panel holds to the worker, to learn at
+ * once when the worker stops (and to wake it, by connecting again).
+ */
+export const PANEL_PORT = 'openchrome-panel';
+
 /** What to run when the host is not there. */
 export const DOCTOR = 'openchrome doctor';
 
 /**
+ * How long after the host went away the panel still says "Reconnecting":
+ * the worker wakes itself and reconnects within seconds (at most one wake
+ * alarm period, 30 s in a packed extension); past that something else is
+ * wrong, and the panel says to run the doctor.
+ */
+export const RECONNECTING_MS = 60_000;
+
+/**
+ * Whether the link is down but coming back: the worker is down (it wakes
+ * itself), starting, or lost the host a moment ago. A host Chrome cannot
+ * find or may not start is not coming back by itself.
+ * @param {Connection | undefined} connection
+ * @param {number} now ms since the epoch
+ * @param {boolean} workerUp whether the service worker answers
+ * @returns {boolean}
+ */
+export function reconnecting(connection, now, workerUp) {
+  if (!workerUp) return true;
+  if (!connection || connection.connected) return false;
+  if (connection.reason === 'connecting') return true;
+  if (/not found|forbidden/i.test(connection.reason ?? '')) return false;
+  const since = Date.parse(connection.since);
+  return !Number.isNaN(since) && now - since < RECONNECTING_MS;
+}
+
+/**
  * The connection line of the panel.
  * @param {Connection | undefined} connection
+ * @param {number} [now] ms since the epoch
+ * @param {boolean} [workerUp] whether the service worker answers: a stopped
+ *   worker cannot say its port is gone
  * @returns {string}
  */
-export function connectionText(connection) {
-  return connection?.connected ? 'Connected' : `Not connected — run \`${DOCTOR}\``;
+export function connectionText(connection, now = Date.now(), workerUp = true) {
+  if (workerUp && connection?.connected) return 'Connected';
+  if (reconnecting(connection, now, workerUp)) return 'Reconnecting…';
+  return `Not connected — run \`${DOCTOR}\``;
 }
 
 const BADGE_WAITING = '#d93025'; // red: the person is needed
@@ -222,17 +259,21 @@ const BADGE_IDLE = '#1a73e8';
 
 /**
  * The toolbar badge: how many handoffs wait for the person, empty when none,
- * "!" on grey when the host is not connected; the title says which.
+ * "!" on grey when the host is not connected; the title says which, and
+ * whether it is reconnecting.
  * @param {unknown} state
  * @param {Connection | undefined} connection
+ * @param {number} [now] ms since the epoch
  * @returns {{ text: string, color: string, title: string }}
  */
-export function badge(state, connection) {
+export function badge(state, connection, now = Date.now()) {
   if (!connection?.connected) {
     return {
       text: '!',
       color: BADGE_OFFLINE,
-      title: `OpenChrome: not connected to the openchrome program. Run \`${DOCTOR}\`.`,
+      title: reconnecting(connection, now, true)
+        ? 'OpenChrome: reconnecting to the openchrome program…'
+        : `OpenChrome: not connected to the openchrome program. Run \`${DOCTOR}\`.`,
     };
   }
   const n = runningHandoffs(state).length;

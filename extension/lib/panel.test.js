@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import {
   ENDED_SHOWN_MS,
   REASON_LABELS,
+  RECONNECTING_MS,
   activityRow,
   badge,
   clock,
@@ -101,6 +102,24 @@ test('the connection line', () => {
   assert.equal(connectionText({ connected: false, since: at(0), reason: 'Native host has exited.' }),
     'Not connected — run `openchrome doctor`');
   assert.equal(connectionText(undefined), 'Not connected — run `openchrome doctor`');
+});
+
+test('the connection line says reconnecting while the link is coming back', () => {
+  const now = NOW + 10_000;
+  const cases = [
+    ['the worker is down, whatever it last said', { connected: true, since: at(0) }, false, 'Reconnecting…'],
+    ['a restarted worker connecting', { connected: false, since: at(0), reason: 'connecting' }, true, 'Reconnecting…'],
+    ['the host went a moment ago', { connected: false, since: at(0), reason: 'Native host has exited.' }, true, 'Reconnecting…'],
+    ['the host went long ago', { connected: false, since: at(-RECONNECTING_MS), reason: 'Native host has exited.' }, true,
+      'Not connected — run `openchrome doctor`'],
+    ['the host is not installed', { connected: false, since: at(0), reason: 'Specified native messaging host not found.' }, true,
+      'Not connected — run `openchrome doctor`'],
+    ['connected', { connected: true, since: at(0) }, true, 'Connected'],
+  ];
+  for (const [name, connection, workerUp, want] of cases) {
+    assert.equal(connectionText(/** @type {any} */ (connection), now, /** @type {boolean} */ (workerUp)), want, String(name));
+  }
+  assert.match(badge({}, { connected: false, since: at(0), reason: 'Native host has exited.' }, now).title, /reconnecting/);
 });
 
 test('the badge counts the handoffs waiting, or says the host is not there', () => {

@@ -8,8 +8,10 @@
 // Instructions come from agents and are text, never markup: everything here
 // goes through textContent.
 
+import { Backoff } from '../lib/backoff.js';
 import { activityOf, envelopesOf, tasksOf } from '../lib/human.js';
 import {
+  PANEL_PORT,
   activityRow,
   connectionText,
   countdown,
@@ -29,6 +31,8 @@ import {
 let state;
 /** @type {Connection | undefined} */
 let connection;
+/** Whether the worker answers: a stopped one cannot say so (watchWorker). */
+let workerUp = true;
 /** Items whose buttons were pressed, until the next state: "handoff:<id>". */
 const busy = new Set();
 /** What the last press of each item got back, when it failed. @type {Map<string, string>} */
@@ -115,8 +119,8 @@ function render() {
   const now = Date.now();
 
   const conn = byId('connection');
-  conn.textContent = connectionText(connection);
-  conn.dataset.connected = String(!!connection?.connected);
+  conn.textContent = connectionText(connection, now, workerUp);
+  conn.dataset.connected = String(!!connection?.connected && workerUp);
   const reason = byId('connection-reason');
   const why = !connection?.connected && connection?.reason && connection.reason !== 'connecting'
     ? connection.reason : '';
@@ -382,3 +386,24 @@ chrome.storage.session.get(['state', 'connection']).then((stored) => {
 });
 render();
 setInterval(render, 1000);
+
+const watchBackoff = new Backoff({ initialMs: 500, maxMs: 5_000 });
+
+/**
+ * Holds a port to the worker. When the worker stops, the port closes and
+ * the panel says "Reconnecting…" at once (the connection the stopped worker
+ * left in storage is stale); connecting again wakes the worker, which then
+ * reconnects to the host and says so in storage.
+ */
+function watchWorker() {
+  const port = chrome.runtime.connect({ name: PANEL_PORT });
+  watchBackoff.connected(Date.now());
+  workerUp = true;
+  port.onDisconnect.addListener(() => {
+    void chrome.runtime.lastError; // read, or Chrome reports it unchecked
+    workerUp = false;
+    render();
+    setTimeout(watchWorker, watchBackoff.disconnected(Date.now()));
+  });
+}
+watchWorker();

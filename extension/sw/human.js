@@ -8,7 +8,7 @@
 
 import { eventFrame } from '../lib/frames.js';
 import { checkHumanMessage, isHumanMessage } from '../lib/human.js';
-import { DOCTOR, badge } from '../lib/panel.js';
+import { DOCTOR, PANEL_PORT, badge } from '../lib/panel.js';
 import * as banner from './banner.js';
 import * as cdp from './cdp.js';
 import * as port from './port.js';
@@ -30,6 +30,8 @@ let state;
 let connection;
 /** @type {Commands | undefined} */
 let commands;
+/** The side panels' ports (see onConnect). @type {Set<chrome.runtime.Port>} */
+const panels = new Set();
 
 /**
  * Everything that reads or changes state, connection, the badge or the
@@ -73,6 +75,15 @@ chrome.runtime.onStartup.addListener(openPanelOnClick);
 // The banner goes with the document: put it back in every new one.
 chrome.webNavigation.onCommitted.addListener(navigated);
 chrome.webNavigation.onCompleted.addListener(navigated);
+
+// The side panel holds a port to the worker, to learn at once when the
+// worker stops; nothing is sent on it. Its connecting also wakes a stopped
+// worker, so an open panel brings the extension back within a second.
+chrome.runtime.onConnect.addListener((p) => {
+  if (p.name !== PANEL_PORT || p.sender?.id !== chrome.runtime.id) return;
+  panels.add(p);
+  p.onDisconnect.addListener(() => panels.delete(p));
+});
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   // Not ours: return falsy, so that the sender is not left waiting for an

@@ -4,10 +4,14 @@
 // reconnects with backoff when the host goes away (Chrome then spawns a new
 // host). onOpen and onClose tell the side panel (sw/human.js) whether the
 // host is there. While the port is open Chrome keeps the service worker
-// alive.
+// alive, but it still stops it at times (an update or reload, a crash,
+// memory pressure, a person): then the native host dies with the port, the
+// daemon behind it stays, and the worker wakes itself (lib/wake.js) and
+// connects again.
 
 import { Backoff } from '../lib/backoff.js';
 import { helloFrame } from '../lib/frames.js';
+import { WAKE_ALARM, needsAlarm, wakePeriodMinutes } from '../lib/wake.js';
 import { identity } from './identity.js';
 
 /** @typedef {import('../lib/frames.js').BrowserFrame} BrowserFrame */
@@ -38,10 +42,20 @@ const backoff = new Backoff();
 
 // Listeners are registered at the top level, in the worker's first
 // evaluation: an event that wakes a stopped worker is dispatched only to the
-// listeners present then. These two exist to wake it when the browser starts
-// or the extension is installed or updated, so that it connects.
+// listeners present then. These exist to wake it, and a woken worker
+// connects (service-worker.js calls start): when the browser starts, when
+// the extension is installed, updated or reloaded, when the wake alarm
+// fires, and on tab and navigation events. Chrome cannot wake a worker for
+// the agent's tabs alone (a listener hears every tab), so any tab event
+// wakes it; other modules listen to those events anyway.
 chrome.runtime.onStartup.addListener(ensureConnected);
 chrome.runtime.onInstalled.addListener(ensureConnected);
+chrome.alarms.onAlarm.addListener((alarm) => {
+  if (alarm.name === WAKE_ALARM) ensureConnected();
+});
+chrome.tabs.onUpdated.addListener(ensureConnected);
+chrome.tabs.onActivated.addListener(ensureConnected);
+chrome.webNavigation.onCommitted.addListener(ensureConnected);
 
 /**
  * Starts the port: connects now and keeps reconnecting.
@@ -50,6 +64,24 @@ chrome.runtime.onInstalled.addListener(ensureConnected);
 export function start(h) {
   handlers = h;
   ensureConnected();
+  keepWaking();
+}
+
+/**
+ * Makes sure the wake alarm is set, with the period this install allows.
+ * Chrome keeps alarms across worker restarts; after an update or a browser
+ * restart they may be gone.
+ */
+async function keepWaking() {
+  try {
+    const self = await chrome.management.getSelf();
+    const periodInMinutes = wakePeriodMinutes(self.installType);
+    if (needsAlarm(await chrome.alarms.get(WAKE_ALARM), periodInMinutes)) {
+      await chrome.alarms.create(WAKE_ALARM, { periodInMinutes, delayInMinutes: periodInMinutes });
+    }
+  } catch (err) {
+    console.warn('port: cannot set the wake alarm', err);
+  }
 }
 
 /**

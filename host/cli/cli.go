@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/openchrome/openchrome/host/daemon"
 	"github.com/openchrome/openchrome/host/doctor"
@@ -50,6 +51,8 @@ Usage:
   openchrome doctor     check every link of the chain and say how to fix what is broken
   openchrome call TOOL ['{json args}'] [--out FILE]
                         call one tool through the running browser and print the result
+  openchrome serve      the daemon that owns the browser link, tasks and handoffs
+                        (the native host starts it; it exits after 10 idle minutes)
   openchrome uninstall  remove exactly what install wrote
   openchrome version
 
@@ -75,6 +78,7 @@ func Run(ctx context.Context, args []string, env Env) int {
 		"mcp":       mcpCmd,
 		"doctor":    doctorCmd,
 		"call":      callCmd,
+		"serve":     serveCmd,
 		"version":   versionCmd,
 	}[cmd]
 	switch {
@@ -138,22 +142,73 @@ func rotate(path string) {
 	}
 }
 
+// native is the native host Chrome starts: it relays the extension to the
+// daemon, starting one (`openchrome serve`, detached) when none runs.
 func native(ctx context.Context, env Env) int {
 	h, err := home(env)
 	if err != nil {
 		fmt.Fprintln(env.Stderr, "openchrome:", err)
 		return 1
 	}
-	red := new(redact.Redactor)
-	log, closeLog := openLog(env, h, "daemon", red)
+	log, closeLog := openLog(env, h, "native", new(redact.Redactor))
 	defer closeLog()
-	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log, Redactor: red, Hooks: hooks(env)})
+	rotate(daemon.StderrFile(h))
+	err = daemon.Run(ctx, daemon.Options{Home: h, Stdin: env.Stdin, Stdout: env.Stdout, Logger: log,
+		Start: daemon.Spawn(env.Executable, h)})
 	if err != nil {
-		log.Error("daemon stopped", "err", err)
+		log.Error("native host stopped", "err", err)
 		fmt.Fprintln(env.Stderr, "openchrome:", err) // Chrome shows the host's stderr in its log
 		return 1
 	}
 	return 0
+}
+
+// serveCmd is the daemon. The native host starts it; a person may too, to
+// keep one up. OPENCHROME_IDLE_EXIT and OPENCHROME_BROWSER_WAIT (Go
+// durations, e.g. 30s) tune how long it stays up idle and how long its
+// tasks wait for a browser that went away.
+func serveCmd(ctx context.Context, args []string, env Env) error {
+	if err := newFlags("serve", env).Parse(args); err != nil {
+		return err
+	}
+	h, err := home(env)
+	if err != nil {
+		return err
+	}
+	idle, err := durationEnv(env, "OPENCHROME_IDLE_EXIT")
+	if err != nil {
+		return err
+	}
+	wait, err := durationEnv(env, "OPENCHROME_BROWSER_WAIT")
+	if err != nil {
+		return err
+	}
+	red := new(redact.Redactor)
+	log, closeLog := openLog(env, h, "daemon", red)
+	defer closeLog()
+	err = daemon.Serve(ctx, daemon.ServeOptions{Home: h, Logger: log, Redactor: red, Hooks: hooks(env),
+		IdleExit: idle, BrowserWait: wait})
+	switch {
+	case errors.Is(err, daemon.ErrRunning):
+		log.Info("a daemon already serves this home")
+		return nil
+	case err != nil:
+		log.Error("daemon stopped", "err", err)
+	}
+	return err
+}
+
+// durationEnv reads a duration from the environment; unset is 0.
+func durationEnv(env Env, key string) (time.Duration, error) {
+	v := env.Getenv(key)
+	if v == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%s=%q: want a positive duration such as 30s or 10m", key, v)
+	}
+	return d, nil
 }
 
 func installOptions(env Env, browser, userDataDir string) (install.Options, error) {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -100,4 +101,42 @@ func TestTheLogIsRedacted(t *testing.T) {
 	assert.Contains(t, line, `code=[redacted]&page=2`)
 	assert.NotContains(t, line, "ya29")
 	assert.Contains(t, line, `"component":"daemon"`)
+}
+
+func TestDurationEnv(t *testing.T) {
+	tests := []struct {
+		value string
+		want  time.Duration
+		err   bool
+	}{
+		{"", 0, false},
+		{"30s", 30 * time.Second, false},
+		{"10m", 10 * time.Minute, false},
+		{"0s", 0, true},
+		{"-1s", 0, true},
+		{"ten minutes", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.value, func(t *testing.T) {
+			got, err := durationEnv(Env{Getenv: func(string) string { return tt.value }}, "OPENCHROME_IDLE_EXIT")
+			if tt.err {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "OPENCHROME_IDLE_EXIT")
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestServeRefusesABadIdleExit(t *testing.T) {
+	var stderr bytes.Buffer
+	vars := map[string]string{"OPENCHROME_HOME": t.TempDir(), "OPENCHROME_IDLE_EXIT": "soon"}
+	code := Run(context.Background(), []string{"serve"}, Env{
+		Stdin: strings.NewReader(""), Stdout: &bytes.Buffer{}, Stderr: &stderr,
+		Getenv: func(k string) string { return vars[k] },
+	})
+	assert.Equal(t, 1, code)
+	assert.Contains(t, stderr.String(), "OPENCHROME_IDLE_EXIT")
 }

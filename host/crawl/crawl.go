@@ -26,7 +26,13 @@ type Page struct {
 	Depth   int             `json:"depth"`
 	Error   *protocol.Error `json:"error,omitempty"`
 	order   int             // when it was found, for a stable result order
+	lost    int             // how often its visit was cut off by the browser going away
 }
+
+// maxLost is how often a page's visit may be cut off by its browser going
+// away before the crawl gives up: a browser that drops on every visit of
+// one page is not coming back for it.
+const maxLost = 3
 
 // Result is what crawl and crawl_sitemap return, directly or as a task.
 type Result struct {
@@ -71,6 +77,11 @@ type Options struct {
 	Output                          string            // markdown, text or links
 	Follow                          bool              // follow links (crawl) or not (a sitemap's list)
 	Filter                          func(string) bool // which found links to visit
+	// Rejoin says the Doer waits for a browser that went away (a
+	// background task's does): a visit the browser cut off is made again,
+	// in a new tab, once it is back, instead of failing the crawl. Reading
+	// a page is safe to repeat.
+	Rejoin bool
 	// FailOnPage, for tests of what survives a failing crawl, fails the
 	// crawl on its Nth page: an error, or a panic when Panic is set.
 	FailOnPage int
@@ -151,29 +162,77 @@ func (cr *crawler) worker(ctx context.Context) {
 			cr.fail(protocol.Errorf(protocol.CodeInternal, "the crawl stopped on an internal error"))
 		}
 	}()
-	tab, err := browser.TabCreate("about:blank", false, 0).Run(ctx, cr.do)
-	if err != nil {
-		cr.fail(err)
-		return
-	}
+	tab := 0
 	defer func() {
-		// The tab goes even when the crawl was cancelled.
-		cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		_, _ = browser.TabClose(tab.TabID).Run(cleanup, cr.do)
-	}()
-	for {
-		p, ok := cr.next(ctx)
-		if !ok {
-			return
+		if tab != 0 {
+			cr.closeTab(ctx, tab)
 		}
-		visited, err := cr.visit(ctx, tab.TabID, p)
+	}()
+	for cutOff := 0; ; {
+		fresh, err := browser.TabCreate("about:blank", false, 0).Run(ctx, cr.do)
 		if err != nil {
+			// Cut off: the browser may have opened a blank tab we never
+			// heard of; the next try waits for it to be back.
+			if cutOff++; cr.opts.Rejoin && cutOff < maxLost && errors.Is(err, protocol.ErrBrowserNotConnected) && ctx.Err() == nil {
+				continue
+			}
 			cr.fail(err)
 			return
 		}
+		cutOff = 0
+		if tab != 0 {
+			cr.closeTab(ctx, tab) // the one it lost, if the browser still has it
+		}
+		tab = fresh.TabID
+		if !cr.visitAll(ctx, tab) {
+			return
+		}
+	}
+}
+
+// visitAll visits pages in tab until there are none left; it reports
+// whether it lost the tab (its browser went away, or the tab did) and the
+// crawl goes on in a new one.
+func (cr *crawler) visitAll(ctx context.Context, tab int) (lost bool) {
+	for {
+		p, ok := cr.next(ctx)
+		if !ok {
+			return false
+		}
+		visited, err := cr.visit(ctx, tab, p)
+		if err != nil {
+			if cr.again(ctx, p, err) {
+				return true
+			}
+			cr.fail(err)
+			return false
+		}
 		cr.done(ctx, visited)
 	}
+}
+
+// again puts p back at the head of the queue when its visit was cut off by
+// the browser or its tab going away and the crawl rejoins the browser.
+func (cr *crawler) again(ctx context.Context, p Page, err error) bool {
+	gone := errors.Is(err, protocol.ErrBrowserNotConnected) || errors.Is(err, protocol.ErrTabNotFound)
+	if !cr.opts.Rejoin || !gone || ctx.Err() != nil || p.lost+1 >= maxLost {
+		return false
+	}
+	p.lost++
+	cr.mu.Lock()
+	defer cr.mu.Unlock()
+	cr.taken--
+	cr.inFlight--
+	cr.queue = append([]Page{p}, cr.queue...)
+	cr.wake.Broadcast()
+	return true
+}
+
+// closeTab closes a crawl tab, even when the crawl was cancelled.
+func (cr *crawler) closeTab(ctx context.Context, tab int) {
+	cleanup, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	_, _ = browser.TabClose(tab).Run(cleanup, cr.do)
 }
 
 // next hands out the next URL, waiting while others may still find more.
@@ -227,6 +286,8 @@ func (cr *crawler) visit(ctx context.Context, tab int, p Page) (Page, error) {
 		return p, nil // not kept: done() sees the cancellation
 	case errors.Is(err, protocol.ErrBrowserNotConnected):
 		return p, err
+	case cr.opts.Rejoin && errors.Is(err, protocol.ErrTabNotFound):
+		return p, err // the crawl's own tab: after a reconnect, maybe another browser's
 	default:
 		p.Error = protocol.AsError(err)
 	}

@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"sync"
 	"testing"
 
@@ -163,6 +164,72 @@ func TestTheBrowserGoingAwayFailsTheCrawl(t *testing.T) {
 		Options{MaxPages: 20, MaxDepth: 2, Concurrency: 1, Follow: true})
 	require.ErrorIs(t, err, protocol.ErrBrowserNotConnected)
 	assert.Equal(t, []string{"http://s/", "http://s/a"}, urls(res), "what it had is kept")
+}
+
+// TestACrawlThatRejoinsVisitsTheLostPageAgain plays a browser whose link
+// drops during some visits, as a task's Doer sees it when the extension's
+// service worker is stopped: with Rejoin the crawl visits those pages again
+// in a new tab, up to a point.
+func TestACrawlThatRejoinsVisitsTheLostPageAgain(t *testing.T) {
+	all := []string{"http://s/", "http://s/a", "http://s/b", "http://s/a/1", "http://s/b/1", "http://s/gone"}
+	tests := []struct {
+		name   string
+		drops  map[string]int // times each URL's visit is cut off
+		code   protocol.Code  // the tab or the browser goes
+		rejoin bool
+		pages  []string // the crawl's pages
+		err    error
+		tabs   int // tabs the crawl opened
+	}{
+		{"a drop on one page", map[string]int{"http://s/b": 1}, protocol.CodeBrowserNotConnected, true, all, nil, 2},
+		{"drops on two pages", map[string]int{"http://s/a": 1, "http://s/b/1": 2}, protocol.CodeBrowserNotConnected, true, all, nil, 4},
+		{"the crawl's tab closed", map[string]int{"http://s/a": 1}, protocol.CodeTabNotFound, true, all, nil, 2},
+		{"a page the browser always drops", map[string]int{"http://s/b": maxLost}, protocol.CodeBrowserNotConnected, true,
+			[]string{"http://s/", "http://s/a"}, protocol.ErrBrowserNotConnected, maxLost},
+		{"without rejoin, a drop fails the crawl", map[string]int{"http://s/b": 1}, protocol.CodeBrowserNotConnected, false,
+			[]string{"http://s/", "http://s/a"}, protocol.ErrBrowserNotConnected, 1},
+		{"without rejoin, a closed tab is a page with an error", map[string]int{"http://s/b": 1}, protocol.CodeTabNotFound, false,
+			[]string{"http://s/", "http://s/a", "http://s/b", "http://s/a/1"}, nil, 1}, // b's links unread
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSite(web)
+			var mu sync.Mutex
+			left := maps.Clone(tt.drops)
+			visits := map[string]int{}
+			s.visit = func(_ context.Context, url string) error {
+				mu.Lock()
+				defer mu.Unlock()
+				visits[url]++
+				if left[url] > 0 {
+					left[url]--
+					return protocol.Errorf(tt.code, "gone")
+				}
+				return nil
+			}
+			res, err := Run(context.Background(), s, nil, nil, "http://s/", []string{"http://s/"},
+				Options{MaxPages: 20, MaxDepth: 2, Concurrency: 1, Follow: true, Rejoin: tt.rejoin,
+					Filter: func(u string) bool { return u != "http://other/x" }})
+			if tt.err != nil {
+				require.ErrorIs(t, err, tt.err)
+			} else {
+				require.NoError(t, err)
+			}
+			assert.Equal(t, tt.pages, urls(res), "the pages, once each, in the order found")
+			for _, p := range res.Pages {
+				if p.URL != "http://s/gone" && tt.err == nil && tt.rejoin {
+					assert.Nil(t, p.Error, p.URL)
+				}
+			}
+			assert.Equal(t, tt.tabs, s.next, "a new tab after each loss")
+			assert.Zero(t, s.open, "every tab is closed, lost ones too")
+			if tt.rejoin && tt.err == nil {
+				for url, n := range tt.drops {
+					assert.Equal(t, n+1, visits[url], "%s is visited again after each drop", url)
+				}
+			}
+		})
+	}
 }
 
 func TestAFailOnPageHookFailsOrPanicsWithoutTakingTheDaemonDown(t *testing.T) {

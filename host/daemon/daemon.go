@@ -1,52 +1,73 @@
-// Package daemon is openchrome's native mode: the process Chrome starts when
-// the extension connects. It owns the broker for its OPENCHROME_HOME, or, when
-// another daemon (another Chrome profile) already does, relays its extension
-// to that broker; if the owner goes, the relay takes over.
+// Package daemon runs openchrome's two processes behind the browser.
+//
+// The daemon ([Serve], `openchrome serve`) owns the broker of one
+// OPENCHROME_HOME: bridge.lock, bridge.json, the engine, the tasks and the
+// handoffs. It runs detached, in its own session, and exits on its own only
+// when it has had nothing to do for a while.
+//
+// The native host ([Run]) is what Chrome starts when the extension connects.
+// It relays its port to the daemon, starting one when none runs. Chrome
+// kills it whenever the extension's service worker stops (an update, a
+// reload, a crash, memory pressure); the daemon, its tasks and its agents
+// carry on, and the extension, once it has woken, connects a new native host
+// that joins them. A second Chrome profile's native host joins the same
+// daemon as another browser.
 package daemon
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"os"
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
-	"github.com/openchrome/openchrome/host/engine"
-	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/native"
-	"github.com/openchrome/openchrome/host/redact"
-	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
 
-// retryWait spaces attempts to become the broker or join it while another
-// daemon is starting or dying.
-const retryWait = 100 * time.Millisecond
+// Timings of the native host.
+const (
+	// retryWait spaces attempts to join the daemon while one starts.
+	retryWait = 50 * time.Millisecond
+	// startFirst and startMax space attempts to start a daemon, doubling
+	// from one to the other: a daemon that is starting (reaping a large
+	// ledger) is given time, one leaving (its lock still held) is soon
+	// replaced, and a binary that cannot start is not spawned in a loop.
+	startFirst = 200 * time.Millisecond
+	startMax   = 5 * time.Second
+	// maxHeld bounds the frames kept from the extension while no daemon is
+	// joined; they are passed on once one is (a person's Finish must not
+	// be lost to a daemon restarting).
+	maxHeld = 64
+)
 
-// Options configure the daemon.
+// Options configure the native host.
 type Options struct {
 	Home   ledger.Home
 	Stdin  io.Reader // Chrome's pipe to us
 	Stdout io.Writer // ours to Chrome: native frames only, never logs
 	Logger *slog.Logger
-	// Redactor is shared by the engine and Logger's redact handler.
-	Redactor *redact.Redactor
-	// Hooks are the engine's fault injections, for tests only.
-	Hooks engine.Hooks
+	// Start starts a daemon for Home and returns without waiting for it to
+	// be ready: [Spawn] in openchrome, a [Serve] in a goroutine in tests.
+	// A daemon that finds another running exits at once, so calling it
+	// once too often is harmless.
+	Start func(ctx context.Context) error
 }
 
-// Run serves the extension on Stdin/Stdout until Chrome closes the port (EOF)
-// or ctx ends. Chrome SIGKILLs the host 2 s after the port closes, so on EOF
-// Run stops taking work at once and returns quickly.
+// Run is the native host: it relays the extension on Stdin/Stdout to the
+// daemon until Chrome closes the port (EOF) or ctx ends, starting the
+// daemon when none runs and joining the next when it goes. Chrome SIGKILLs
+// the host 2 s after the port closes, so on EOF Run returns at once; the
+// work is the daemon's.
 func Run(ctx context.Context, opts Options) error {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
+	}
+	if opts.Start == nil {
+		panic("daemon: Run without Start")
 	}
 	if err := opts.Home.Ensure(); err != nil {
 		return err
@@ -57,159 +78,88 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	log.Info("extension connected", "browser", hello.Browser, "extension", hello.Version, "pid", os.Getpid())
-
-	d := &daemon{home: opts.Home, log: log, port: port, hello: hello, frames: frames, hooks: opts.Hooks, red: opts.Redactor}
+	h := &host{home: opts.Home, log: log, port: port, hello: hello, frames: frames, start: opts.Start}
+	var held []protocol.Frame
 	for {
-		lock, err := ledger.TryLock(opts.Home.BridgeLock())
-		switch {
-		case err == nil:
-			return d.broker(ctx, lock)
-		case !errors.Is(err, ledger.ErrLocked):
-			return err
+		r := h.join(ctx, &held)
+		if r == nil {
+			return nil // the extension went
 		}
-		done, err := d.relay(ctx)
-		if done || ctx.Err() != nil {
-			return err
-		}
-		if err != nil {
-			log.Info("cannot join the broker yet", "err", err)
-		}
-		select {
-		case <-ctx.Done():
+		if !h.relay(ctx, r, held) {
 			return nil
-		case <-time.After(retryWait):
 		}
+		held = nil
 	}
 }
 
-type daemon struct {
+// host is one native host: one extension's port.
+type host struct {
 	home   ledger.Home
-	hooks  engine.Hooks
-	red    *redact.Redactor
 	log    *slog.Logger
 	port   *native.Port
 	hello  *protocol.Hello
 	frames <-chan protocol.Frame // from the extension; closed at EOF
+	start  func(ctx context.Context) error
 }
 
-// broker runs the broker for this home, with this daemon's extension as its
-// first browser, until the extension goes.
-func (d *daemon) broker(ctx context.Context, lock *ledger.Lock) error {
-	defer lock.Unlock()
-	// Tasks a dead daemon left RUNNING are failed before any new one starts.
-	tasks, err := ledger.Open(d.home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
-	if err != nil {
-		return err
-	}
-	// Envelopes are the agents' work, not the daemon's: they outlive it,
-	// counts and all.
-	if n, err := task.Adopt(ctx, tasks); err != nil {
-		d.log.Error("adopting envelopes", "err", err)
-	} else if n > 0 {
-		d.log.Info("adopted envelopes", "count", n)
-	}
-	if reaped, err := tasks.ReapOrphans(ctx); err != nil {
-		d.log.Error("reaping orphaned tasks", "err", err)
-	} else if len(reaped) > 0 {
-		d.log.Info("reaped orphaned tasks", "count", len(reaped))
-	}
-	// A handoff whose deadline passed while no daemon ran has timed out;
-	// the engine adopts the rest (the person may still be at it).
-	handoffs, err := ledger.Open(d.home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{})
-	if err != nil {
-		return err
-	}
-	if n, err := handoff.Expire(ctx, handoffs, time.Now()); err != nil {
-		d.log.Error("timing out handoffs", "err", err)
-	} else if n > 0 {
-		d.log.Info("timed out handoffs", "count", n)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("daemon: listen: %w", err)
-	}
-	// The registry tells the engine of browsers and of what people do in
-	// them; eng is set before any browser can connect.
-	var eng *engine.Engine
-	reg := bridge.NewRegistry(bridge.RegistryOptions{
-		Logger:    d.log,
-		OnEvent:   func(browser string, ev *protocol.Event) { eng.BrowserEvent(browser, ev) },
-		OnConnect: func(l *bridge.Link) { eng.BrowserConnected(l) },
-	})
-	eng = engine.New(engine.Options{Browsers: reg, Logger: d.log, Home: d.home, Tasks: tasks, Handoffs: handoffs,
-		Hooks: d.hooks, Redactor: d.red})
-	defer func() {
-		// Chrome kills us 2 s after the port closes: tasks get one to
-		// record how they ended.
-		closing, done := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
-		defer done()
-		eng.Close(closing)
-	}()
-	token := bridge.NewToken()
-	srv := bridge.NewServer(bridge.Options{
-		Token:    token,
-		Handler:  eng,
-		Browsers: reg,
-		Logger:   d.log,
-	})
-	link := reg.Add(d.hello, d.port.Send)
-
-	ctx, stop := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-
-	disc := bridge.Discovery{
-		Port:      ln.Addr().(*net.TCPAddr).Port,
-		Token:     token,
-		PID:       os.Getpid(),
-		Version:   protocol.Version,
-		StartedAt: time.Now().UTC(),
-	}
-	// bridge.json is written only once the listener is up, so whoever reads
-	// it can connect.
-	if err := bridge.WriteDiscovery(d.home.BridgeFile(), disc); err != nil {
-		stop()
-		<-served
-		return err
-	}
-	d.log.Info("broker listening", "port", disc.Port)
-
-	defer func() {
-		_ = bridge.RemoveDiscovery(d.home.BridgeFile(), disc.PID)
-		reg.Remove(link)
-		stop()
-		<-served
-		d.log.Info("broker stopped")
-	}()
+// join connects to the daemon bridge.json names, starting one when none
+// answers, and returns the connection; nil when the extension went first.
+// What the extension sends meanwhile is kept in held, up to maxHeld frames.
+func (h *host) join(ctx context.Context, held *[]protocol.Frame) *bridge.Relay {
+	var started time.Time
+	every := startFirst
 	for {
-		select {
-		case f, ok := <-d.frames:
-			if !ok {
-				return nil // Chrome closed the port
+		disc, err := bridge.ReadDiscovery(h.home.BridgeFile())
+		if err == nil && ledger.ProcessAlive(disc.PID) {
+			r, err := bridge.DialRelay(ctx, disc, *h.hello)
+			if err == nil {
+				h.log.Info("joined the daemon", "daemon", disc.PID, "port", disc.Port)
+				return r
 			}
-			link.Deliver(f)
-		case err := <-served:
-			return fmt.Errorf("daemon: broker: %w", err)
-		case <-ctx.Done():
+			h.log.Debug("cannot join the daemon yet", "daemon", disc.PID, "err", err)
+		}
+		if started.IsZero() || time.Since(started) >= every {
+			if !started.IsZero() {
+				every = min(2*every, startMax)
+			}
+			started = time.Now()
+			h.log.Info("starting the daemon")
+			if err := h.start(ctx); err != nil {
+				h.log.Error("cannot start the daemon", "err", err)
+			}
+		}
+		if !h.hold(ctx, held) {
 			return nil
 		}
 	}
 }
 
-// relay joins the broker another daemon owns and passes frames both ways
-// until the extension goes (done) or the broker does (not done: try again).
-func (d *daemon) relay(ctx context.Context) (done bool, err error) {
-	disc, err := bridge.ReadDiscovery(d.home.BridgeFile())
-	if err != nil {
-		return false, err
+// hold keeps what the extension sends for retryWait; it reports false when
+// the extension went (or ctx ended).
+func (h *host) hold(ctx context.Context, held *[]protocol.Frame) bool {
+	t := time.NewTimer(retryWait)
+	defer t.Stop()
+	for {
+		select {
+		case f, ok := <-h.frames:
+			if !ok {
+				return false
+			}
+			if len(*held) < maxHeld {
+				*held = append(*held, f)
+			}
+		case <-t.C:
+			return true
+		case <-ctx.Done():
+			return false
+		}
 	}
-	r, err := bridge.DialRelay(ctx, disc, *d.hello)
-	if err != nil {
-		return false, err
-	}
-	defer r.Close()
-	d.log.Info("joined the broker as a relay", "broker", disc.PID)
+}
 
+// relay passes frames both ways between the extension and the daemon, the
+// held ones first, until one of them goes. It reports whether to join again:
+// true when the daemon went, false when the extension did.
+func (h *host) relay(ctx context.Context, r *bridge.Relay, held []protocol.Frame) (again bool) {
 	lost := make(chan struct{})
 	go func() {
 		defer close(lost)
@@ -218,25 +168,35 @@ func (d *daemon) relay(ctx context.Context) (done bool, err error) {
 			if err != nil {
 				return
 			}
-			if err := d.port.Send(f); err != nil {
-				d.log.Warn("relay: frame to the extension", "err", err)
+			if err := h.port.Send(f); err != nil {
+				h.log.Warn("relay: frame to the extension", "err", err)
 			}
 		}
 	}()
+	defer func() {
+		_ = r.Close() // the daemon sees the browser go at once
+		<-lost
+	}()
+	for _, f := range held {
+		if err := r.Send(f); err != nil {
+			return true
+		}
+	}
 	for {
 		select {
-		case f, ok := <-d.frames:
+		case f, ok := <-h.frames:
 			if !ok {
-				return true, nil
+				return false
 			}
 			if err := r.Send(f); err != nil {
-				return false, err
+				h.log.Info("the daemon went away; joining the next", "err", err)
+				return true
 			}
 		case <-lost:
-			d.log.Info("the broker went away; taking over or joining the next")
-			return false, nil
+			h.log.Info("the daemon went away; joining the next")
+			return true
 		case <-ctx.Done():
-			return true, nil
+			return false
 		}
 	}
 }

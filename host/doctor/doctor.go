@@ -1,6 +1,7 @@
 // Package doctor checks each link of the chain an agent's call travels — the
-// binary, the extension on disk, the native host registrations, the daemon,
-// the browser — and says what is broken and the command that fixes it.
+// binary, the extension on disk, the native host registrations, the daemon
+// (the background process: its pid, uptime and browser links), the browser —
+// and says what is broken and the command that fixes it.
 package doctor
 
 import (
@@ -162,7 +163,15 @@ func daemonAndBrowser(ctx context.Context, home ledger.Home) []Check {
 	}
 	defer cl.Close()
 	checks := []Check{{Name: "daemon", Status: OK,
-		Detail: fmt.Sprintf("pid %d, port %d, version %s, up %s", d.PID, d.Port, d.Version, time.Since(d.StartedAt).Round(time.Second))}}
+		Detail: fmt.Sprintf("pid %d, port %d, version %s, up %s, %s", d.PID, d.Port, d.Version,
+			time.Since(d.StartedAt).Round(time.Second), links(cl.Ready().Browsers))}}
+	if len(cl.Ready().Browsers) == 0 {
+		// The daemon outlives the browser, up to its idle timeout; a
+		// stopped service worker wakes itself within seconds.
+		return append(checks, Check{Name: "browser", Status: Fail,
+			Detail: "no browser is linked to the daemon",
+			Fix:    startBrowser + "; if Chrome is open, the extension reconnects within 30 s by itself, else reload it at chrome://extensions"})
+	}
 
 	r, err := cl.Call(ctx, "oc_connection_health", nil, bridge.CallOptions{})
 	if err == nil && r.IsError {
@@ -192,4 +201,21 @@ func daemonAndBrowser(ctx context.Context, home ledger.Home) []Check {
 		checks = append(checks, c)
 	}
 	return checks
+}
+
+// links describes the browsers linked to the daemon: "2 browser links (b1
+// Chromium/156, b2 Chrome/150)".
+func links(browsers []protocol.BrowserInfo) string {
+	if len(browsers) == 0 {
+		return "no browser linked"
+	}
+	names := make([]string, 0, len(browsers))
+	for _, b := range browsers {
+		names = append(names, b.ID+" "+b.Browser)
+	}
+	word := "links"
+	if len(browsers) == 1 {
+		word = "link"
+	}
+	return fmt.Sprintf("%d browser %s (%s)", len(browsers), word, strings.Join(names, ", "))
 }

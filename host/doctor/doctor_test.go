@@ -3,9 +3,12 @@ package doctor
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -13,6 +16,7 @@ import (
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/install"
 	"github.com/openchrome/openchrome/ledger"
+	"github.com/openchrome/openchrome/protocol"
 )
 
 func options(t *testing.T) Options {
@@ -69,4 +73,52 @@ func TestDoctorAfterInstallWithNoBrowser(t *testing.T) {
 	d := find(Run(context.Background(), opts), "daemon")
 	assert.Equal(t, Fail, d.Status)
 	assert.Contains(t, d.Detail, "dead")
+}
+
+func TestDoctorWithADaemonAndNoBrowser(t *testing.T) {
+	opts := options(t)
+	_, err := install.Install(opts.Install)
+	require.NoError(t, err)
+	// A daemon whose browser went (Chrome closed, or its worker stopped).
+	srv := bridge.NewServer(bridge.Options{Token: "t", Handler: noHandler{}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+	require.NoError(t, bridge.WriteDiscovery(opts.Install.Home.BridgeFile(), bridge.Discovery{
+		Port: ln.Addr().(*net.TCPAddr).Port, Token: "t", PID: os.Getpid(), Version: protocol.Version, StartedAt: time.Now().Add(-time.Minute)}))
+
+	checks := Run(context.Background(), opts)
+	d := find(checks, "daemon")
+	assert.Equal(t, OK, d.Status)
+	assert.Contains(t, d.Detail, fmt.Sprintf("pid %d", os.Getpid()))
+	assert.Contains(t, d.Detail, "up 1m")
+	assert.Contains(t, d.Detail, "no browser linked")
+	b := find(checks, "browser")
+	assert.Equal(t, Fail, b.Status)
+	assert.Contains(t, b.Fix, "reconnects within 30 s by itself")
+}
+
+// noHandler is a handler no test calls.
+type noHandler struct{}
+
+func (noHandler) Call(context.Context, *bridge.Call) *protocol.ToolResult { return nil }
+
+func TestLinks(t *testing.T) {
+	tests := []struct {
+		browsers []protocol.BrowserInfo
+		want     string
+	}{
+		{nil, "no browser linked"},
+		{[]protocol.BrowserInfo{{ID: "b1", Browser: "Chromium/156"}}, "1 browser link (b1 Chromium/156)"},
+		{[]protocol.BrowserInfo{{ID: "b1", Browser: "Chromium/156"}, {ID: "b2", Browser: "Chrome/150"}},
+			"2 browser links (b1 Chromium/156, b2 Chrome/150)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.want, func(t *testing.T) {
+			assert.Equal(t, tt.want, links(tt.browsers))
+		})
+	}
 }

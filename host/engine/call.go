@@ -19,6 +19,9 @@ type call struct {
 	// detail is what the person sees of the call in the activity besides
 	// its tool, never its arguments: the names of the files upload_file gave.
 	detail string
+	// wait, set for a background task's call only, makes its commands wait
+	// for a browser that went away.
+	wait *browserWait
 }
 
 // A call sends its commands itself: it picks the browser and logs each.
@@ -32,9 +35,10 @@ func (c *call) browser() (*bridge.Link, error) {
 	return c.engine.browsers.Browser("")
 }
 
-// Do runs one extension command in the browser and returns its data.
+// Do runs one extension command in the browser and returns its data. A
+// background task's command waits for a browser when none is linked.
 func (c *call) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, error) {
-	l, err := c.browser()
+	l, err := c.link(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -67,6 +67,7 @@ func (c *call) crawlOptions(maxPages, defaultMax, concurrency int, output string
 		MaxPages:    orDefault(maxPages, defaultMax),
 		Concurrency: orDefault(concurrency, 2),
 		Output:      cmp.Or(output, "markdown"),
+		Rejoin:      c.wait != nil,
 		FailOnPage:  c.engine.hooks.FailOnPage,
 		Panic:       c.engine.hooks.Panic,
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"log/slog"
@@ -40,6 +41,9 @@ type Options struct {
 	Redactor *redact.Redactor
 	// Hooks break things on purpose, for tests of what survives.
 	Hooks Hooks
+	// BrowserWait bounds how long a background task waits for a browser
+	// that went away; 0 means DefaultBrowserWait.
+	BrowserWait time.Duration
 }
 
 // Hooks are fault injections for tests; the zero value injects nothing. The
@@ -63,6 +67,7 @@ type Engine struct {
 	tools     map[string]Tool
 	snaps     pagetree.Store
 	hooks     Hooks
+	wait      time.Duration // a background task's patience with a missing browser
 	home      ledger.Home
 	tasks     *task.Runner    // nil when Options.Tasks is
 	envelopes *task.Envelopes // nil when Options.Tasks is
@@ -98,6 +103,7 @@ func New(opts Options) *Engine {
 		now:      opts.Now,
 		http:     opts.HTTP,
 		hooks:    opts.Hooks,
+		wait:     cmp.Or(opts.BrowserWait, DefaultBrowserWait),
 		home:     opts.Home,
 		red:      opts.Redactor,
 		tools:    make(map[string]Tool),

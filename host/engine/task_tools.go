@@ -69,6 +69,11 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 		return nil, protocol.Errorf(protocol.CodeBadRequest, "%q is not a task kind", in.Kind).
 			WithHint("kinds: " + strings.Join(taskKinds(), ", "))
 	}
+	// A task waits for a browser that went away, not for one that was
+	// never there.
+	if _, err := c.link(ctx); err != nil {
+		return nil, err
+	}
 	raw, err := json.Marshal(in.Args)
 	if err != nil || in.Args == nil {
 		raw = json.RawMessage(`{}`)
@@ -94,7 +99,8 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 			ctx, done = context.WithTimeout(ctx, time.Duration(d.Policy.MaxWallMs)*time.Millisecond)
 			defer done()
 		}
-		tc := &call{engine: e, bc: bridge.NewCall(agent, t.Name, raw, nil), agent: e.agent(agent)}
+		tc := &call{engine: e, bc: bridge.NewCall(agent, t.Name, raw, nil), agent: e.agent(agent),
+			wait: &browserWait{sink: s, bound: e.wait}}
 		out, err := t.job(ctx, tc, raw, s)
 		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = protocol.Errorf(protocol.CodeBudgetExceeded, "the task's maxWallMs (%d) ran out", d.Policy.MaxWallMs)

@@ -35,9 +35,9 @@ type Options struct {
 	// Redactor is the local engine's; share it with Logger's redact handler.
 	Redactor *redact.Redactor
 	// ReconnectGrace is how long a call waits for a daemon that has just
-	// died to be replaced; default 3 s. Chrome restarts the daemon as soon as
-	// the extension reconnects, within a second or two; the bridge.json the
-	// dead one left behind tells us one was running.
+	// died to be replaced; default 3 s. The native host starts the next one
+	// at once, within a second or two; the bridge.json the dead one left
+	// behind tells us one was running.
 	ReconnectGrace time.Duration
 	// UploadRoots are directories upload_file may read besides the MCP
 	// client's roots and ~/.openchrome/uploads: the directory `openchrome

@@ -142,6 +142,15 @@ func (r *Runner) run(ctx context.Context, id, kind string, job Job, rt *running)
 			}
 		},
 		OnPartial: func(v any) { _ = r.writeResult(final, id, v) },
+		OnState: func(kind, message string, done, total float64) {
+			// Not throttled as progress is: whoever looks at the task
+			// must see at once that it waits, and why.
+			p := ledger.Progress{Done: int(done), Total: int(total), Message: r.red.Text(message)}
+			_ = r.store.Append(final, id, kind, map[string]string{"message": p.Message})
+			_, _ = r.store.Update(final, id, func(m *ledger.Meta) error { m.Progress = &p; return nil })
+			lastMeta = r.now()
+			r.changed()
+		},
 	}
 	result, err := r.runJob(ctx, kind, job, s)
 	if result != nil {
@@ -155,7 +164,7 @@ func (r *Runner) run(ctx context.Context, id, kind string, job Job, rt *running)
 	case rt.byUser.Load():
 		to = ledger.StatusCancelled
 	case r.ctx.Err() != nil:
-		to, info = ledger.StatusFailed, &ledger.ErrorInfo{Code: ledger.CodeOrphaned, Message: "the daemon stopped while the task ran (the browser closed)"}
+		to, info = ledger.StatusFailed, &ledger.ErrorInfo{Code: ledger.CodeOrphaned, Message: "the daemon stopped while the task ran"}
 	default:
 		e := protocol.AsError(err)
 		to, info = ledger.StatusFailed, &ledger.ErrorInfo{Code: string(e.Code), Message: e.Message}

@@ -150,3 +150,34 @@ func TestClosingTheRunnerOrphansItsTasks(t *testing.T) {
 	assert.Equal(t, ledger.CodeOrphaned, got.Error.Code)
 	assert.Empty(t, r.CancelAll(context.Background()))
 }
+
+func TestAStateShowsAtOnceAndIsAnEvent(t *testing.T) {
+	r, store := newRunner(t)
+	waiting := make(chan struct{})
+	resume := make(chan struct{})
+	m, err := r.Start("crawl", "{}", nil, func(ctx context.Context, s *Sink) (any, error) {
+		s.Progress(2, 10, "crawled %s", "/b")
+		// Right after a progress report, which alone would not reach
+		// meta.json for another half second.
+		s.State("waiting_for_browser", "waiting for the browser (at most %s)", "2m0s")
+		close(waiting)
+		<-resume
+		return nil, nil
+	})
+	require.NoError(t, err)
+	<-waiting
+	got, err := store.Get(m.ID)
+	require.NoError(t, err)
+	require.NotNil(t, got.Progress)
+	assert.Equal(t, ledger.Progress{Done: 2, Total: 10, Message: "waiting for the browser (at most 2m0s)"}, *got.Progress,
+		"the last counts, the state's message")
+	events, err := store.Events(m.ID)
+	require.NoError(t, err)
+	var kinds []string
+	for _, ev := range events {
+		kinds = append(kinds, ev.Kind)
+	}
+	assert.Contains(t, kinds, "waiting_for_browser")
+	close(resume)
+	assert.Equal(t, ledger.StatusCompleted, ended(t, store, m.ID).Status)
+}

@@ -24,8 +24,14 @@ type Sink struct {
 	// OnPartial, if set, keeps what the job has done so far, so a job that
 	// dies with its daemon leaves it behind.
 	OnPartial func(v any)
+	// OnState, if set, receives a change in how the job stands that is not
+	// progress, e.g. waiting_for_browser: kind names it, message says it,
+	// done and total are the last progress reported. A task records it as
+	// an event of that kind and shows message as its progress at once.
+	OnState func(kind, message string, done, total float64)
 
-	mu sync.Mutex // serializes the calls above
+	mu          sync.Mutex // serializes the calls above, guards the fields below
+	done, total float64    // the last progress, which State repeats
 }
 
 // Progress reports how far the job has got.
@@ -34,7 +40,19 @@ func (s *Sink) Progress(done, total float64, format string, args ...any) {
 		msg := fmt.Sprintf(format, args...)
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		s.done, s.total = done, total
 		s.OnProgress(done, total, msg)
+	}
+}
+
+// State reports a change in how the job stands (kind, e.g.
+// "waiting_for_browser"), with the message a person reads.
+func (s *Sink) State(kind, format string, args ...any) {
+	if s != nil && s.OnState != nil {
+		msg := fmt.Sprintf(format, args...)
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		s.OnState(kind, msg, s.done, s.total)
 	}
 }
 
