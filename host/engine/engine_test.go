@@ -23,10 +23,17 @@ import (
 // fakeBrowser is an in-process extension: it answers each command with what
 // answer returns and records the commands and states it saw.
 type fakeBrowser struct {
-	mu     sync.Mutex
-	seen   []protocol.Command
-	states []protocol.State
-	link   *bridge.Link
+	mu      sync.Mutex
+	seen    []protocol.Command
+	states  []protocol.State
+	cancels []string // the ids of the commands the engine cancelled
+	link    *bridge.Link
+}
+
+func (f *fakeBrowser) cancelled() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]string(nil), f.cancels...)
 }
 
 // lastState decodes the last state the browser was sent into out; false
@@ -77,6 +84,12 @@ func newEngineWith(t *testing.T, opts Options, version string, answer func(proto
 		if st, ok := f.(protocol.State); ok {
 			fb.mu.Lock()
 			fb.states = append(fb.states, st)
+			fb.mu.Unlock()
+			return nil
+		}
+		if c, ok := f.(protocol.Cancel); ok {
+			fb.mu.Lock()
+			fb.cancels = append(fb.cancels, c.ID)
 			fb.mu.Unlock()
 			return nil
 		}
@@ -177,7 +190,6 @@ var architecture = map[string][]string{
 var notYetBuilt = map[string]string{
 	"upload_file": "#11", "downloads": "#11", "console_messages": "#11", "network_requests": "#11",
 	"network_request": "#11", "page_pdf": "#11",
-	"browser_request_feedback": "#13",
 }
 
 func TestTheCatalogIsTheArchitecturesList(t *testing.T) {
