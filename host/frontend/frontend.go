@@ -123,7 +123,8 @@ func (s *Server) handler(t engine.Tool) mcp.ToolHandler {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
 			client = p.ClientInfo.Name
 		}
-		return toMCP(s.call(ctx, client, t, req.Params.Arguments, progress), !showsOnlyStructured(client)), nil
+		opts := bridge.CallOptions{Progress: progress, Ask: asker(req.Session)}
+		return toMCP(s.call(ctx, client, t, req.Params.Arguments, opts), !showsOnlyStructured(client)), nil
 	}
 }
 
@@ -138,15 +139,14 @@ func showsOnlyStructured(client string) bool {
 
 // call runs one tool through the daemon, or here when the tool is local and
 // no daemon answers.
-func (s *Server) call(ctx context.Context, client string, t engine.Tool, args json.RawMessage, progress func(protocol.Progress)) *protocol.ToolResult {
+func (s *Server) call(ctx context.Context, client string, t engine.Tool, args json.RawMessage, opts bridge.CallOptions) *protocol.ToolResult {
 	cl, err := s.connect(ctx, client)
 	if err != nil {
 		if t.Local {
-			return s.local.Call(ctx, bridge.NewCall("local", t.Name, args, progress))
+			return s.local.Call(ctx, bridge.NewCall("local", t.Name, args, opts.Progress))
 		}
 		return protocol.ErrorResult(err)
 	}
-	opts := bridge.CallOptions{Progress: progress}
 	r, err := cl.Call(ctx, t.Name, args, opts)
 	if errors.Is(err, protocol.ErrBrowserNotConnected) {
 		// The daemon went away under us (Chrome restarts it). A read-only
