@@ -9,6 +9,7 @@
 // goes through textContent.
 
 import { activityOf, envelopesOf, tasksOf } from '../lib/human.js';
+import './questions.js'; // the agent's questions: a section of their own
 import {
   activityRow,
   connectionText,

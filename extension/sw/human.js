@@ -12,6 +12,7 @@ import { DOCTOR, badge } from '../lib/panel.js';
 import * as banner from './banner.js';
 import * as cdp from './cdp.js';
 import * as evidence from './evidence.js';
+import * as feedback from './feedback.js';
 import * as port from './port.js';
 
 /** @typedef {import('../lib/human.js').Connection} Connection */
@@ -99,6 +100,7 @@ export function start(router) {
  * @param {unknown} data
  */
 export function onState(data) {
+  feedback.onState(data);
   serial(async () => {
     const prev = state;
     state = data;
@@ -181,19 +183,21 @@ async function answer(message, sender) {
 
 /**
  * Stops what the extension itself is doing: cancels every command in flight
- * but except, removes every banner, ends every observation and detaches the
- * debugger from every tab. For the side panel's Stop and browser.stop.
+ * but except, removes every banner and question overlay, ends every
+ * observation and detaches the debugger from every tab. For the side
+ * panel's Stop and browser.stop.
  * @param {string} [except] the id of the command that asked (browser.stop),
  *   which must still answer
  * @returns {Promise<{ cancelled: number, banners: number, detached: number }>}
  */
 export async function stopLocally(except) {
   const cancelled = commands?.cancelAll({ except, message: 'the person pressed Stop' }) ?? 0;
-  const [banners] = await Promise.all([
+  const [banners, overlays] = await Promise.all([
     serial(() => banner.removeAll(state)),
+    feedback.removeAll(),
     evidence.stopAll(),
   ]);
   // Last: ending an observation still talks to the tab's debugger.
   const detached = await cdp.detachAll();
-  return { cancelled, banners, detached };
+  return { cancelled, banners: banners + overlays, detached };
 }

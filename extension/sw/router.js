@@ -7,6 +7,7 @@
 import { Router, joinTables } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as element from './actions/element.js';
+import * as feedback from './actions/feedback.js';
 import * as handoff from './actions/handoff.js';
 import * as input from './actions/input.js';
 import * as observe from './actions/observe.js';
@@ -29,6 +30,7 @@ export const TABLES = {
   input: input.ACTIONS,
   observe: observe.ACTIONS,
   handoff: handoff.ACTIONS,
+  feedback: feedback.ACTIONS,
 };
 
 /**
