@@ -137,3 +137,37 @@ func TestAChoiceOutsideTheChoicesIsNoAnswer(t *testing.T) {
 	assert.Equal(t, []string{"choice"}, q["required"])
 	assert.Equal(t, map[string]any{"type": "object", "properties": map[string]any{}}, formOf(protocol.Ask{Message: "ok?"}))
 }
+
+func TestAFrontEndThatIsToldToGoEndsItsCalls(t *testing.T) {
+	// SIGTERM from a client that exits: the calls in flight end at once,
+	// whatever they wait for (the person's answer), not when they are done.
+	home := ledger.Home(t.TempDir())
+	started, ended := make(chan struct{}), make(chan struct{})
+	daemon(t, home, handlerFunc(func(ctx context.Context, c *bridge.Call) *protocol.ToolResult {
+		close(started)
+		<-ctx.Done()
+		close(ended)
+		return protocol.ErrorResult(ctx.Err())
+	}), protocol.Version)
+	fe, err := New(Options{Home: home, Groups: []string{engine.GroupInteractive}})
+	require.NoError(t, err)
+	st, ct := mcp.NewInMemoryTransports()
+	ctx, terminate := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); _ = fe.run(ctx, st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	require.NoError(t, err)
+	go func() {
+		_, _ = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "browser_request_feedback",
+			Arguments: map[string]any{"mode": "confirm", "prompt": "x"}})
+	}()
+	<-started
+	terminate()
+	select {
+	case <-ended:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call in flight outlived its front-end")
+	}
+	<-done
+	cs.Close()
+}
