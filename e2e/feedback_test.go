@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"syscall"
 	"testing"
 	"time"
 
@@ -43,6 +44,9 @@ func plansSite(t testing.TB) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		if r.URL.Query().Has("csp") {
+			w.Header().Set("Content-Security-Policy", "default-src 'none'; script-src 'unsafe-inline'")
+		}
 		fmt.Fprint(w, plansPage)
 	}))
 	t.Cleanup(srv.Close)
@@ -54,13 +58,21 @@ func plansSite(t testing.TB) *httptest.Server {
 // version the client speaks.
 func (e *env) interactiveClient(name string, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
 	e.t.Helper()
+	cs, _ := e.interactiveProcess(name, opts, version)
+	return cs
+}
+
+// interactiveProcess is interactiveClient, with the `openchrome mcp`
+// process, for a test that ends it as a client's exit would.
+func (e *env) interactiveProcess(name string, opts *mcp.ClientOptions, version string) (*mcp.ClientSession, *exec.Cmd) {
+	e.t.Helper()
 	cmd := exec.Command(suite.binary, "mcp", "--tools", "core,handoff,interactive")
 	cmd.Env = e.environ()
 	c := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
 	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	require.NoError(e.t, err)
 	e.t.Cleanup(func() { cs.Close() })
-	return cs
+	return cs, cmd
 }
 
 // answer is browser_request_feedback's result.
@@ -156,6 +168,14 @@ func (p *person) drag(x1, y1, x2, y2 float64) {
 	p.mouse("mouseMoved", (x1+x2)/2, (y1+y2)/2, 1)
 	p.mouse("mouseMoved", x2, y2, 1)
 	p.mouse("mouseReleased", x2, y2, 0)
+}
+
+// looksAt brings the person's page to the front, as they switch to it: a
+// question brings its own tab to the front, and a page in the background
+// takes its input only slowly.
+func (p *person) looksAt() {
+	p.t.Helper()
+	require.NoError(p.t, p.c.send(p.session, "Page.bringToFront", map[string]any{}, nil))
 }
 
 // pressEscape presses Escape.
@@ -296,6 +316,16 @@ func TestTheOverlayAnswersInEveryMode(t *testing.T) {
 	assert.Less(t, time.Since(start), 6*time.Second)
 	gone()
 	ok(t, cs, "read_page", map[string]any{}) // the agent has the tab again
+
+	// A page whose CSP forbids every style and script of others: the
+	// overlay is the extension's, in its isolated world, with a
+	// constructed style sheet, so it still shows and answers.
+	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/?csp"})
+	me = e.personOn(site.URL + "/?csp")
+	res = ask(t, ctx, cs, map[string]any{"mode": "confirm", "prompt": "Here too?"}, func() { me.waitFor(overlayShown) })
+	me.clickButton("Confirm")
+	a = answered(t, res)
+	assert.Equal(t, "overlay", a.Via)
 }
 
 // badgeText is the extension's toolbar badge.
@@ -310,4 +340,244 @@ func withoutMarks(a answer) answer {
 	assert.Empty(nil, a.Annotations)
 	a.Annotations = nil
 	return a
+}
+
+// TestAQuestionEndsWithItsCall ends questions the other ways: the agent
+// cancels (the overlay is gone within a second), the agent goes away, and
+// the person presses Stop in the side panel.
+func TestAQuestionEndsWithItsCall(t *testing.T) {
+	e := newEnv(t)
+	site := plansSite(t)
+	cs := e.interactiveClient("e2e", nil, "")
+	openTab(t, cs, site.URL+"/")
+	me := e.personOn(site.URL)
+	shown := func() { me.waitFor(overlayShown) }
+	gone := func(within time.Duration, why string) {
+		t.Helper()
+		require.Eventually(t, func() bool { return me.sees("!" + overlayShown) }, within, 20*time.Millisecond, why)
+	}
+
+	// MCP cancellation.
+	ctx, cancel := context.WithCancel(context.Background())
+	res := ask(t, ctx, cs, map[string]any{"mode": "point", "prompt": "Where?"}, shown)
+	cancel()
+	gone(time.Second, "cancelling the call removes the overlay within a second")
+	<-res
+
+	// The agent goes away: its client ends `openchrome mcp` (SIGTERM).
+	// (The go-sdk client's own Close would wait for the call first.)
+	other, proc := e.interactiveProcess("e2e-other", nil, "")
+	res = ask(t, context.Background(), other, map[string]any{"mode": "confirm", "prompt": "Still there?"}, shown)
+	require.NoError(t, proc.Process.Signal(syscall.SIGTERM))
+	gone(5*time.Second, "an agent that disconnects takes its question with it")
+	<-res
+
+	// Stop, in the side panel, which lists the question meanwhile.
+	panel := e.personOpens(panelURL)
+	res = ask(t, context.Background(), cs, map[string]any{"mode": "region", "prompt": "Box it"}, shown)
+	panel.waitFor(`document.querySelector("#questions [data-request-id]")`)
+	panel.looksAt()
+	panel.click("#stop")
+	select {
+	case r := <-res:
+		assert.True(t, r.IsError)
+		assert.Contains(t, textOf(r), "the person pressed Stop")
+	case <-time.After(10 * time.Second):
+		t.Fatal("Stop did not end the question")
+	}
+	gone(5*time.Second, "Stop removes the overlay")
+	panel.waitFor(`!document.querySelector("#questions [data-request-id]")`)
+	ok(t, cs, "read_page", map[string]any{}) // Stop is a brake, not a lock
+}
+
+// TestTheSidePanelAnswersQuestions answers confirm and choose in the side
+// panel, the place a page cannot cover or imitate, and a question on a page
+// that cannot show the overlay (an extension page in the agent's group)
+// over a screenshot of it.
+func TestTheSidePanelAnswersQuestions(t *testing.T) {
+	e := newEnv(t)
+	site := plansSite(t)
+	cs := e.interactiveClient("e2e", nil, "")
+	openTab(t, cs, site.URL+"/")
+	me := e.personOn(site.URL)
+	panel := e.personOpens(panelURL)
+	const question = `#questions [data-request-id]`
+	inPanel := func() { panel.waitFor(`document.querySelector('` + question + `')`) }
+
+	res := ask(t, context.Background(), cs, map[string]any{"mode": "confirm", "prompt": "Buy the Pro plan?"}, inPanel)
+	assert.True(t, panel.sees(`document.querySelector('`+question+` .instruction').textContent === "Buy the Pro plan?"`))
+	me.waitFor(overlayShown) // the page shows it too
+	panel.looksAt()
+	panel.click(question + ` button[data-answer="confirm"]`)
+	a := answered(t, res)
+	assert.True(t, a.Responded)
+	assert.Equal(t, "panel", a.Via)
+	require.Len(t, a.Annotations, 1)
+	assert.Equal(t, "confirm", a.Annotations[0].Kind)
+	me.waitFor("!" + overlayShown) // and no longer
+
+	res = ask(t, context.Background(), cs, map[string]any{"mode": "choose", "prompt": "Which plan?",
+		"options": []any{"Basic", map[string]string{"label": "Pro", "value": "pro"}}}, inPanel)
+	panel.looksAt()
+	panel.click(question + ` button[data-answer="choice"][data-value="pro"]`)
+	a = answered(t, res)
+	assert.Equal(t, "panel", a.Via)
+	require.Len(t, a.Annotations, 1)
+	assert.JSONEq(t, `"pro"`, string(a.Annotations[0].Value))
+
+	// A page no extension may script: the question goes to the panel, over
+	// a screenshot; a point there is in the screenshot's pixels, no ref.
+	var restricted int
+	require.NoError(t, e.devtools().evalExtension(fmt.Sprintf(`(async () => {
+		const [agent] = await chrome.tabs.query({url: %q});
+		const t = await chrome.tabs.create({url: chrome.runtime.getURL("sidepanel/panel.html?restricted"), windowId: agent.windowId});
+		await chrome.tabs.group({groupId: agent.groupId, tabIds: t.id});
+		return t.id;
+	})()`, site.URL+"/*"), &restricted))
+	res = ask(t, context.Background(), cs, map[string]any{"tabId": restricted, "mode": "point", "prompt": "Where is it?"}, inPanel)
+	shot := question + ` img[data-shot]`
+	panel.waitFor(`document.querySelector('` + shot + `')?.naturalWidth > 0`)
+	assert.True(t, panel.sees(`document.querySelector('`+question+`').textContent.includes("cannot show OpenChrome's overlay")`))
+	panel.looksAt()
+	panel.click(shot)
+	a = answered(t, res)
+	assert.True(t, a.Responded)
+	assert.Equal(t, "panel", a.Via)
+	require.Len(t, a.Annotations, 1)
+	pt := a.Annotations[0]
+	assert.Equal(t, "point", pt.Kind)
+	require.NotNil(t, pt.X)
+	require.NotNil(t, pt.Y)
+	assert.Greater(t, *pt.X, 100.0, "screenshot pixels, the middle of the shot")
+	assert.Empty(t, pt.Ref, "no DOM, no ref")
+
+	res = ask(t, context.Background(), cs, map[string]any{"tabId": restricted, "mode": "confirm", "prompt": "Close it?"}, inPanel)
+	panel.looksAt()
+	panel.click(question + ` button[data-answer="confirm"]`)
+	a = answered(t, res)
+	assert.True(t, a.Responded)
+	assert.Equal(t, "panel", a.Via)
+}
+
+// TestTheAgentsClientAnswersToo puts confirm and choose to the person at
+// the agent's MCP client too (elicitation): the first answer wins, and the
+// other place is withdrawn at once.
+func TestTheAgentsClientAnswersToo(t *testing.T) {
+	e := newEnv(t)
+	site := plansSite(t)
+	prompts := make(chan *mcp.ElicitRequest, 1)
+	replies := make(chan *mcp.ElicitResult, 1)
+	withdrawn := make(chan struct{}, 1)
+	cs := e.interactiveClient("e2e", &mcp.ClientOptions{
+		ElicitationHandler: func(ctx context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			prompts <- req
+			select {
+			case r := <-replies:
+				return r, nil
+			case <-ctx.Done():
+				withdrawn <- struct{}{}
+				return nil, ctx.Err()
+			}
+		},
+	}, "2025-11-25") // a version in which a server may ask during a call
+	openTab(t, cs, site.URL+"/")
+	me := e.personOn(site.URL)
+	both := func() {
+		me.waitFor(overlayShown)
+		select {
+		case req := <-prompts:
+			assert.Contains(t, req.Params.Message, "Which plan?")
+		case <-time.After(10 * time.Second):
+			t.Fatal("the client was not asked")
+		}
+	}
+
+	// The terminal first: the overlay goes.
+	res := ask(t, context.Background(), cs, map[string]any{"mode": "choose", "prompt": "Which plan?",
+		"options": []any{"Basic", map[string]string{"label": "Pro", "value": "pro"}}}, both)
+	replies <- &mcp.ElicitResult{Action: "accept", Content: map[string]any{"choice": "pro"}}
+	a := answered(t, res)
+	assert.True(t, a.Responded)
+	assert.Equal(t, "client", a.Via)
+	require.Len(t, a.Annotations, 1)
+	assert.JSONEq(t, `"pro"`, string(a.Annotations[0].Value))
+	me.waitFor("!" + overlayShown)
+
+	// The page first: the client's prompt is withdrawn.
+	res = ask(t, context.Background(), cs, map[string]any{"mode": "choose", "prompt": "Which plan?",
+		"options": []any{"Basic", "Pro"}}, both)
+	me.clickButton("Basic")
+	a = answered(t, res)
+	assert.Equal(t, "overlay", a.Via)
+	select {
+	case <-withdrawn:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the client's prompt was not withdrawn")
+	}
+
+	// A marking question is for the page only.
+	res = ask(t, context.Background(), cs, map[string]any{"mode": "point", "prompt": "Where?"}, func() { me.waitFor(overlayShown) })
+	me.pressEscape()
+	assert.True(t, answered(t, res).Dismissed)
+	assert.Empty(t, prompts, "the client was not asked to point")
+}
+
+// TestAQuestionSurvivesAWorkerStop stops the extension's service worker
+// while the person is asked. The question lives on in
+// chrome.storage.session and in the page; the person's answer wakes the
+// worker, which takes the question up again and keeps the answer for the
+// host.
+//
+// While the daemon is the native host, Chrome ends it with the worker's
+// port: the agent's call ends browser_not_connected and the answer stays
+// with the extension, which the test checks. Once the daemon outlives the
+// worker (#15), it asks again for the same request when the link is back
+// and gets the answer, and the test checks that the agent has it.
+func TestAQuestionSurvivesAWorkerStop(t *testing.T) {
+	e := newEnv(t)
+	site := plansSite(t)
+	cs := e.interactiveClient("e2e", nil, "")
+	openTab(t, cs, site.URL+"/")
+	me := e.personOn(site.URL)
+	res := ask(t, context.Background(), cs, map[string]any{"mode": "confirm", "prompt": "Keep going?"}, func() { me.waitFor(overlayShown) })
+	var stored []struct {
+		ID     string `json:"id"`
+		Status string `json:"status"`
+		Result *answer
+	}
+	require.NoError(t, e.devtools().evalExtension(`chrome.storage.session.get("feedback").then(s => s.feedback)`, &stored))
+	require.Len(t, stored, 1)
+	id := stored[0].ID
+	assert.Equal(t, "pending", stored[0].Status)
+
+	require.NoError(t, me.c.send(me.session, "ServiceWorker.enable", map[string]any{}, nil))
+	require.NoError(t, me.c.send(me.session, "ServiceWorker.stopAllWorkers", map[string]any{}, nil))
+	require.Eventually(t, func() bool { return e.devtools().evalExtension(`1`, nil) != nil }, 10*time.Second, 50*time.Millisecond,
+		"the worker stops")
+	assert.True(t, me.sees(overlayShown), "the question is still on the page")
+
+	me.clickButton("Confirm") // the answer wakes the worker
+	me.waitFor("!" + overlayShown)
+	var r *mcp.CallToolResult
+	select {
+	case r = <-res:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call neither ended nor got the answer")
+	}
+	if !r.IsError {
+		a := answered(t, func() <-chan *mcp.CallToolResult { c := make(chan *mcp.CallToolResult, 1); c <- r; return c }())
+		assert.True(t, a.Responded, "the answer reached the agent across the worker's restart")
+		return
+	}
+	assert.Contains(t, textOf(r), "browser_not_connected")
+	t.Log("the daemon went with the worker (#15): checking the extension's half")
+	require.Eventually(t, func() bool {
+		stored = nil
+		err := e.devtools().evalExtension(`chrome.storage.session.get("feedback").then(s => s.feedback ?? [])`, &stored)
+		return err == nil && len(stored) == 1 && stored[0].Status == "answered"
+	}, 10*time.Second, 50*time.Millisecond, "the restarted worker keeps the answer for the host")
+	assert.Equal(t, id, stored[0].ID)
+	require.NotNil(t, stored[0].Result)
+	assert.True(t, stored[0].Result.Responded)
+	assert.Equal(t, "overlay", stored[0].Result.Via)
 }
