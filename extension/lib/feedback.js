@@ -102,6 +102,21 @@ export function newRecord(req, tabId, now) {
 }
 
 /**
+ * What a feedback.request does with the question kept under its id: none
+ * kept is a new question; an answered one is answered at once (the host
+ * asks again after its link came back, and the person answered meanwhile);
+ * a pending one is waited for again.
+ * @param {Question | undefined} kept
+ * @param {number} tabId the request's tab
+ * @returns {'new' | 'answered' | 'wait'}
+ */
+export function takeUp(kept, tabId) {
+  if (!kept) return 'new';
+  if (kept.tabId !== tabId) throw new ActionError('bad_request', 'that request is for another tab');
+  return kept.status === 'answered' && kept.result ? 'answered' : 'wait';
+}
+
+/**
  * @returns {Result}
  */
 export function timedOut() {

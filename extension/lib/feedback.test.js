@@ -13,6 +13,7 @@ import {
   reconcile,
   rectFromCorners,
   resultOf,
+  takeUp,
   timedOut,
   toImagePixels,
 } from './feedback.js';
@@ -120,6 +121,13 @@ test('skipped, timed out and answered are three things', () => {
   if (!v.ok) return;
   assert.deepEqual(resultOf(record(), v.answer), { responded: false, timedOut: false, dismissed: true, via: 'panel', annotations: [] });
   assert.deepEqual(timedOut(), { responded: false, timedOut: true, dismissed: false, annotations: [] });
+});
+
+test('a request asked again takes up the question kept', () => {
+  assert.equal(takeUp(undefined, 4), 'new');
+  assert.equal(takeUp(record(), 4), 'wait', 'the person has not answered yet');
+  assert.equal(takeUp(record({ status: 'answered', result: timedOut() }), 4), 'answered', 'the answer kept is the answer');
+  assert.throws(() => takeUp(record(), 5), { code: 'bad_request' }, 'not for another tab');
 });
 
 test('a state withdraws the questions its daemon does not know', () => {

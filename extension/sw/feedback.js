@@ -25,6 +25,7 @@ import {
   parseRequest,
   reconcile,
   resultOf,
+  takeUp,
   timedOut,
 } from '../lib/feedback.js';
 import { PAGE_FILES } from '../lib/page-files.js';
@@ -133,7 +134,8 @@ export async function ask(params, { tabId, signal }) {
     await serial(() => forget(rec.id));
     return result;
   }
-  const waiter = /** @type {NonNullable<ReturnType<typeof waiters.get>>} */ (waiters.get(rec.id));
+  const waiter = waiters.get(rec.id);
+  if (!waiter) throw new ActionError('internal', 'the question is neither answered nor waited for');
   try {
     return await raceSignal(waiter.promise, signal);
   } catch (err) {
@@ -159,7 +161,7 @@ export async function ask(params, { tabId, signal }) {
  */
 async function begin(req, tabId) {
   let rec = records.get(req.requestId);
-  if (rec && rec.tabId !== tabId) throw new ActionError('bad_request', 'that request is for another tab');
+  const how = takeUp(rec, tabId);
   if (!rec) {
     rec = newRecord(req, tabId, Date.now());
     await bringToFront(tabId);
@@ -175,7 +177,7 @@ async function begin(req, tabId) {
     records.set(rec.id, rec);
     await save();
     arm(rec);
-  } else if (rec.status === 'pending' && rec.place === 'overlay') {
+  } else if (how === 'wait' && rec.place === 'overlay') {
     await showOverlay(rec); // the worker restarted: the page may have moved on meanwhile
   }
   if (rec.status === 'pending') {
