@@ -23,17 +23,17 @@ import (
 // fakeBrowser is an in-process extension: it answers each command with what
 // answer returns and records the commands and states it saw.
 type fakeBrowser struct {
-	mu      sync.Mutex
-	seen    []protocol.Command
-	states  []protocol.State
-	cancels []string // the ids of the commands the engine cancelled
-	link    *bridge.Link
+	mu     sync.Mutex
+	seen   []protocol.Command
+	states []protocol.State
+	undone []string // the ids of the commands the engine cancelled
+	link   *bridge.Link
 }
 
 func (f *fakeBrowser) cancelled() []string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]string(nil), f.cancels...)
+	return append([]string(nil), f.undone...)
 }
 
 // lastState decodes the last state the browser was sent into out; false
@@ -89,7 +89,7 @@ func newEngineWith(t *testing.T, opts Options, version string, answer func(proto
 		}
 		if c, ok := f.(protocol.Cancel); ok {
 			fb.mu.Lock()
-			fb.cancels = append(fb.cancels, c.ID)
+			fb.undone = append(fb.undone, c.ID)
 			fb.mu.Unlock()
 			return nil
 		}

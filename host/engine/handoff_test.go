@@ -315,20 +315,21 @@ func TestANewDaemonAdoptsRunningHandoffs(t *testing.T) {
 // onTabArgs are valid arguments, without tabId, for every tool on a tab; a
 // tool on a tab without a row here fails TestEveryToolOnATabRefusesAHeldTab.
 var onTabArgs = map[string]string{
-	"navigate":                 `{"url":"http://127.0.0.1/"}`,
-	"read_page":                `{}`,
-	"find":                     `{"query":"Login"}`,
-	"interact":                 `{"ref":"e1","action":"click"}`,
-	"act":                      `{"steps":[{"ref":"e1","action":"click"}]}`,
-	"form_input":               `{"fields":[{"ref":"e1","value":"x"}]}`,
-	"computer":                 `{"action":"screenshot"}`,
-	"wait_for":                 `{"text":"x"}`,
-	"page_screenshot":          `{}`,
-	"javascript_tool":          `{"code":"document.title"}`,
-	"tabs_close":               `{}`,
-	"recording":                `{"durationMs":1000}`,
-	"oc_evidence_bundle":       `{}`,
-	"oc_handoff_start":         `{"reason":"other"}`,
+	"navigate":           `{"url":"http://127.0.0.1/"}`,
+	"read_page":          `{}`,
+	"find":               `{"query":"Login"}`,
+	"interact":           `{"ref":"e1","action":"click"}`,
+	"act":                `{"steps":[{"ref":"e1","action":"click"}]}`,
+	"form_input":         `{"fields":[{"ref":"e1","value":"x"}]}`,
+	"computer":           `{"action":"screenshot"}`,
+	"wait_for":           `{"text":"x"}`,
+	"page_screenshot":    `{}`,
+	"javascript_tool":    `{"code":"document.title"}`,
+	"tabs_close":         `{}`,
+	"recording":          `{"durationMs":1000}`,
+	"oc_evidence_bundle": `{}`,
+	"oc_handoff_start":   `{"reason":"other"}`,
+
 	"browser_request_feedback": `{"mode":"confirm","prompt":"Deploy?"}`,
 }
 
