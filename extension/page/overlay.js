@@ -224,7 +224,9 @@
     const head = el('div', 'head');
     head.append(el('span', 'brand', 'OpenChrome'), el('span', 'asks', 'The agent asks'), ui.time,
       button('⇅', 'small', () => ui.card.classList.toggle('low')));
-    /** @type {HTMLElement} */ (head.lastChild).title = 'Move this box';
+    const move = /** @type {HTMLElement} */ (head.lastChild);
+    move.title = 'Move this box';
+    move.setAttribute('aria-label', 'Move this box');
     const actions = el('div', 'actions');
     if (q.mode === 'confirm') actions.append(button('Confirm', 'primary', () => send({ kind: 'confirm' })));
     if (q.mode === 'choose') {
