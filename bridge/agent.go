@@ -18,8 +18,10 @@ type agentSession struct {
 
 	wg sync.WaitGroup // one per call goroutine
 
-	mu    sync.Mutex // guards calls
-	calls map[string]context.CancelFunc
+	mu     sync.Mutex // guards the fields below
+	calls  map[string]context.CancelFunc
+	asks   map[string]chan protocol.Answer // questions waiting for the agent's answer
+	askSeq int
 }
 
 // serveAgent answers hello with ready, then runs calls until the agent
@@ -27,7 +29,8 @@ type agentSession struct {
 func (s *Server) serveAgent(ctx context.Context, c *conn, hello *protocol.Hello) {
 	s.mu.Lock()
 	s.seq++
-	a := &agentSession{id: "a" + strconv.Itoa(s.seq), client: hello.Client, c: c, srv: s, calls: make(map[string]context.CancelFunc)}
+	a := &agentSession{id: "a" + strconv.Itoa(s.seq), client: hello.Client, c: c, srv: s,
+		calls: make(map[string]context.CancelFunc), asks: make(map[string]chan protocol.Answer)}
 	s.agents[a.id] = a
 	s.mu.Unlock()
 	defer func() {
@@ -60,6 +63,8 @@ func (s *Server) serveAgent(ctx context.Context, c *conn, hello *protocol.Hello)
 			a.start(ctx, f)
 		case *protocol.Cancel:
 			a.cancel(f.ID)
+		case *protocol.Answer:
+			a.answered(f)
 		case *protocol.Ping:
 			_ = c.write(protocol.Pong{})
 		}
@@ -92,6 +97,9 @@ func (a *agentSession) start(ctx context.Context, call *protocol.Call) {
 			_ = a.c.write(p)
 		}
 	}
+	if call.CanAsk {
+		c.ask = func(ctx context.Context, q protocol.Ask) (protocol.Answer, error) { return a.ask(ctx, call.ID, q) }
+	}
 	a.wg.Add(1)
 	go func() {
 		defer a.wg.Done()
@@ -113,6 +121,45 @@ func (a *agentSession) cancel(id string) {
 	a.mu.Unlock()
 	if cancel != nil {
 		cancel()
+	}
+}
+
+// ask sends q for call and waits for the agent's answer; when ctx ends
+// first it withdraws q with a cancel frame, so that the client's prompt goes
+// away.
+func (a *agentSession) ask(ctx context.Context, call string, q protocol.Ask) (protocol.Answer, error) {
+	ch := make(chan protocol.Answer, 1)
+	a.mu.Lock()
+	a.askSeq++
+	q.ID, q.Call = "q"+strconv.Itoa(a.askSeq), call
+	a.asks[q.ID] = ch
+	a.mu.Unlock()
+	defer func() {
+		a.mu.Lock()
+		delete(a.asks, q.ID)
+		a.mu.Unlock()
+	}()
+	if err := a.c.write(q); err != nil {
+		return protocol.Answer{}, protocol.Errorf(protocol.CodeCancelled, "the agent went away").WithCause(err)
+	}
+	select {
+	case ans := <-ch:
+		return ans, nil
+	case <-ctx.Done():
+		_ = a.c.write(protocol.Cancel{ID: q.ID}) // best effort: the agent may be gone
+		return protocol.Answer{}, ContextError(ctx, "the question")
+	}
+}
+
+// answered hands the agent's answer to the ask waiting for it; an answer
+// to a question withdrawn meanwhile is dropped.
+func (a *agentSession) answered(ans *protocol.Answer) {
+	a.mu.Lock()
+	ch := a.asks[ans.ID]
+	delete(a.asks, ans.ID)
+	a.mu.Unlock()
+	if ch != nil {
+		ch <- *ans // buffered, and each id is answered at most once
 	}
 }
 

@@ -21,13 +21,21 @@ type Client struct {
 	seq   atomic.Uint64
 	done  chan struct{} // closed when the connection has dropped
 
-	mu      sync.Mutex // guards pending
+	// life ends when the connection drops: the questions being asked
+	// are withdrawn, and readLoop waits for them (asking) before done.
+	life   context.Context
+	end    context.CancelFunc
+	asking sync.WaitGroup
+
+	mu      sync.Mutex // guards the fields below
 	pending map[string]*pendingCall
+	asks    map[string]context.CancelFunc // questions being asked, by id
 }
 
 type pendingCall struct {
 	result   chan *protocol.ToolResult
 	progress func(protocol.Progress)
+	ask      func(context.Context, protocol.Ask) protocol.Answer
 }
 
 // Dial connects to the broker d describes and says hello as an agent named
@@ -38,7 +46,9 @@ func Dial(ctx context.Context, d Discovery, client string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl := &Client{c: c, ready: *ready, done: make(chan struct{}), pending: make(map[string]*pendingCall)}
+	cl := &Client{c: c, ready: *ready, done: make(chan struct{}), pending: make(map[string]*pendingCall),
+		asks: make(map[string]context.CancelFunc)}
+	cl.life, cl.end = context.WithCancel(context.Background())
 	go cl.readLoop()
 	return cl, nil
 }
@@ -109,6 +119,12 @@ type CallOptions struct {
 	TimeoutMs int64
 	// Roots go with the call (protocol.Call's Roots).
 	Roots []string
+	// Ask, if set, puts the broker's questions for this call to the person
+	// at the agent's MCP client (MCP elicitation) and returns what they
+	// did; its ctx ends when the broker withdraws the question (another
+	// answer came first) or the connection drops, and Ask must then return
+	// promptly. Without it the call cannot be asked anything.
+	Ask func(ctx context.Context, q protocol.Ask) protocol.Answer
 }
 
 // Call runs tool with args and returns its result; a tool error is a result
@@ -118,13 +134,14 @@ type CallOptions struct {
 // Call returns at once without waiting for it to wind down.
 func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage, opts CallOptions) (*protocol.ToolResult, error) {
 	id := "c" + strconv.FormatUint(cl.seq.Add(1), 10)
-	p := &pendingCall{result: make(chan *protocol.ToolResult, 1), progress: opts.Progress}
+	p := &pendingCall{result: make(chan *protocol.ToolResult, 1), progress: opts.Progress, ask: opts.Ask}
 	cl.mu.Lock()
 	cl.pending[id] = p
 	cl.mu.Unlock()
 	defer cl.forget(id)
 
-	call := protocol.Call{ID: id, Tool: tool, Args: args, Progress: opts.Progress != nil, TimeoutMs: opts.TimeoutMs, Roots: opts.Roots}
+	call := protocol.Call{ID: id, Tool: tool, Args: args, Progress: opts.Progress != nil, TimeoutMs: opts.TimeoutMs,
+		Roots: opts.Roots, CanAsk: opts.Ask != nil}
 	if err := cl.c.write(call); err != nil {
 		return nil, errLost.WithCause(err)
 	}
@@ -144,6 +161,8 @@ func (cl *Client) Close() error { return cl.c.close() }
 
 func (cl *Client) readLoop() {
 	defer close(cl.done)
+	defer cl.asking.Wait()
+	defer cl.end()
 	for {
 		b, err := cl.c.read()
 		if err != nil {
@@ -165,10 +184,52 @@ func (cl *Client) readLoop() {
 			if p != nil && p.progress != nil {
 				p.progress(*f)
 			}
+		case *protocol.Ask:
+			cl.ask(f)
+		case *protocol.Cancel:
+			// From the broker, a cancel withdraws a question.
+			cl.mu.Lock()
+			withdraw := cl.asks[f.ID]
+			cl.mu.Unlock()
+			if withdraw != nil {
+				withdraw()
+			}
 		case *protocol.Ping:
 			_ = cl.c.write(protocol.Pong{})
 		}
 	}
+}
+
+// ask puts q to the call's Ask in its own goroutine, so that the read loop
+// goes on (the withdrawal comes through it), and sends the answer unless q
+// was withdrawn meanwhile. A call that cannot ask answers cancel at once.
+func (cl *Client) ask(q *protocol.Ask) {
+	cl.mu.Lock()
+	p := cl.pending[q.Call]
+	if p == nil || p.ask == nil {
+		cl.mu.Unlock()
+		_ = cl.c.write(protocol.Answer{ID: q.ID, Action: protocol.AnswerCancel})
+		return
+	}
+	ctx, withdraw := context.WithCancel(cl.life)
+	cl.asks[q.ID] = withdraw
+	cl.asking.Add(1) // under mu, before readLoop can return and wait
+	cl.mu.Unlock()
+	go func() {
+		defer cl.asking.Done()
+		defer func() {
+			cl.mu.Lock()
+			delete(cl.asks, q.ID)
+			cl.mu.Unlock()
+			withdraw()
+		}()
+		ans := p.ask(ctx, *q)
+		if ctx.Err() != nil {
+			return // withdrawn: the broker no longer waits for it
+		}
+		ans.ID = q.ID
+		_ = cl.c.write(ans)
+	}()
 }
 
 func (cl *Client) take(id string) *pendingCall {

@@ -39,6 +39,30 @@ type Call struct {
 	Roots []string
 
 	progress func(protocol.Progress)
+	ask      func(context.Context, protocol.Ask) (protocol.Answer, error)
+}
+
+// CanAsk reports whether the agent can put a question to the person at its
+// MCP client during this call ([Call.Ask]): its client declared MCP
+// elicitation.
+func (c *Call) CanAsk() bool { return c.ask != nil }
+
+// Ask puts q to the person at the agent's MCP client and returns what they
+// did with it. When ctx ends first the question is withdrawn (the client's
+// prompt goes away) and Ask returns a cancelled or timeout error; so does a
+// call whose agent cannot ask. Ask sets q's ID and Call.
+func (c *Call) Ask(ctx context.Context, q protocol.Ask) (protocol.Answer, error) {
+	if c.ask == nil {
+		return protocol.Answer{}, protocol.Errorf(protocol.CodeBadRequest, "this agent's MCP client cannot be asked")
+	}
+	return c.ask(ctx, q)
+}
+
+// WithAsk gives a call made by [NewCall] a way to ask, as a broker gives the
+// calls of an agent that can: for running a handler without a broker.
+func (c *Call) WithAsk(ask func(context.Context, protocol.Ask) (protocol.Answer, error)) *Call {
+	c.ask = ask
+	return c
 }
 
 // Progress reports progress to the agent when it asked for it; otherwise it

@@ -45,6 +45,8 @@ const (
 	TypeCommand  = "command"
 	TypeEvent    = "event"
 	TypeState    = "state"
+	TypeAsk      = "ask"
+	TypeAnswer   = "answer"
 )
 
 // Roles a peer declares in its hello.
@@ -95,6 +97,9 @@ type Call struct {
 	// front-end runs in, and its --upload-root directories. Sent only with
 	// a tool that reads files.
 	Roots []string `json:"roots,omitempty"`
+	// CanAsk says the agent can put a question to the person at its MCP
+	// client (MCP elicitation): the call may get [Ask] frames.
+	CanAsk bool `json:"canAsk,omitempty"`
 }
 
 // Progress reports how far a call or command has got.
@@ -136,6 +141,37 @@ type Content struct {
 // Cancel stops a call (agent to broker) or a command (daemon to extension).
 type Cancel struct {
 	ID string `json:"id"`
+}
+
+// Ask puts a question to the person at the MCP client of the agent whose
+// call is in flight (broker to agent), for tools that may be answered there
+// as well as in the browser. The agent answers with [Answer]; the broker
+// withdraws an ask it no longer needs with a [Cancel] of its id.
+type Ask struct {
+	ID      string   `json:"id"`
+	Call    string   `json:"call"` // the call it is for
+	Message string   `json:"message"`
+	Choices []Choice `json:"choices,omitempty"` // none: a yes-or-no confirmation
+}
+
+// Choice is one answer an [Ask] offers.
+type Choice struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// What the person did with an [Ask], as MCP elicitation says it.
+const (
+	AnswerAccept  = "accept"  // answered: confirmed, or chose Value
+	AnswerDecline = "decline" // said no
+	AnswerCancel  = "cancel"  // closed it without answering, or it could not be asked
+)
+
+// Answer answers an [Ask] (agent to broker).
+type Answer struct {
+	ID     string `json:"id"`
+	Action string `json:"action"`
+	Value  string `json:"value,omitempty"` // the chosen Choice's value
 }
 
 // Ping and Pong keep a connection's liveness visible.
@@ -189,6 +225,8 @@ func (Command) frameType() string       { return TypeCommand }
 func (CommandResult) frameType() string { return TypeResult }
 func (Event) frameType() string         { return TypeEvent }
 func (State) frameType() string         { return TypeState }
+func (Ask) frameType() string           { return TypeAsk }
+func (Answer) frameType() string        { return TypeAnswer }
 
 // Each frame marshals with its "type" first, so no caller can forget it.
 func (f Hello) MarshalJSON() ([]byte, error)    { type p Hello; return typed(TypeHello, p(f)) }
@@ -210,6 +248,11 @@ func (f CommandResult) MarshalJSON() ([]byte, error) {
 }
 func (f Event) MarshalJSON() ([]byte, error) { type p Event; return typed(TypeEvent, p(f)) }
 func (f State) MarshalJSON() ([]byte, error) { type p State; return typed(TypeState, p(f)) }
+func (f Ask) MarshalJSON() ([]byte, error)   { type p Ask; return typed(TypeAsk, p(f)) }
+func (f Answer) MarshalJSON() ([]byte, error) {
+	type p Answer
+	return typed(TypeAnswer, p(f))
+}
 
 // typed marshals v, a struct, as a JSON object whose first member is "type".
 func typed(typ string, v any) ([]byte, error) {
@@ -240,6 +283,8 @@ func DecodeAgentFrame(b []byte) (Frame, error) {
 		TypePing:     func() Frame { return &Ping{} },
 		TypePong:     func() Frame { return &Pong{} },
 		TypeError:    func() Frame { return &Fail{} },
+		TypeAsk:      func() Frame { return &Ask{} },
+		TypeAnswer:   func() Frame { return &Answer{} },
 	})
 }
 
@@ -343,6 +388,20 @@ func check(f Frame) error {
 	case *Fail:
 		if f.Error == nil {
 			return missing("error")
+		}
+	case *Ask:
+		if f.ID == "" {
+			return missing("id")
+		}
+		if f.Call == "" {
+			return missing("call")
+		}
+	case *Answer:
+		if f.ID == "" {
+			return missing("id")
+		}
+		if f.Action != AnswerAccept && f.Action != AnswerDecline && f.Action != AnswerCancel {
+			return Errorf(CodeBadRequest, "answer with unknown action %q", f.Action)
 		}
 	}
 	return nil

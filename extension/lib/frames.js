@@ -25,7 +25,12 @@ export const TYPE = Object.freeze({
   COMMAND: 'command',
   EVENT: 'event',
   STATE: 'state',
+  ASK: 'ask',
+  ANSWER: 'answer',
 });
+
+/** What the person did with an ask (protocol.Answer*), as MCP elicitation says it. */
+const ANSWER_ACTIONS = new Set(['accept', 'decline', 'cancel']);
 
 /** Roles a peer declares in its hello. */
 export const ROLE = Object.freeze({ AGENT: 'agent', EXTENSION: 'extension' });
@@ -152,7 +157,16 @@ const CALL = struct([
   ['progress', BOOL, O],
   ['timeoutMs', INT, O],
   ['roots', slice(STRING), O],
+  ['canAsk', BOOL, O],
 ]);
+const CHOICE = struct([['value', STRING], ['label', STRING]]);
+const ASK = struct([
+  ['id', STRING],
+  ['call', STRING],
+  ['message', STRING],
+  ['choices', slice(CHOICE), O],
+]);
+const ANSWER = struct([['id', STRING], ['action', STRING], ['value', STRING, O]]);
 const PROGRESS = struct([
   ['id', STRING],
   ['progress', FLOAT],
@@ -193,6 +207,8 @@ const CHANNELS = {
     [TYPE.PING, EMPTY],
     [TYPE.PONG, EMPTY],
     [TYPE.ERROR, FAIL],
+    [TYPE.ASK, ASK],
+    [TYPE.ANSWER, ANSWER],
   ]),
   browser: new Map([
     [TYPE.HELLO, HELLO],
@@ -330,6 +346,16 @@ function check(type, channel, f) {
       break;
     case TYPE.ERROR:
       if (!f.error) throw missing('error');
+      break;
+    case TYPE.ASK:
+      if (!f.id) throw missing('id');
+      if (!f.call) throw missing('call');
+      break;
+    case TYPE.ANSWER:
+      if (!f.id) throw missing('id');
+      if (!ANSWER_ACTIONS.has(f.action)) {
+        throw new ActionError('bad_request', `answer with unknown action ${JSON.stringify(f.action)}`);
+      }
       break;
   }
 }

@@ -15,6 +15,7 @@ export const PAGE_FILES = Object.freeze([
   'page/dom.js',
   'page/watch.js',
   'page/handoff.js',
+  'page/feedback.js',
   'page/entry.js',
 ]);
 
@@ -23,4 +24,4 @@ export const PAGE_FILES = Object.freeze([
  * tab that still runs an older extension's) gets these files injected anew;
  * page/page-files.test.js checks that the two agree.
  */
-export const PAGE_VERSION = 3;
+export const PAGE_VERSION = 4;

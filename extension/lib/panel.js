@@ -4,6 +4,7 @@
 // badge. sidepanel/panel.js and sw/human.js put it on screen; everything here
 // is text, and the screen sets it through textContent.
 
+import { questionsOf } from './feedback.js';
 import { RUNNING, handoffsOf, runningHandoffs } from './human.js';
 
 /** @typedef {import('./human.js').Activity} Activity */
@@ -258,9 +259,11 @@ const BADGE_OFFLINE = '#80868b'; // grey
 const BADGE_IDLE = '#1a73e8';
 
 /**
- * The toolbar badge: how many handoffs wait for the person, empty when none,
- * "!" on grey when the host is not connected; the title says which, and
- * whether it is reconnecting.
+ * The toolbar badge: how many handoffs and questions wait for the person,
+ * empty when none, "!" on grey when the host is not connected; the title
+ * says which, and where to answer (an extension cannot open the side panel
+ * itself, the person opens it with this button), or that it is
+ * reconnecting.
  * @param {unknown} state
  * @param {Connection | undefined} connection
  * @param {number} [now] ms since the epoch
@@ -277,6 +280,16 @@ export function badge(state, connection, now = Date.now()) {
     };
   }
   const n = runningHandoffs(state).length;
+  const q = questionsOf(state).length;
+  if (q) {
+    return {
+      text: String(n + q),
+      color: BADGE_WAITING,
+      title: q === 1
+        ? 'OpenChrome: the agent asks you something. Answer on the page, or click here for the side panel.'
+        : `OpenChrome: the agent asks you ${q} things. Answer on the pages, or click here for the side panel.`,
+    };
+  }
   if (!n) return { text: '', color: BADGE_IDLE, title: 'OpenChrome: connected. Nothing is waiting for you.' };
   return {
     text: String(n),

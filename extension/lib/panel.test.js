@@ -139,6 +139,14 @@ test('the badge counts the handoffs waiting, or says the host is not there', () 
   assert.equal(badge(undefined, undefined).text, '!');
 });
 
+test('the badge counts the questions too, and says where to answer', () => {
+  const on = { connected: true, since: at(0) };
+  const b = badge({ handoffs: [{ id: 'a', status: 'RUNNING' }], feedback: [{ id: 'q', tabId: 4 }] }, on);
+  assert.equal(b.text, '2');
+  assert.equal(b.color, '#d93025');
+  assert.match(b.title, /asks you something.*side panel/);
+});
+
 // page/banner.js is a classic script and cannot import this module: it has
 // copies of the reason labels and the countdown, which must agree.
 
@@ -182,4 +190,14 @@ test('an envelope as the panel shows it', () => {
   assert.equal(envelopeLines({ id: 'c', calls: 1 }).usage, '1 call');
   assert.equal(duration(3_723_000), '1:02:03');
   assert.equal(duration(-1), '');
+});
+
+// page/overlay.js is a classic script too: its hints must be lib/feedback.js's.
+
+test('the overlay says what lib/feedback.js says', async () => {
+  const { MODE_HINTS } = await import('./feedback.js');
+  const overlay = readFileSync(new URL('../page/overlay.js', import.meta.url), 'utf8');
+  for (const [mode, hint] of Object.entries(MODE_HINTS)) {
+    assert.ok(overlay.includes(`${mode}: '${hint}'`), `page/overlay.js lacks ${mode}: '${hint}'`);
+  }
 });

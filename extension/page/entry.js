@@ -22,6 +22,7 @@
     check: oc.watch.check,
     crawl: oc.text.crawl,
     handoffState: oc.handoff.handoffState,
+    feedbackMarks: oc.feedback.feedbackMarks,
   };
 
   /**

@@ -10,6 +10,7 @@
 
 import { Backoff } from '../lib/backoff.js';
 import { activityOf, envelopesOf, tasksOf } from '../lib/human.js';
+import './questions.js'; // the agent's questions: a section of their own
 import {
   PANEL_PORT,
   activityRow,

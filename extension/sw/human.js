@@ -11,6 +11,7 @@ import { checkHumanMessage, isHumanMessage } from '../lib/human.js';
 import { DOCTOR, PANEL_PORT, badge } from '../lib/panel.js';
 import * as banner from './banner.js';
 import * as cdp from './cdp.js';
+import * as feedback from './feedback.js';
 import * as port from './port.js';
 
 /** @typedef {import('../lib/human.js').Connection} Connection */
@@ -109,6 +110,7 @@ export function start(router) {
  * @param {unknown} data
  */
 export function onState(data) {
+  feedback.onState(data);
   serial(async () => {
     const prev = state;
     state = data;
@@ -191,15 +193,19 @@ async function answer(message, sender) {
 
 /**
  * Stops what the extension itself is doing: cancels every command in flight
- * but except, removes every banner and detaches the debugger from every tab
- * (what the agent's tabs log is kept again from their next command). For the side panel's Stop and browser.stop.
+ * but except, removes every banner and question overlay and detaches the
+ * debugger from every tab (what the agent's tabs log is kept again from
+ * their next command). For the side panel's Stop and browser.stop.
  * @param {string} [except] the id of the command that asked (browser.stop),
  *   which must still answer
  * @returns {Promise<{ cancelled: number, banners: number, detached: number }>}
  */
 export async function stopLocally(except) {
   const cancelled = commands?.cancelAll({ except, message: 'the person pressed Stop' }) ?? 0;
-  const banners = await serial(() => banner.removeAll(state));
+  const [banners, overlays] = await Promise.all([
+    serial(() => banner.removeAll(state)),
+    feedback.removeAll(),
+  ]);
   const detached = await cdp.detachAll();
-  return { cancelled, banners, detached };
+  return { cancelled, banners: banners + overlays, detached };
 }

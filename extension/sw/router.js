@@ -9,6 +9,7 @@ import * as browser from './actions/browser.js';
 import * as consoleActions from './actions/console.js';
 import * as download from './actions/download.js';
 import * as element from './actions/element.js';
+import * as feedback from './actions/feedback.js';
 import * as handoff from './actions/handoff.js';
 import * as input from './actions/input.js';
 import * as network from './actions/network.js';
@@ -35,6 +36,7 @@ export const TABLES = {
   network: network.ACTIONS,
   download: download.ACTIONS,
   handoff: handoff.ACTIONS,
+  feedback: feedback.ACTIONS,
 };
 
 /**

@@ -169,6 +169,18 @@ interface PageHandoff {
   handoffState(): { storageKeys: string[]; domFingerprint: string };
 }
 
+/** A mark of the person's, as feedbackMarks describes it; null when it left the page. */
+type PageMark = { ref: number; role: string; name: string; selector: string; text: string } | null;
+
+/** page/feedback.js */
+interface PageFeedback {
+  /** The element under a viewport point, or the control it sits in. */
+  pick(x: number, y: number): Element | null;
+  /** The elements wholly inside a box of the viewport that mean something. */
+  inside(rect: PageBox): Element[];
+  feedbackMarks(args: { requestId: string; refBase: number }): { marks: PageMark[]; nextRef: number };
+}
+
 /** What call answers: errors come back as values (chrome.scripting loses an exception's fields). */
 type PageResult =
   | { ok: unknown; error?: undefined }
@@ -186,6 +198,7 @@ interface PageNamespace {
   dom: PageDom;
   watch: PageWatch;
   handoff: PageHandoff;
+  feedback: PageFeedback;
   /** Absent until page/entry.js, the last file, has run. */
   call?: (method: string, args: unknown) => PageResult;
 }

@@ -87,6 +87,9 @@ func TestCommands(t *testing.T) {
 		{NetworkList(3, RequestFilter{URL: "/api", Failed: &yes}, 0, 20).Command, "network.list", `{"tabId":3,"filter":{"url":"/api","failed":true},"limit":20}`},
 		{NetworkGet(3, 7).Command, "network.get", `{"tabId":3,"id":7}`},
 		{HandoffStateOf(3).Command, "handoff.state", `{"tabId":3}`},
+		{FeedbackRequest(FeedbackAsk{TabID: 3, RequestID: "r1", Mode: "choose", Prompt: "Which?",
+			Options: []FeedbackOption{{Label: "A", Value: "a"}}, TimeoutMs: 1000}).Command, "feedback.request",
+			`{"tabId":3,"requestId":"r1","mode":"choose","prompt":"Which?","options":[{"label":"A","value":"a"}],"timeoutMs":1000}`},
 		{BrowserHealth().Command, "browser.health", `{}`},
 		{BrowserStop().Command, "browser.stop", `{}`},
 	}
@@ -99,6 +102,9 @@ func TestCommands(t *testing.T) {
 	// A wait's command outlives the wait, so the extension's own timeout,
 	// which says what it saw, comes first.
 	assert.EqualValues(t, 6000, PageWait(3, WaitCondition{}, time.Second).TimeoutMs)
+	// So does a question's: the person's countdown ends first, and its
+	// timedOut answer reaches the host.
+	assert.EqualValues(t, 130_000, FeedbackRequest(FeedbackAsk{TimeoutMs: 120_000}).TimeoutMs)
 }
 
 func TestMaskedRedactsEveryText(t *testing.T) {

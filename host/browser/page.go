@@ -13,7 +13,8 @@ type Image struct {
 	MimeType string `json:"mimeType"`
 }
 
-// Rect is a rectangle in CSS pixels of a tab's viewport.
+// Rect is a rectangle in CSS pixels of a tab's viewport (or, for a
+// feedback region on a screenshot, its pixels).
 type Rect struct {
 	X      float64 `json:"x"`
 	Y      float64 `json:"y"`

@@ -228,6 +228,7 @@ func Catalog() []Tool {
 		handoffStatusTool(),
 		handoffFinishTool(),
 		handoffCancelTool(),
+		feedbackTool(),
 	}
 	for i := range tools {
 		tools[i].Hints = hintsOf(tools[i].Name)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/feedback"
 	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/host/redact"
@@ -72,6 +73,7 @@ type Engine struct {
 	tasks     *task.Runner    // nil when Options.Tasks is
 	envelopes *task.Envelopes // nil when Options.Tasks is
 	handoffs  *handoff.Keeper // nil when Options.Handoffs is
+	questions *feedback.Keeper
 	red       *redact.Redactor
 	state     stateKeeper
 	inflight  inflight
@@ -123,6 +125,7 @@ func New(opts Options) *Engine {
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.started = e.now()
+	e.questions = feedback.New(feedback.Options{Log: e.log, Now: e.now, Redactor: e.red, Changed: e.changed})
 	if opts.Tasks != nil {
 		e.tasks = task.NewRunner(task.Options{Store: opts.Tasks, Log: e.log, Now: e.now, Redactor: e.red, Changed: e.changed})
 		e.envelopes = task.NewEnvelopes(task.EnvelopeOptions{Store: opts.Tasks, Log: e.log, Now: e.now, Changed: e.changed})

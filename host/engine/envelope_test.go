@@ -84,7 +84,10 @@ var everyday = []struct{ tool, args string }{
 	{"wait_for", `{"text":"Login"}`},
 }
 
-var snapshotID = regexp.MustCompile(`snapshot=s\d+|"snapshot":"s\d+"|"waitedMs":\d+`)
+// snapshotID matches what differs between two runs of the same calls: the
+// snapshot's number, and how long a wait took (in the text, whose quotes
+// are escaped, as in structuredContent).
+var snapshotID = regexp.MustCompile(`snapshot=s\d+|\\?"snapshot\\?":\\?"s\d+|\\?"waitedMs\\?":\d+`)
 
 func TestWithoutTaskIDNothingChanges(t *testing.T) {
 	e, _ := envelopeEngine(t)

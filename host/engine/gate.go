@@ -59,7 +59,8 @@ func withTab(shape []func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
 //     listing, before anything is sent to it. So no command has touched a
 //     page when a tab is refused, and nothing ever runs a handler a second
 //     time (the extension's router checks each command's tab again);
-//   - the person does not hold it: a tab in a handoff is refused with
+//   - the person does not hold it: a tab in a handoff, or one whose page
+//     waits for the person's answer to a question, is refused with
 //     conflict, whatever the tool, reading included.
 //
 // It returns 0 for a call that needs no tab (target.none), or that may open
@@ -117,8 +118,13 @@ func (c *call) pickTab(tabs []browser.Tab) int {
 }
 
 // heldByPerson refuses a tab the person holds: the agent and the person
-// must not fight over the page.
+// must not fight over the page. A question waiting for the person holds its
+// tab as a handoff does: the person is marking up that very page.
 func (e *Engine) heldByPerson(tab int) error {
+	if id := e.questions.Holding(tab); id != "" {
+		return protocol.Errorf(protocol.CodeConflict, "a person is answering a question on tab %d (request %s)", tab, id).
+			WithHint("wait for that browser_request_feedback call to return, or cancel it")
+	}
 	if e.handoffs == nil {
 		return nil
 	}

@@ -48,6 +48,10 @@ func hintsOf(name string) Hints {
 	// Ends something: a tab, the work in flight, a task, the person's turn.
 	case "tabs_close", "oc_stop", "oc_task_cancel", "oc_handoff_cancel":
 		return Hints{Destructive: true, Idempotent: true}
+	// Asks the person and changes nothing; what comes back names the
+	// page's elements (their text).
+	case "browser_request_feedback":
+		return Hints{OpenWorld: true}
 	// OpenChrome's own records, added to.
 	case "oc_session_snapshot", "oc_handoff_start", "oc_handoff_finish", "oc_task_update", "oc_task_finish":
 		return Hints{}

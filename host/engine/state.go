@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/feedback"
 	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
@@ -52,6 +53,9 @@ type panelState struct {
 	Tasks     []stateTask     `json:"tasks"`
 	Envelopes []task.Shown    `json:"envelopes"` // open ones, newest first
 	Handoffs  []handoff.Shown `json:"handoffs"`
+	// Feedback is the questions waiting for the person: the extension
+	// withdraws one it keeps that is not listed here (its agent is gone).
+	Feedback []feedback.Shown `json:"feedback"`
 }
 
 // stateKeeper holds the activity and sends the side panel's state to the
@@ -112,6 +116,7 @@ func (e *Engine) changed() {
 // its side panel is right from the start. Wire it to the registry's
 // OnConnect.
 func (e *Engine) BrowserConnected(l *bridge.Link) {
+	e.questions.BrowserConnected() // a question whose browser went away asks it again
 	if err := l.Send(e.stateFrame()); err != nil {
 		e.log.Debug("state not sent", "browser", l.Info().ID, "err", err)
 	}
@@ -130,7 +135,8 @@ func (e *Engine) stateFrame() protocol.State {
 // activity has no arguments at all.
 func (e *Engine) panelState() panelState {
 	now := e.now().UTC()
-	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Envelopes: []task.Shown{}, Handoffs: []handoff.Shown{}}
+	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Envelopes: []task.Shown{}, Handoffs: []handoff.Shown{},
+		Feedback: e.questions.Shown()}
 	if e.envelopes != nil {
 		s.Envelopes = append(s.Envelopes, e.envelopes.Shown()...)
 	}

@@ -110,6 +110,11 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 func (s *Server) run(ctx context.Context, t mcp.Transport) error {
 	defer s.disconnect()
+	// When ctx ends (SIGTERM: the client is going), the go-sdk closes the
+	// session but waits for the calls in flight, which may wait for the
+	// person for minutes. Dropping the broker's connection ends them now:
+	// the broker cancels what they started (an overlay, a wait).
+	defer context.AfterFunc(ctx, s.disconnect)()
 	defer func() {
 		closing, done := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
 		defer done()
@@ -132,7 +137,7 @@ func (s *Server) handler(t engine.Tool) mcp.ToolHandler {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
 			client = p.ClientInfo.Name
 		}
-		opts := bridge.CallOptions{Progress: progress}
+		opts := bridge.CallOptions{Progress: progress, Ask: asker(req.Session)}
 		if t.ReadsFiles {
 			opts.Roots = s.uploadRoots(ctx, req.Session)
 		}

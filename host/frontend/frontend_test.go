@@ -117,7 +117,7 @@ func TestToolsListIsTheCatalog(t *testing.T) {
 // TestToolAnnotations is what each tool tells MCP clients deciding what to
 // confirm with the person: r read-only, d destructive, i idempotent, o open
 // world (a web page). MCP's defaults (destructive, open world) are left
-// out of tools/list.
+// out of tools/list. The opt-in interactive group is served too.
 func TestToolAnnotations(t *testing.T) {
 	want := map[string]string{
 		"oc_connection_health": "r", "tabs_context": "r", "tabs_create": "o", "tabs_close": "di",
@@ -128,11 +128,14 @@ func TestToolAnnotations(t *testing.T) {
 		"oc_task_list": "r", "oc_task_get": "r", "oc_task_wait": "r", "oc_task_cancel": "di",
 		"oc_task_update": "", "oc_task_finish": "",
 		"oc_handoff_start": "", "oc_handoff_status": "r", "oc_handoff_finish": "", "oc_handoff_cancel": "di",
+		"browser_request_feedback": "o",
 	}
-	cs := connect(t, ledger.Home(t.TempDir()))
+	cs := connect(t, ledger.Home(t.TempDir()), func(o *Options) {
+		o.Groups = append(engine.DefaultGroups(), engine.GroupInteractive)
+	})
 	res, err := cs.ListTools(context.Background(), nil)
 	require.NoError(t, err)
-	require.Len(t, res.Tools, len(want), "a row for every tool of the default catalog")
+	require.Len(t, res.Tools, len(want), "a row for every tool of the catalog")
 	for _, tool := range res.Tools {
 		w, ok := want[tool.Name]
 		require.True(t, ok, "no row for %s", tool.Name)
