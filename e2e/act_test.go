@@ -32,7 +32,31 @@ type acted struct {
 	OK        *bool  `json:"ok"`
 	Opened    []int  `json:"opened"`
 	Closed    bool   `json:"closed"`
-	Tried     []struct {
+	Delivered bool   `json:"delivered"`
+	Error     *struct {
+		Code    string `json:"code"`
+		Message string `json:"message"`
+		Hint    string `json:"hint"`
+	} `json:"error"`
+	Blocked *struct {
+		By struct {
+			Ref  string `json:"ref"`
+			Name string `json:"name"`
+		} `json:"by"`
+		Dismiss []struct {
+			Ref  string `json:"ref"`
+			Name string `json:"name"`
+		} `json:"dismiss"`
+	} `json:"blocked"`
+	Change *struct {
+		Type    string `json:"type"`
+		Summary string `json:"summary"`
+	} `json:"change"`
+	NextActions []struct {
+		Tool string         `json:"tool"`
+		Args map[string]any `json:"args"`
+	} `json:"nextActions"`
+	Tried []struct {
 		Strategy string `json:"strategy"`
 		Result   string `json:"result"`
 	} `json:"tried"`
@@ -52,70 +76,120 @@ func interact(t testing.TB, cs *mcp.ClientSession, args map[string]any) acted {
 	return a
 }
 
-func TestTheClickLadder(t *testing.T) {
+func TestAClickHappensOnce(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
+	runs := func(t *testing.T, tab int) map[string]any {
+		var r map[string]any
+		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
+		return r
+	}
 
-	t.Run("a plain click lands at S1", func(t *testing.T) {
+	t.Run("a plain click, and what it opened", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/dialogs.html")
 		a := interact(t, cs, map[string]any{"query": "Alert", "action": "click", "tabId": tab})
-		assert.Equal(t, "S1", a.Strategy)
+		assert.Equal(t, "pointer", a.Strategy)
+		assert.True(t, a.Delivered)
 		assert.Equal(t, `alert "Hello from alert"`, a.Dialog)
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "dialog", a.Change.Type)
+		require.NotEmpty(t, a.NextActions)
+		assert.Equal(t, "interact", a.NextActions[0].Tool)
+		assert.Equal(t, "accept_dialog", a.NextActions[0].Args["action"])
 		interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
 	})
 
-	t.Run("a button that moves when hovered", func(t *testing.T) {
+	t.Run("a button that moves when hovered is clicked where it went", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/moving.html")
 		a := interact(t, cs, map[string]any{"query": "Catch me", "action": "click", "tabId": tab})
-		assert.Equal(t, "S2", a.Strategy, "S1's hover moved it; the retry aims at where it went")
-		require.NotEmpty(t, a.Tried)
-		assert.Equal(t, "S1", a.Tried[0].Strategy)
+		assert.Equal(t, "pointer", a.Strategy)
 		assert.Equal(t, `"caught"`, status(t, cs, tab))
 	})
 
 	t.Run("a partly covered button is clicked where it shows", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/moving.html")
-		a := interact(t, cs, map[string]any{"query": "Half covered", "action": "click", "tabId": tab})
-		assert.Equal(t, "S3", a.Strategy)
+		interact(t, cs, map[string]any{"query": "Half covered", "action": "click", "tabId": tab})
 		assert.Equal(t, `"half covered clicked"`, status(t, cs, tab), "and never the overlay")
 	})
 
-	t.Run("a covered button falls back to a DOM click", func(t *testing.T) {
+	t.Run("a covered button: nothing is clicked, and what covers it is named", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/overlay.html")
-		a := interact(t, cs, map[string]any{"query": "Covered save", "action": "click", "tabId": tab})
-		assert.Equal(t, "S4", a.Strategy)
-		assert.Contains(t, a.Tried[0].Result, `lands on div "Overlay"`, "the hit test says what is in the way")
-		assert.Equal(t, `"covered save clicked"`, status(t, cs, tab))
-	})
-
-	t.Run("when nothing can click, the human is suggested", func(t *testing.T) {
-		tab := openTab(t, cs, site.URL+"/overlay.html")
-		r := call(t, cs, "interact", map[string]any{"query": "Trusted only", "action": "click", "tabId": tab})
-		require.True(t, r.IsError, textOf(r))
-		var a acted
-		b, err := json.Marshal(r.StructuredContent)
-		require.NoError(t, err)
-		require.NoError(t, json.Unmarshal(b, &a))
-		require.NotNil(t, a.HITL, "%s", b)
-		assert.True(t, a.HITL.Required)
-		assert.Equal(t, "oc_handoff_start", a.HITL.SuggestedCall.Tool)
-		assert.Equal(t, "manual_recovery", a.HITL.SuggestedCall.Args["reason"])
-		assert.EqualValues(t, tab, a.HITL.SuggestedCall.Args["tabId"])
-		var strategies []string
-		for _, s := range a.Tried {
-			strategies = append(strategies, s.Strategy)
+		for _, name := range []string{"Covered save", "Trusted only"} {
+			r := call(t, cs, "interact", map[string]any{"query": name, "action": "click", "tabId": tab})
+			require.True(t, r.IsError, textOf(r))
+			a := actedOf(t, r)
+			require.NotNil(t, a.Error)
+			assert.Equal(t, "conflict", a.Error.Code)
+			assert.Contains(t, a.Error.Message, `div "Overlay"`)
+			require.NotNil(t, a.Blocked)
+			assert.Regexp(t, `^e\d+$`, a.Blocked.By.Ref)
+			require.NotNil(t, a.HITL, "the person is suggested")
+			assert.Equal(t, "oc_handoff_start", a.HITL.SuggestedCall.Tool)
+			assert.EqualValues(t, tab, a.HITL.SuggestedCall.Args["tabId"])
 		}
-		assert.Equal(t, []string{"S1", "S2", "S3", "S4", "S5", "S6"}, strategies)
-		assert.NotEqual(t, `"trusted clicked"`, status(t, cs, tab))
+		assert.Equal(t, `""`, status(t, cs, tab), "neither the buttons nor the overlay ran")
 	})
 
-	t.Run("disabled and hidden elements are refused, not forced", func(t *testing.T) {
+	t.Run("a cookie banner: nothing runs, its dismiss button is named; then exactly one run", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		r := call(t, cs, "interact", map[string]any{"query": "Pay", "action": "click", "tabId": tab})
+		require.True(t, r.IsError, textOf(r))
+		a := actedOf(t, r)
+		assert.Equal(t, "conflict", a.Error.Code)
+		assert.Contains(t, a.Blocked.By.Name, "Cookies")
+		var accept string
+		for _, d := range a.Blocked.Dismiss {
+			if strings.Contains(d.Name, "Accept all") {
+				accept = d.Ref
+			}
+		}
+		require.NotEmpty(t, accept, "the banner's Accept all, by ref: %+v", a.Blocked)
+		assert.Contains(t, a.Error.Hint, "dismiss")
+		got := runs(t, tab)
+		assert.EqualValues(t, 0, got["pay"])
+		assert.EqualValues(t, 0, got["banner"], "the banner took no click either")
+
+		interact(t, cs, map[string]any{"ref": accept, "action": "click", "tabId": tab})
+		a = interact(t, cs, map[string]any{"query": "Pay", "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered)
+		got = runs(t, tab)
+		assert.EqualValues(t, 1, got["pay"])
+		assert.Equal(t, []any{"pay:trusted"}, got["payTargets"])
+	})
+
+	t.Run("a button that only sends a request: delivered, once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		a := interact(t, cs, map[string]any{"query": "Send report", "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered)
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "none", a.Change.Type)
+		assert.Contains(t, a.Change.Summary, "delivered")
+		assert.EqualValues(t, 1, runs(t, tab)["send"])
+	})
+
+	t.Run("a button enabled after a delay is waited for, then clicked once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		interact(t, cs, map[string]any{"query": "Late button", "action": "click", "tabId": tab})
+		assert.EqualValues(t, 1, runs(t, tab)["late"])
+	})
+
+	t.Run("a disabled element is refused, not forced", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/form.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
 		assert.Contains(t, err.Message, "disabled")
 		assert.Contains(t, err.Hint, "enabled")
 	})
+}
+
+// actedOf reads an interact result's structured content.
+func actedOf(t *testing.T, r *mcp.CallToolResult) acted {
+	t.Helper()
+	var a acted
+	b, err := json.Marshal(r.StructuredContent)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &a), "%s", b)
+	return a
 }
 
 func TestStaleRefsAreRefused(t *testing.T) {
@@ -182,7 +256,7 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		for i, where := range []string{"same", "cross"} {
 			interact(t, cs, map[string]any{"ref": fields[i][1], "action": "fill", "text": where + " typed", "tabId": tab})
 			c := interact(t, cs, map[string]any{"ref": buttons[i][1], "action": "click", "tabId": tab})
-			assert.Equal(t, "S1", c.Strategy, where)
+			assert.Equal(t, "pointer", c.Strategy, where)
 		}
 		tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
 		assert.Contains(t, tree, `value="same typed"`)

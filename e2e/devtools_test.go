@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
@@ -126,8 +127,12 @@ func TestNetworkRequests(t *testing.T) {
 	xhr := list(map[string]any{"type": "XHR"})
 	require.Len(t, xhr, 1)
 	assert.Contains(t, xhr[0].URL, "from=xhr")
-	fetched := list(map[string]any{"url": "from=fetch", "status": 200, "method": "GET"})
-	require.Len(t, fetched, 1)
+	// The page's await ends with the headers; the body may still be coming.
+	var fetched []request
+	require.Eventually(t, func() bool {
+		fetched = list(map[string]any{"url": "from=fetch", "status": 200, "method": "GET"})
+		return len(fetched) == 1 && fetched[0].State == "done"
+	}, 10*time.Second, 50*time.Millisecond, "the fetch finishes")
 	assert.Positive(t, fetched[0].Size)
 
 	var detail struct {

@@ -24,7 +24,9 @@ func TestPopupsBecomeTheAgents(t *testing.T) {
 	a := interact(t, cs, map[string]any{"query": "Open popup", "action": "click", "tabId": tab})
 	require.Len(t, a.Opened, 1, "the click names the popup it opened: %+v", a)
 	popup := a.Opened[0]
-	assert.Equal(t, "S1", a.Strategy, "one click: opening a popup is an effect, the ladder stops")
+	assert.Equal(t, "pointer", a.Strategy)
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "new_tab", a.Change.Type)
 
 	var ctx tabsContext
 	okJSON(t, cs, "tabs_context", map[string]any{}, &ctx)
@@ -44,7 +46,7 @@ func TestPopupsBecomeTheAgents(t *testing.T) {
 	assert.Contains(t, tree, "Sign in popup")
 	a = interact(t, cs, map[string]any{"query": "Sign in", "action": "click", "tabId": popup})
 	assert.True(t, a.Closed, "the popup closed itself: %+v", a)
-	assert.Equal(t, "S1", a.Strategy)
+	assert.Equal(t, "tab_closed", a.Change.Type)
 	ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "The popup said: signed in"})
 
 	// A target=_blank link: a tab in the same window, opened by this one,

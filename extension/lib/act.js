@@ -1,7 +1,7 @@
 // @ts-check
 // The pure parts of element.act: which actions it takes, and how it reads
 // the page script's locate and watch reports (what an element is called,
-// whether the page changed, the one line that says what changed).
+// the one line that says what changed).
 
 /**
  * element.act's actions, in the order of host/engine/interact.go's
@@ -23,13 +23,6 @@ export const DIRECTIONS = /** @type {const} */ (['up', 'down', 'left', 'right'])
  */
 
 /**
- * What the page script's watch has counted, as element.act compares it.
- * @typedef {{ added: number, removed: number, attributes: number, texts: number,
- *   trustedClicks: number, value: unknown, checked: unknown, url: unknown,
- *   title: unknown }} Counts
- */
-
-/**
  * role "name", for results and errors.
  * @param {{ role?: string, tag?: string, name?: string }} loc a locate report
  * @returns {string}
@@ -37,33 +30,6 @@ export const DIRECTIONS = /** @type {const} */ (['up', 'down', 'left', 'right'])
 export function describeTarget(loc) {
   const role = loc.role || loc.tag || '';
   return loc.name ? `${role} "${loc.name}"` : role;
-}
-
-/**
- * The counts of a watch report; absent counts are 0.
- * @param {Record<string, any>} report a watch report
- * @returns {Counts}
- */
-export function counts(report) {
-  return {
-    added: report.added ?? 0, removed: report.removed ?? 0, attributes: report.attributes ?? 0,
-    texts: report.texts ?? 0, trustedClicks: report.trustedClicks ?? 0,
-    value: report.value, checked: report.checked, url: report.url, title: report.title,
-  };
-}
-
-/**
- * Reports whether the page changed between two reports of one watch.
- * @param {Counts | undefined} before
- * @param {Record<string, any>} after a watch report
- * @returns {boolean}
- */
-export function changed(before, after) {
-  if (!before) return false;
-  const a = counts(after);
-  return a.added > before.added || a.removed > before.removed || a.attributes > before.attributes ||
-    a.texts > before.texts || a.value !== before.value || a.checked !== before.checked ||
-    a.url !== before.url || a.title !== before.title;
 }
 
 /**

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, changed, counts, describeTarget, normalize, roundBox, summarize, truthy,
+  ACT_ACTIONS, describeTarget, normalize, roundBox, summarize, truthy,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -19,17 +19,6 @@ test('a target is its role (or tag) and its name', () => {
   assert.equal(describeTarget({ role: 'button', tag: 'button', name: 'Save' }), 'button "Save"');
   assert.equal(describeTarget({ role: '', tag: 'div', name: '' }), 'div');
   assert.equal(describeTarget({ role: 'textbox', tag: 'input' }), 'textbox');
-});
-
-test('changed sees new elements, text, attributes, value, URL and title', () => {
-  const base = { added: 1, removed: 0, attributes: 2, texts: 0, trustedClicks: 0, value: 'a', url: 'u', title: 't' };
-  const before = counts(base);
-  assert.equal(changed(before, base), false);
-  assert.equal(changed(undefined, { added: 9 }), false, 'nothing to compare with');
-  for (const [field, value] of Object.entries({ added: 2, removed: 1, attributes: 3, texts: 1, value: 'b', url: 'v', title: 's', checked: true })) {
-    assert.equal(changed(before, { ...base, [field]: value }), true, field);
-  }
-  assert.equal(changed(before, { ...base, trustedClicks: 4 }), false, 'a click alone is not a visible change');
 });
 
 test('summarize says what changed in one line', () => {

@@ -8,7 +8,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.dom) return; // injected again: the first copy stays
   const { PageError } = oc;
-  const { element } = oc.refs;
+  const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame,
     roleOf, nameOf, visible, secretOf, valueOf, describe,
@@ -215,7 +215,7 @@
           sel?.removeAllRanges();
           sel?.addRange(range);
         }
-        return {};
+        return { focused: deepActive() === el };
       case 'setValue':
         return setValue(el, value ?? '');
       case 'select':
@@ -291,5 +291,131 @@
     return { value: valueOf(el, roleOf(el)) };
   }
 
-  oc.dom = { locate, hit, points, dom, deepActive };
+  /**
+   * Names of the controls that dismiss a banner or dialog: close, accept,
+   * reject, and the like.
+   */
+  const DISMISS = /^(?:[×✕✖xX]|close\b.*|dismiss\b.*|(?:accept|reject|decline|deny|allow|agree|i agree|ok|okay|got it|understood|continue|skip|not now|no,? thanks|maybe later|later|cancel)\b.*)$/i;
+
+  /**
+   * actionable: whether a person's click could reach ref's element now, and
+   * where, scrolling it into view when it is out of it. The state is ok,
+   * with a point whose hit test lands on the element (or on its label, for
+   * a checkbox or radio styled away behind one: via "label"); hidden;
+   * disabled; offscreen, when no point of it can be brought into the
+   * viewport; or covered, with what would take the click instead and the
+   * controls that would dismiss that, with refs. animating says a running
+   * animation may still move it.
+   * @param {{ ref: number, refBase?: number }} args
+   */
+  function actionable({ ref, refBase }) {
+    advance(refBase ?? 0);
+    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, nextRef: next() });
+    let el = element(ref);
+    let via;
+    const html = /** @type {HTMLInputElement} */ (el);
+    if (!!html.disabled || el.getAttribute('aria-disabled') === 'true') return out({ state: 'disabled' });
+    if (!shown(el)) {
+      const label = isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
+        ? [...(el.labels ?? [])].find(shown) : undefined;
+      if (!label) return out({ state: 'hidden' });
+      el = label;
+      via = 'label';
+    }
+    let box = boxOf(el);
+    if (!inViewport(box)) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      box = boxOf(el);
+    }
+    const animating = isAnimating(el);
+    const candidates = pointsIn(box);
+    if (!candidates.length) return out({ state: 'offscreen', box, animating });
+    for (const p of candidates) {
+      if (lands(el, hitAt(p.x, p.y))) return out({ state: 'ok', point: p, box, animating, via });
+    }
+    const c = candidates[0];
+    return out({ state: 'covered', box, animating, ...blockerOf(el, hitAt(c.x, c.y)) });
+  }
+
+  /** @param {Element} el */
+  function shown(el) {
+    if (!visible(el)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0;
+  }
+
+  /** @param {{ x: number, y: number, width: number, height: number }} b */
+  function inViewport(b) {
+    return b.x + b.width > 0 && b.y + b.height > 0 && b.x < innerWidth && b.y < innerHeight;
+  }
+
+  /**
+   * Points of box inside the viewport, the centre first, then a grid.
+   * @param {{ x: number, y: number, width: number, height: number }} b
+   */
+  function pointsIn(b) {
+    const out = [];
+    for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+      for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
+        const x = b.x + b.width * fx;
+        const y = b.y + b.height * fy;
+        if (x >= 0 && y >= 0 && x < innerWidth && y < innerHeight) out.push({ x, y });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Whether a click that hits h reaches el: on it, inside it, or on a label
+   * of it.
+   * @param {Element} el
+   * @param {Element | null} h
+   */
+  function lands(el, h) {
+    return !!h && (h === el || el.contains(h) || composedContains(el, h) || (isLabel(h) && h.control === el));
+  }
+
+  /**
+   * Whether an animation runs on el or on an element around it.
+   * @param {Element} el
+   */
+  function isAnimating(el) {
+    for (const a of el.ownerDocument.getAnimations()) {
+      const t = /** @type {KeyframeEffect | null} */ (a.effect)?.target;
+      if (a.playState === 'running' && t && (t === el || t.contains(el))) return true;
+    }
+    return false;
+  }
+
+  /**
+   * What takes a click meant for el: the outermost element around the hit
+   * that does not hold el (the banner, not its paragraph), and the controls
+   * in it that would dismiss it. An ancestor of el that takes the click
+   * means el itself lets pointer events through.
+   * @param {Element} el
+   * @param {Element | null} h
+   */
+  function blockerOf(el, h) {
+    if (!h) return {};
+    if (composedContains(h, el)) {
+      return { blocker: { ref: refFor(h), name: describe(h) }, passThrough: true };
+    }
+    let root = h;
+    const top = h.ownerDocument;
+    while (root.parentElement && root.parentElement !== top.body && root.parentElement !== top.documentElement &&
+      !composedContains(root.parentElement, el)) {
+      root = root.parentElement;
+    }
+    const dismiss = [];
+    for (const c of root.querySelectorAll('button, a[href], [role="button"], input[type="button"], input[type="submit"], [aria-label]')) {
+      if (!shown(c)) continue;
+      const name = nameOf(c, roleOf(c)).trim();
+      if (!DISMISS.test(name)) continue;
+      dismiss.push({ ref: refFor(c), name: describe(c) });
+      if (dismiss.length === 4) break;
+    }
+    return { blocker: { ref: refFor(root), name: describe(root) }, dismiss };
+  }
+
+  oc.dom = { locate, hit, points, dom, deepActive, actionable };
 })();

@@ -16,6 +16,7 @@
     locate: oc.dom.locate,
     hit: oc.dom.hit,
     points: oc.dom.points,
+    actionable: oc.dom.actionable,
     dom: oc.dom.dom,
     watch: oc.watch.watch,
     changes: oc.watch.changes,

@@ -70,8 +70,8 @@ export class TestPage {
   stubLayout() {
     const w = this.window;
     const page = this;
-    w.Element.prototype.checkVisibility = function checkVisibility() {
-      if (w.getComputedStyle(this).visibility === 'hidden') return false;
+    w.Element.prototype.checkVisibility = function checkVisibility(/** @type {any} */ opts) {
+      if ((opts?.visibilityProperty || opts?.checkVisibilityCSS) && w.getComputedStyle(this).visibility === 'hidden') return false;
       for (let e = /** @type {Element | null} */ (this); e; e = e.parentElement) {
         if (w.getComputedStyle(e).display === 'none') return false;
       }

@@ -72,6 +72,23 @@
   }
 
   /**
+   * The element children of a visibility:hidden element, whose own text
+   * is hidden with it.
+   * @param {Element} el
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   */
+  function walkShownChildren(el, out, st) {
+    for (const child of childrenOf(el)) {
+      if (st.count > MAX_NODES) {
+        st.truncated = true;
+        return;
+      }
+      if (child.nodeType === 1) walkElement(/** @type {Element} */ (child), out, st);
+    }
+  }
+
+  /**
    * @param {Node} child
    * @param {PageTreeNode[]} out
    * @param {WalkState} st
@@ -123,7 +140,12 @@
     if (!visible(el)) {
       // A display:contents element has no box of its own but shows its
       // children; checkVisibility says false for it.
-      if (getComputedStyle(el).display !== 'contents') return;
+      if (getComputedStyle(el).display !== 'contents') {
+        // visibility:hidden hides the element and its text, not a child
+        // that sets visibility:visible again: a person sees that one.
+        if (el.checkVisibility()) walkShownChildren(el, out, st);
+        return;
+      }
     }
     st.count++;
     const role = roleOf(el);

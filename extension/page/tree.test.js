@@ -87,6 +87,16 @@ test('hidden subtrees are left out', () => {
   assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Shown', ref: 1 }]);
 });
 
+test('a visible child of a visibility:hidden parent is shown, its parent\'s text is not', () => {
+  const { snap } = snapshot(`
+    <div style="visibility:hidden">Hidden text
+      <button>Hidden too</button>
+      <p><button style="visibility:visible">Shown child</button></p>
+    </div>`);
+  assert.deepEqual(shape(flat(snap.tree).filter((n) => n.role || n.text?.trim())),
+    [{ role: 'button', name: 'Shown child', ref: 1 }]);
+});
+
 test('links carry their absolute href, sections a ref, and text flows between them', () => {
   const { snap } = snapshot('<main><p>Read the <a href="/docs">docs</a> first.</p></main>');
   assert.deepEqual(snap.tree, [{

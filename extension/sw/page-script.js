@@ -353,6 +353,24 @@ export async function onRef(t, method, args, signal) {
 }
 
 /**
+ * onRef for a method that may hand out refs (actionable names what covers
+ * an element): the refs it hands out are booked to ref's document.
+ * @param {RefTarget} t
+ * @param {string} method
+ * @param {Record<string, unknown>} args
+ * @param {AbortSignal} signal
+ */
+export function onRefHanding(t, method, args, signal) {
+  return serialized(t.tabId, async () => {
+    const base = book.base(t.tabId);
+    const res = await call({ tabId: t.tabId, documentId: t.documentId }, method, { ref: t.ref, ...args, refBase: base }, signal);
+    book.record(t.tabId, res.frameId, res.documentId, base, res.data.nextRef);
+    save();
+    return res.data;
+  });
+}
+
+/**
  * Where a frame's viewport sits in the tab's, in CSS pixels: 0,0 for the top
  * frame and for same-origin frames (the page script walks those from the
  * top).

@@ -1,23 +1,26 @@
 // @ts-check
-// The click ladder and the other ways element.act acts on one element with
-// trusted input, each saying what happened. Clicks climb the ladder until
-// one takes effect:
+// How element.act acts on one element, at most once, each action saying
+// what happened. A click reaches the page exactly once or not at all:
 //
-//   S1 a click at the centre of the element's box, if a hit test says the
-//      click lands on it
-//   S2 the same after scrolling it into the middle of the viewport
-//   S3 another point of its box that the hit test confirms
-//   S4 a DOM-level click (element.click())
-//   S5 the keyboard: focus it, then Enter (Space for checkboxes and radios)
-//   S6 raw input events at its centre, whatever the hit test says
+//   1. Wait, up to ACTIONABLE_MS, until a person's click could reach the
+//      element: shown, enabled, not moving, and a point of its box whose
+//      hit test lands on it (its label, for a checkbox styled away behind
+//      one), scrolling it into view as needed.
+//   2. Move the pointer there and hit-test again: hover effects may move or
+//      cover it. Moving is not clicking; if the element is no longer there,
+//      go back to 1.
+//   3. Press and release there: the click has happened, whatever the page
+//      then shows. No other strategy runs after it.
 //
-// A mouse strategy counts when the element received the trusted click (or
-// the click navigated, opened a dialog or a tab); S4 and S5 count when the
-// page visibly changed. When none does, the result says so and suggests handing
-// the tab to the human (S7).
+// When something covers the element, nothing is clicked: the result names
+// what covers it and the controls that would dismiss it, with refs, and
+// suggests a handoff. Only an element that no pointer can reach (no point
+// of it can be brought into the viewport) and nothing covers is clicked
+// through the DOM (element.click()), for then no click can have reached it
+// before.
 
 import { sleep } from '../lib/abort.js';
-import { changed, counts, describeTarget, normalize, roundBox, summarize, truthy } from '../lib/act.js';
+import { describeTarget, normalize, roundBox, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
@@ -30,7 +33,6 @@ import { unlessClosed } from './tab-group.js';
 import * as input from './trusted-input.js';
 
 /** @typedef {import('./page-script.js').RefTarget} RefTarget */
-/** @typedef {import('../lib/act.js').Counts} Counts */
 /** @typedef {{ x: number, y: number }} Point */
 /**
  * What one try did: a dialog it opened, whether it navigated or closed the
@@ -38,6 +40,19 @@ import * as input from './trusted-input.js';
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
  *   report: any }} Attempt
+ */
+
+/** How long an action waits for its element to become actionable. */
+export const ACTIONABLE_MS = 5000;
+/** How long it waits when what covers the element has dismiss controls. */
+const BANNER_MS = 1000;
+
+/**
+ * What the page script's actionable says of an element (page/dom.js).
+ * @typedef {{ state: 'ok' | 'hidden' | 'disabled' | 'offscreen' | 'covered', point?: Point,
+ *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
+ *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
+ *   passThrough?: boolean }} Reach
  */
 
 /**
@@ -53,8 +68,6 @@ export class Target {
     this.t = t;
     this.offset = offset;
     this.signal = signal;
-    /** @type {Array<{ strategy: string, result: string }>} */
-    this.tried = [];
   }
 
   /** @param {string} method @param {Record<string, unknown>} [args] */
@@ -141,7 +154,51 @@ export class Target {
   }
 
   /**
-   * click, double_click, right_click: the ladder.
+   * Waits, up to ACTIONABLE_MS, until a person's click could reach the
+   * element, and says where; or says why it cannot, when the time is up.
+   * @returns {Promise<Reach>}
+   */
+  async reach() {
+    const start = Date.now();
+    /** @type {Reach | undefined} */
+    let prev;
+    for (;;) {
+      /** @type {Reach} */
+      const r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      const still = !r.animating || (prev?.state === 'ok' && sameBox(prev.box, r.box));
+      if (r.state === 'ok' && still) return r;
+      const waited = Date.now() - start;
+      // A banner with its own dismiss buttons waits for the person or the
+      // agent, not for time: say so sooner.
+      if (waited >= ACTIONABLE_MS || (r.state === 'covered' && r.dismiss?.length && waited >= BANNER_MS)) return r;
+      prev = r;
+      await sleep(r.state === 'ok' ? 50 : 100, this.signal);
+    }
+  }
+
+  /**
+   * Brings the pointer over the element, ready to press: the point, once
+   * the hit test there still gives the element after the move.
+   * @param {string} action
+   * @returns {Promise<Point>}
+   */
+  async pointAt(action) {
+    for (let tries = 0; ; tries++) {
+      const r = await this.reach();
+      if (r.state !== 'ok' || !r.point) throw this.unreachable(action, r);
+      await input.move(this.t.tabId, this.tabPoint(r.point), this.signal);
+      const again = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      if (again.state === 'ok' && again.point && (again.via === r.via) &&
+        Math.abs(again.point.x - r.point.x) < 1 && Math.abs(again.point.y - r.point.y) < 1) {
+        return r.point;
+      }
+      if (tries === 2) throw this.unreachable(action, again.state === 'ok' ? { state: 'moving' } : again);
+    }
+  }
+
+  /**
+   * click, double_click, right_click: once, at a point a person's click
+   * would reach.
    * @param {'click' | 'double_click' | 'right_click'} action
    */
   async click(action) {
@@ -149,99 +206,79 @@ export class Target {
       button: /** @type {input.Button} */ (action === 'right_click' ? 'right' : 'left'),
       count: action === 'double_click' ? 2 : 1,
     };
-    let loc = await this.locate();
-    this.refuse(loc);
+    await this.locate();
     await this.watch();
-    /** @type {Counts | undefined} */
-    let before = counts(await this.report());
-
-    /** @param {string} strategy @param {Point} p */
-    const mouse = async (strategy, p) => {
-      const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
-      // This attempt's own click: the counts are since the watch began.
-      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || a.chooser || (a.report.trustedClicks ?? 0) > (before?.trustedClicks ?? 0)) {
-        return this.done(action, strategy, a);
+    /** @type {Point} */
+    let p;
+    try {
+      p = await this.pointAt(action);
+    } catch (err) {
+      if (err instanceof Unreachable && err.reach.state === 'offscreen' && action === 'click') {
+        // No pointer can reach it, so none has: the DOM's click is the only one.
+        const a = await this.attempt(() => this.call('dom', { op: 'click' }));
+        return this.done(action, 'dom', a);
       }
-      this.tried.push({ strategy, result: 'the element did not receive the click' });
-      before = counts(a.report);
-      return undefined;
-    };
-    /** @param {string} strategy @param {() => Promise<unknown>} fn */
-    const visibly = async (strategy, fn) => {
-      const a = await this.attempt(fn);
-      if (a.dialog || a.navigated || a.closed || a.opened.length || a.downloads?.length || a.chooser || changed(before, a.report)) return this.done(action, strategy, a);
-      this.tried.push({ strategy, result: 'nothing on the page changed' });
-      before = counts(a.report);
-      return undefined;
-    };
-
-    // S1
-    if (loc.inViewport) {
-      const p = Target.centre(loc.box);
-      const hit = await this.call('hit', p);
-      if (hit.ok) {
-        const r = await mouse('S1', p);
-        if (r) return r;
-      } else {
-        this.tried.push({ strategy: 'S1', result: hit.on ? `a click there lands on ${hit.on}` : 'the centre is off the page' });
-      }
-    } else {
-      this.tried.push({ strategy: 'S1', result: 'not in the viewport' });
+      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked(action, err.reach);
+      throw err instanceof Unreachable ? err.error : err;
     }
-    // S2
-    await this.call('dom', { op: 'scrollIntoView' });
-    loc = await this.locate();
-    const centre = Target.centre(loc.box);
-    const hit2 = await this.call('hit', centre);
-    if (hit2.ok) {
-      const r = await mouse('S2', centre);
-      if (r) return r;
-    } else {
-      this.tried.push({ strategy: 'S2', result: hit2.on ? `a click there lands on ${hit2.on}` : 'the centre is off the page' });
-    }
-    // S3
-    const { points } = await this.call('points');
-    const other = points.find((/** @type {Point} */ p) => Math.abs(p.x - centre.x) > 1 || Math.abs(p.y - centre.y) > 1) ??
-      (hit2.ok ? undefined : points[0]);
-    if (other) {
-      const r = await mouse('S3', other);
-      if (r) return r;
-    } else {
-      this.tried.push({ strategy: 'S3', result: 'no other point of the element can be clicked' });
-    }
-    // S4
-    if (action === 'click') {
-      const r = await visibly('S4', () => this.call('dom', { op: 'click' }));
-      if (r) return r;
-      // S5
-      const key = ['checkbox', 'radio', 'switch'].includes(loc.role) ? 'Space' : 'Enter';
-      const r5 = await visibly('S5', async () => {
-        await this.call('dom', { op: 'focus' });
-        await input.press(this.t.tabId, key, this.signal);
-      });
-      if (r5) return r5;
-    } else {
-      this.tried.push({ strategy: 'S4', result: `no DOM-level ${action.replace('_', ' ')}` });
-    }
-    // S6
-    const r6 = await mouse('S6', centre);
-    if (r6) return r6;
-    return this.failed(action);
+    const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
+    return this.done(action, 'pointer', a);
   }
 
   /**
-   * Refuses what no strategy should try: a disabled or invisible element.
-   * @param {any} loc
+   * Why the element cannot be acted on, as an error to throw.
+   * @param {string} action
+   * @param {Reach | { state: 'moving' }} r
+   * @returns {Unreachable}
    */
-  refuse(loc) {
-    if (loc.disabled) {
-      throw new ActionError('bad_request', `${this.label} is disabled`,
-        'wait_for it with state "enabled", or do what enables it first');
+  unreachable(action, r) {
+    const what = action.replace('_', ' ');
+    switch (r.state) {
+      case 'disabled':
+        return new Unreachable(r, new ActionError('bad_request', `${this.label} is disabled`,
+          'wait_for it with state "enabled", or do what enables it first'));
+      case 'hidden':
+        return new Unreachable(r, new ActionError('bad_request', `${this.label} is not visible`,
+          'open or hover what contains it first; read_page shows what is visible now'));
+      case 'offscreen':
+        return new Unreachable(r, new ActionError('bad_request', `${this.label} cannot be brought into view to ${what} it`,
+          'scroll what contains it, or call oc_handoff_start with reason manual_recovery'));
+      case 'covered':
+        return new Unreachable(r, new ActionError('conflict', `${this.label} is covered by ${r.blocker?.name ?? 'something else'}`,
+          'dismiss what covers it first'));
+      default:
+        return new Unreachable(r, new ActionError('conflict', `${this.label} kept moving: nothing was clicked`,
+          'wait_for the page to settle, then try again'));
     }
-    if (!loc.visible) {
-      throw new ActionError('bad_request', `${this.label} is not visible`,
-        'open or hover what contains it first; read_page shows what is visible now');
-    }
+  }
+
+  /**
+   * The result for an element something covers: nothing was clicked; what
+   * covers it, and the controls that would dismiss that.
+   * @param {string} action
+   * @param {Reach} r
+   */
+  async blocked(action, r) {
+    await this.report(true).catch(() => {});
+    const by = r.blocker ? { ref: `e${r.blocker.ref}`, name: r.blocker.name } : undefined;
+    return {
+      action,
+      ref: `e${this.t.ref}`,
+      target: this.label,
+      ok: false,
+      delivered: false,
+      blocked: {
+        by,
+        // Its own pointer-events let clicks through to what holds it.
+        passThrough: r.passThrough || undefined,
+        dismiss: (r.dismiss ?? []).map((d) => ({ ref: `e${d.ref}`, name: d.name })),
+      },
+      hitl: {
+        required: true,
+        reason: `${this.label} is covered by ${by?.name ?? 'something else'}`,
+        suggested_call: { tool: 'oc_handoff_start', args: { reason: 'manual_recovery', tabId: this.t.tabId } },
+      },
+    };
   }
 
   /**
@@ -252,9 +289,8 @@ export class Target {
    */
   async done(action, strategy, a) {
     /** @type {Record<string, unknown>} */
-    const out = { action, ref: `e${this.t.ref}`, target: this.label };
+    const out = { action, ref: `e${this.t.ref}`, target: this.label, delivered: true };
     if (strategy) out.strategy = strategy;
-    if (this.tried.length) out.tried = this.tried;
     if (a.closed) {
       out.closed = true; // the page closed its own tab
       return out;
@@ -280,46 +316,18 @@ export class Target {
     return out;
   }
 
-  /**
-   * Every strategy failed: say so, and suggest the human.
-   * @param {string} action
-   */
-  async failed(action) {
-    await this.report(true).catch(() => {});
-    return {
-      action,
-      ref: `e${this.t.ref}`,
-      target: this.label,
-      ok: false,
-      tried: this.tried,
-      hitl: {
-        required: true,
-        reason: `no strategy could ${action.replace('_', ' ')} ${this.label}`,
-        suggested_call: { tool: 'oc_handoff_start', args: { reason: 'manual_recovery', tabId: this.t.tabId } },
-      },
-    };
-  }
-
   async hover() {
-    const loc = await this.locate();
-    this.refuse(loc);
-    if (!loc.inViewport) await this.call('dom', { op: 'scrollIntoView' });
+    await this.locate();
     await this.watch();
-    const at = await this.firstHittingPoint();
-    const a = await this.attempt(() => input.move(this.t.tabId, this.tabPoint(at.point), this.signal));
-    if (at.strategy !== 'S1') this.tried.push({ strategy: 'S1', result: 'the centre is covered' });
-    return this.done('hover', at.strategy, a);
-  }
-
-  /** The centre if a hit test confirms it, else another point of the box. */
-  async firstHittingPoint() {
-    const loc = await this.locate();
-    const centre = Target.centre(loc.box);
-    if ((await this.call('hit', centre)).ok) return { point: centre, strategy: 'S1' };
-    const { points } = await this.call('points');
-    if (points.length) return { point: /** @type {Point} */ (points[0]), strategy: 'S3' };
-    throw new ActionError('bad_request', `${this.label} is covered by something else at every point`,
-      'close what covers it (a dialog, a banner), or call oc_handoff_start with reason manual_recovery');
+    try {
+      await this.pointAt('hover');
+    } catch (err) {
+      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked('hover', err.reach);
+      throw err instanceof Unreachable ? err.error : err;
+    }
+    // pointAt's move was the hover: this only looks at what it did.
+    const a = await this.attempt(() => Promise.resolve());
+    return this.done('hover', 'pointer', a);
   }
 
   async focus() {
@@ -352,26 +360,28 @@ export class Target {
         'fill textboxes, searchboxes, spinbuttons, sliders, date inputs and contenteditable elements');
     }
     await this.watch();
+    // One write, never two: the keyboard when the caret is in the control;
+    // the DOM (as a framework sees it) only when no key could reach it.
+    const { focused } = direct ? { focused: false } :
+      await this.call('dom', { op: action === 'fill' ? 'selectText' : 'focus' });
     let strategy = 'keyboard';
-    if (direct) {
+    if (!focused) {
+      if (action === 'type') {
+        throw new ActionError('bad_request', `${this.label} does not take the caret: nothing was typed`,
+          'use fill, which sets the value, or click it first');
+      }
       await this.call('dom', { op: 'setValue', value: text });
       strategy = 'dom';
+    } else if (action === 'type') {
+      await input.type(this.t.tabId, text, this.signal);
+    } else if (text === '') {
+      await input.press(this.t.tabId, 'Delete', this.signal);
     } else {
-      await this.call('dom', { op: action === 'fill' ? 'selectText' : 'focus' });
-      if (action === 'type') await input.type(this.t.tabId, text, this.signal);
-      else if (text === '') await input.press(this.t.tabId, 'Delete', this.signal);
-      else await input.insert(this.t.tabId, text, this.signal);
+      await input.insert(this.t.tabId, text, this.signal);
     }
     await sleep(SETTLE_MS);
-    let now = await this.locate();
+    const now = await this.locate();
     const want = action === 'fill' ? text : undefined;
-    if (want !== undefined && !loc.secret && normalize(now.value) !== normalize(want)) {
-      // The page did not take the input (a control that rewrites it, or an
-      // element the caret was not in): set it the way a framework sees it.
-      await this.call('dom', { op: 'setValue', value: want });
-      strategy = 'dom';
-      now = await this.locate();
-    }
     const out = await this.done(action, strategy, { navigated: false, opened: [], report: await this.report() });
     if (loc.secret) {
       delete out.value;
@@ -397,7 +407,7 @@ export class Target {
 
   /**
    * Checks or unchecks a checkbox, radio or switch, clicking through the
-   * ladder when its state differs, and verifies the new state.
+   * element once when its state differs, and verifies the new state.
    * @param {boolean} want
    */
   async check(want) {
@@ -413,7 +423,7 @@ export class Target {
       throw new ActionError('bad_request', 'a radio is unchecked by checking another of its group');
     }
     const out = /** @type {Record<string, unknown>} */ (await this.click('click'));
-    if (out.hitl) return out;
+    if (out.blocked) return out;
     const now = await this.locate().catch(() => undefined);
     out.action = action;
     out.checked = now?.checked;
@@ -442,10 +452,11 @@ export class Target {
     const px = typeof amount === 'number' && amount > 0 ? amount : Math.round(loc.viewport.height * 0.8);
     const dx = direction === 'left' ? -px : direction === 'right' ? px : 0;
     const dy = direction === 'up' ? -px : direction === 'down' ? px : 0;
-    if (!loc.inViewport) await this.call('dom', { op: 'scrollIntoView' });
-    const at = await this.firstHittingPoint();
+    const r = await this.reach();
+    if (r.state !== 'ok' || !r.point) throw this.unreachable('scroll', r).error;
     await this.watch();
-    const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(at.point), dx, dy, this.signal));
+    const point = r.point;
+    const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
     return this.done('scroll', undefined, a);
   }
 
@@ -455,4 +466,26 @@ export class Target {
     const loc = await this.locate();
     return { action: 'scroll_into_view', ref: `e${this.t.ref}`, target: this.label, inViewport: loc.inViewport, box: roundBox(loc.box) };
   }
+}
+
+/** An element no action can reach now, and the error that says why. */
+class Unreachable extends Error {
+  /**
+   * @param {Reach | { state: 'moving' }} reach
+   * @param {ActionError} error
+   */
+  constructor(reach, error) {
+    super(error.message);
+    this.reach = /** @type {Reach} */ (reach);
+    this.error = error;
+  }
+}
+
+/**
+ * @param {Reach['box']} a
+ * @param {Reach['box']} b
+ */
+function sameBox(a, b) {
+  return !!a && !!b && Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1 &&
+    Math.abs(a.width - b.width) < 1 && Math.abs(a.height - b.height) < 1;
 }

@@ -143,6 +143,7 @@ interface PageDom {
   hit(args: { ref: number; x: number; y: number }): { ok: boolean; on?: string };
   points(args: { ref: number }): { points: PagePoint[] };
   dom(args: { ref: number; op: string; value?: string; values?: string[] }): Record<string, unknown>;
+  actionable(args: { ref: number; refBase?: number }): Record<string, unknown>;
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;
 }

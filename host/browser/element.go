@@ -24,8 +24,10 @@ type Acted struct {
 	Action     string          `json:"action,omitempty"`
 	Box        *Box            `json:"box,omitempty"`
 	Changes    string          `json:"changes,omitempty"`
+	Blocked    *Blocked        `json:"blocked,omitempty"` // nothing was done: something covers the element
 	Checked    *bool           `json:"checked,omitempty"`
-	Closed     bool            `json:"closed,omitempty"` // the page closed its own tab
+	Closed     bool            `json:"closed,omitempty"`    // the page closed its own tab
+	Delivered  *bool           `json:"delivered,omitempty"` // the input reached the element, once
 	Dialog     string          `json:"dialog,omitempty"`
 	Downloads  []Started       `json:"downloads,omitempty"` // downloads the action started
 	Chooser    *FileChooser    `json:"fileChooser,omitempty"`
@@ -44,6 +46,22 @@ type Acted struct {
 	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
 	ValueSet   bool            `json:"value_set,omitempty"`
 	Verified   *bool           `json:"verified,omitempty"`
+}
+
+// Blocked says what covers an element an action was meant for: nothing was
+// done. Dismiss are the controls in the blocker that would close it.
+type Blocked struct {
+	By *Control `json:"by,omitempty"`
+	// PassThrough: the element lets pointer events through to what holds
+	// it (pointer-events: none).
+	PassThrough bool      `json:"passThrough,omitempty"`
+	Dismiss     []Control `json:"dismiss"`
+}
+
+// Control is an element by ref and name, e.g. e41 `button "Accept all"`.
+type Control struct {
+	Ref  string `json:"ref"`
+	Name string `json:"name"`
 }
 
 // FileChooser is a file chooser an action opened: none shows, and

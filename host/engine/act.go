@@ -46,15 +46,15 @@ func actTool() Tool {
 type actStep struct {
 	Step int `json:"step"`
 	acted
-	Error *protocol.Error `json:"error,omitempty"`
 }
 
-// actOut is what act answers.
+// actOut is what act answers: every step it ran, and where it stopped.
 type actOut struct {
-	Steps    []actStep `json:"steps"`
-	Stopped  string    `json:"stopped,omitempty"`
-	HITL     any       `json:"hitl,omitempty"`
-	Snapshot string    `json:"snapshot,omitempty"`
+	Error    *protocol.Error `json:"error,omitempty"`
+	Steps    []actStep       `json:"steps"`
+	Stopped  string          `json:"stopped,omitempty"`
+	HITL     any             `json:"hitl,omitempty"`
+	Snapshot string          `json:"snapshot,omitempty"`
 }
 
 func (a *actOut) setSnapshot(s string) { a.Snapshot = s }
@@ -70,20 +70,13 @@ func act(ctx context.Context, c *call, tab int, in actIn) (*protocol.ToolResult,
 	for i, s := range in.Steps {
 		r, err := c.runStep(ctx, tab, s)
 		if err != nil {
-			e := protocol.AsError(err)
-			out.Steps = append(out.Steps, actStep{Step: i + 1, acted: acted{Acted: failedStep(s.Action)}, Error: e})
-			out.Stopped = fmt.Sprintf("step %d of %d failed: %s", i+1, len(in.Steps), e.Message)
-			b, err := marshal(out)
-			if err != nil {
-				return nil, err
-			}
-			res := protocol.ErrorResult(protocol.Errorf(e.Code, "act stopped at step %d of %d: %s", i+1, len(in.Steps), e.Message).WithHint(e.Hint))
-			res.Content[0].Text += "\n" + string(b)
-			return res, nil
+			r = acted{Acted: failedStep(s.Action), Error: protocol.AsError(err)}
 		}
 		out.Steps = append(out.Steps, actStep{Step: i + 1, acted: r})
-		if r.HITL != nil {
-			out.Stopped = fmt.Sprintf("step %d of %d found no way to %s", i+1, len(in.Steps), s.Action)
+		if r.Error != nil {
+			// The first step that could not act ends act: nothing after it runs.
+			out.Error = protocol.Errorf(r.Error.Code, "act stopped at step %d of %d: %s", i+1, len(in.Steps), r.Error.Message).WithHint(r.Error.Hint)
+			out.Stopped = fmt.Sprintf("step %d of %d could not act", i+1, len(in.Steps))
 			out.HITL = r.HITL
 			return c.actionResult(ctx, tab, out, true, "none")
 		}

@@ -103,10 +103,13 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 		return nil, err
 	}
 	c.followOpened(out.Opened)
+	ch, next := changeOf(tab, inputEffects(out))
 	return jsonResult(struct {
 		Action string `json:"action"`
 		browser.Inputted
-	}{in.Action, out})
+		Change      change       `json:"change"`
+		NextActions []nextAction `json:"nextActions,omitempty"`
+	}{in.Action, out, ch, next})
 }
 
 // inViewport checks an [x, y] against the tab's viewport.

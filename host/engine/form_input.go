@@ -104,9 +104,8 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 		return fail(err)
 	}
 	c.learnSecret(done, value)
-	if done.HITL != nil {
-		return fail(protocol.Errorf(protocol.CodeTimeout, "no strategy could set %s", done.Target).
-			WithHint("call oc_handoff_start with reason manual_recovery"))
+	if done.Blocked != nil {
+		return fail(blockedError(done))
 	}
 	r.Value, r.Checked, r.Strategy = done.Value, done.Checked, done.Strategy
 	if done.ValueSet {

@@ -87,15 +87,18 @@ func interact(ctx context.Context, c *call, tab int, in interactIn) (*protocol.T
 	if err != nil {
 		return nil, err
 	}
-	return c.actionResult(ctx, tab, &out, out.HITL != nil, in.Snapshot)
+	return c.actionResult(ctx, tab, &out, out.Error != nil, in.Snapshot)
 }
 
 // acted is what interact answers: the extension's account of the action,
 // and what the engine adds to it.
 type acted struct {
+	Error *protocol.Error `json:"error,omitempty"` // nothing was done: what covers the element
 	browser.Acted
-	Found    string `json:"found,omitempty"`    // what a query matched
-	Snapshot string `json:"snapshot,omitempty"` // the tree after the action, or what changed in it
+	Change      *change      `json:"change,omitempty"`
+	NextActions []nextAction `json:"nextActions,omitempty"`
+	Found       string       `json:"found,omitempty"`    // what a query matched
+	Snapshot    string       `json:"snapshot,omitempty"` // the tree after the action, or what changed in it
 }
 
 // runStep finds a step's element and runs the step in the extension. A step
@@ -126,6 +129,13 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	}
 	c.followOpened(done.Opened)
 	out := acted{Acted: done}
+	switch {
+	case done.Blocked != nil:
+		out.Error = blockedError(done)
+	case done.Delivered != nil && *done.Delivered:
+		ch, next := changeOf(tab, actedEffects(done))
+		out.Change, out.NextActions = &ch, next
+	}
 	if found != nil {
 		out.Found = fmt.Sprintf("%q matched %s (%s)", s.Query, a.Ref, found.Why)
 	}

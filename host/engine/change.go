@@ -1,0 +1,116 @@
+package engine
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// change is what an acting tool says happened, compactly: its type, one
+// line, and where there is an obvious next call, that call (the tool
+// contract of the seeds' agent-browser-tool-contract-diff). It is paid for
+// on every call, so it says nothing the type does not need.
+type change struct {
+	// Type is navigation, new_tab, dialog, file_chooser, download,
+	// tab_closed, dom or none: the weightiest thing that happened.
+	Type    string `json:"type"`
+	Summary string `json:"summary"`
+}
+
+// nextAction is a call the agent will likely make next, exactly.
+type nextAction struct {
+	Tool string         `json:"tool"`
+	Args map[string]any `json:"args"`
+}
+
+// effects are the facts of what one input did, from element.act or input.*.
+type effects struct {
+	navigated bool
+	url       string
+	closed    bool
+	dialog    string
+	opened    []int
+	downloads []browser.Started
+	chooser   *browser.FileChooser
+	changes   string // the page's own account: "2 elements added"
+}
+
+func actedEffects(a browser.Acted) effects {
+	e := effects{closed: a.Closed, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes}
+	if a.Navigated != nil {
+		e.navigated = *a.Navigated
+	}
+	if a.URL != nil {
+		e.url = *a.URL
+	}
+	return e
+}
+
+func inputEffects(in browser.Inputted) effects {
+	return effects{navigated: in.Navigated, url: in.URL, closed: in.Closed, dialog: in.Dialog,
+		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser}
+}
+
+// changeOf says what input on tab did, and the call that obviously comes
+// next.
+func changeOf(tab int, e effects) (change, []nextAction) {
+	onTab := func(tool string, args map[string]any) nextAction {
+		args["tabId"] = tab
+		return nextAction{Tool: tool, Args: args}
+	}
+	switch {
+	case e.dialog != "":
+		return change{"dialog", "a dialog opened: " + e.dialog}, []nextAction{
+			onTab("interact", map[string]any{"action": "accept_dialog"}),
+			onTab("interact", map[string]any{"action": "dismiss_dialog"}),
+		}
+	case e.chooser != nil:
+		return change{"file_chooser", "a file chooser opened (none shows)"}, []nextAction{
+			onTab("upload_file", map[string]any{"paths": []string{"/absolute/path"}}),
+		}
+	case len(e.downloads) > 0:
+		names := make([]string, len(e.downloads))
+		for i, d := range e.downloads {
+			names[i] = d.Name
+		}
+		return change{"download", "download started: " + strings.Join(names, ", ")}, []nextAction{
+			{Tool: "downloads", Args: map[string]any{"tabId": tab, "waitMs": 10000}},
+		}
+	case len(e.opened) > 0:
+		last := e.opened[len(e.opened)-1]
+		return change{"new_tab", fmt.Sprintf("opened tab %d, now the current tab", last)}, []nextAction{
+			{Tool: "read_page", Args: map[string]any{"tabId": last}},
+		}
+	case e.closed:
+		return change{"tab_closed", "the page closed its own tab"}, []nextAction{
+			{Tool: "tabs_context", Args: map[string]any{}},
+		}
+	case e.navigated:
+		return change{"navigation", "navigated to " + e.url}, []nextAction{onTab("read_page", map[string]any{})}
+	case e.changes == "":
+		// Raw input has no watch on the page: it cannot say.
+		return change{"none", "input delivered"}, nil
+	case e.changes != "no visible change":
+		return change{"dom", e.changes}, nil
+	}
+	return change{"none", "input delivered; no visible change"}, nil
+}
+
+// blockedError is the error of an action something covered: nothing was
+// done, and the hint names the call that would clear the way.
+func blockedError(a browser.Acted) *protocol.Error {
+	by := "something else"
+	if a.Blocked.By != nil {
+		by = fmt.Sprintf("%s %s", a.Blocked.By.Name, a.Blocked.By.Ref)
+	}
+	e := protocol.Errorf(protocol.CodeConflict, "%s is covered by %s: nothing was done", a.Target, by)
+	switch d := a.Blocked.Dismiss; {
+	case len(d) > 0:
+		return e.WithHint(fmt.Sprintf("click %s (%s) to dismiss it, then act again", d[0].Ref, d[0].Name))
+	case a.Blocked.PassThrough:
+		return e.WithHint("it lets clicks through to what holds it: act on that, or call oc_handoff_start with reason manual_recovery")
+	}
+	return e.WithHint("wait_for it to go, or call oc_handoff_start with reason manual_recovery")
+}
