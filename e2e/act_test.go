@@ -182,6 +182,34 @@ func TestAClickHappensOnce(t *testing.T) {
 	})
 }
 
+func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/listeners.html")
+	runs := func() map[string]any {
+		var r map[string]any
+		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
+		return r
+	}
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.NotContains(t, tree, "Invisible words", "a visibility:hidden parent's own text stays hidden")
+	rename := refOf(t, tree, `h2 "Double-click to rename"`)
+	assert.Contains(t, tree, rename+" clickable", "a script listens on it: it is marked so")
+	plan := refOf(t, tree, `generic "Plan Pro, $10 a month"`)
+	shown := refOf(t, tree, `button "Shown anyway"`)
+
+	interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
+	interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"ref": shown, "action": "click", "tabId": tab})
+	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0}, runs())
+
+	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
+	assert.Contains(t, interactive, rename, "the interactive outline keeps them")
+	assert.Contains(t, interactive, plan)
+}
+
 // actedOf reads an interact result's structured content.
 func actedOf(t *testing.T, r *mcp.CallToolResult) acted {
 	t.Helper()

@@ -149,11 +149,12 @@
     }
     st.count++;
     const role = roleOf(el);
+    const clickable = listenedOnly(el, role);
     // Labels are often styled as blocks, one above each control.
     const block = BLOCK.has(tag) || (tag === 'LABEL' && !getComputedStyle(el).display.startsWith('inline'));
     if (block) breakText(out);
     if (namesOnly(el, tag, st)) return;
-    if (!role || (!STRUCTURE.has(role) && !INTERACTIVE.has(role) && !hasOwnName(el))) {
+    if (!clickable && (!role || (!STRUCTURE.has(role) && !INTERACTIVE.has(role) && !hasOwnName(el)))) {
       // Generic: its children take its place.
       if (tag === 'BR') {
         breakText(out);
@@ -173,7 +174,7 @@
       return;
     }
     /** @type {PageTreeNode} */
-    const node = { role };
+    const node = { role: role || 'generic' };
     // Whether it flows in a line of text is its CSS display's to say (a
     // label or input styled as a block is not); asked only of the
     // elements that become nodes, which are few.
@@ -210,7 +211,29 @@
           kids[0].text.trim() === node.name) {
         kids.length = 0;
       }
+      if (clickable && !node.name && kids.every((k) => k.text !== undefined)) {
+        // A span or div that is only its text: the text is its name.
+        const text = kids.map((k) => k.text).join(' ').replace(/\s+/g, ' ').trim();
+        if (text.length <= 80) {
+          if (text) node.name = text;
+          kids.length = 0;
+        }
+      }
+      if (clickable && refsIn(kids) <= MAX_CLICKABLE_REFS) {
+        node.ref = refFor(el);
+        node.clickable = true;
+      } else if (clickable && !role) {
+        // A container listening for its many controls' clicks: its
+        // children take its place, as any generic element's.
+        out.push(...kids);
+        if (block) breakText(out);
+        return;
+      }
       if (kids.length) node.kids = kids;
+    }
+    if (clickable && role === 'img') {
+      node.ref = refFor(el);
+      node.clickable = true;
     }
     if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
         node.checked === undefined && node.level === undefined && role !== 'separator') {
@@ -322,5 +345,70 @@
     };
   }
 
-  oc.tree = { snapshot };
+  /** More refs than this inside, and a listener is a container's. */
+  const MAX_CLICKABLE_REFS = 5;
+
+  /**
+   * How many refs nodes hold, at any depth.
+   * @param {PageTreeNode[]} nodes
+   * @returns {number}
+   */
+  function refsIn(nodes) {
+    let n = 0;
+    for (const k of nodes) n += (k.ref !== undefined ? 1 : 0) + (k.kids ? refsIn(k.kids) : 0);
+    return n;
+  }
+
+  /**
+   * Elements a script listens on for clicks (sw/clickables.js finds them
+   * with the DOM debugger, which this world cannot ask).
+   * @type {WeakSet<Element>}
+   */
+  const clickables = new WeakSet();
+
+  /**
+   * Marks els as clickable; returns how many are new and have no
+   * interactive role, so would show differently now.
+   * @param {Element[]} els
+   */
+  function markClickable(els) {
+    let fresh = 0;
+    for (const el of els) {
+      if (!isElement(el) || clickables.has(el)) continue;
+      clickables.add(el);
+      if (!INTERACTIVE.has(roleOf(el))) fresh++;
+    }
+    // Until the document changes, the marks stand and the next read need
+    // not ask the debugger again. The first change ends the watch.
+    scanned = true;
+    changes ??= new MutationObserver(() => {
+      scanned = false;
+      changes?.disconnect();
+    });
+    changes.observe(document, { childList: true, subtree: true });
+    return fresh;
+  }
+
+  /** Whether the marks are those of the document as it is now. */
+  function marksFresh() {
+    return scanned;
+  }
+
+  let scanned = false;
+  /** @type {MutationObserver | undefined} */
+  let changes;
+
+  /**
+   * Whether a person could click el though no role says so: a script
+   * listens on it, it is not the page itself, and it is not a container of
+   * many controls (a framework's root listens for the whole page).
+   * @param {Element} el
+   * @param {string} role
+   */
+  function listenedOnly(el, role) {
+    return clickables.has(el) && !INTERACTIVE.has(role) && el !== el.ownerDocument.body &&
+      el !== el.ownerDocument.documentElement;
+  }
+
+  oc.tree = { snapshot, markClickable, marksFresh };
 })();

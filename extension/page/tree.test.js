@@ -97,6 +97,38 @@ test('a visible child of a visibility:hidden parent is shown, its parent\'s text
     [{ role: 'button', name: 'Shown child', ref: 1 }]);
 });
 
+test('an element a script listens on for clicks gets a ref, though no role says it is clickable', () => {
+  const page = new TestPage(`
+    <h2 id=title>Double-click to rename</h2>
+    <span id=edit>Edit</span>
+    <div id=card><p>Plan Pro</p><p>$10 a month</p></div>
+    <div id=root><button>a</button><button>b</button><button>c</button><button>d</button><button>e</button><button>f</button></div>
+    <button id=real>Save</button>`);
+  const fresh = page.ns.tree.markClickable(['#title', '#edit', '#card', '#root', '#real'].map((s) => page.$(s)));
+  assert.equal(fresh, 4, 'the button had a role already');
+  assert.equal(page.ns.tree.markClickable([page.$('#edit')]), 0, 'marked once');
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.clickable);
+  assert.deepEqual(nodes.map(({ ref, inline, kids, ...n }) => ({ ...n, kids: kids?.length })), [
+    { role: 'heading', name: 'Double-click to rename', level: 2, clickable: true, kids: undefined },
+    { role: 'generic', name: 'Edit', clickable: true, kids: undefined },
+    { role: 'generic', name: 'Plan Pro $10 a month', clickable: true, kids: undefined },
+  ], 'the root listening for six buttons is not one');
+  assert.ok(nodes.every((n) => typeof n.ref === 'number'));
+});
+
+test('the marks stand until the document changes', async () => {
+  const page = new TestPage('<div id=a>A</div>');
+  assert.equal(page.ns.tree.marksFresh(), false, 'never asked');
+  page.ns.tree.markClickable([page.$('#a')]);
+  assert.equal(page.ns.tree.marksFresh(), true);
+  page.$('#a').setAttribute('title', 'x');
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(page.ns.tree.marksFresh(), true, 'an attribute adds no listener');
+  page.$('#a').append(page.document.createElement('span'));
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(page.ns.tree.marksFresh(), false, 'a new element may have listeners');
+});
+
 test('links carry their absolute href, sections a ref, and text flows between them', () => {
   const { snap } = snapshot('<main><p>Read the <a href="/docs">docs</a> first.</p></main>');
   assert.deepEqual(snap.tree, [{

@@ -9,6 +9,7 @@ import { ActionError } from '../lib/errors.js';
 import { PAGE_FILES, PAGE_VERSION } from '../lib/page-files.js';
 import { RefBook, parseRef } from '../lib/refs.js';
 import * as cdp from './cdp.js';
+import * as clickables from './clickables.js';
 import * as dialogs from './dialogs.js';
 import * as navigation from './navigation.js';
 import { isAgentTab } from './tab-group.js';
@@ -215,7 +216,14 @@ function scriptingError(err, where) {
  */
 export function snapshot(tabId, signal) {
   return serialized(tabId, async () => {
-    const top = await snapshotFrame(tabId, 0, signal);
+    // Elements a script listens on get refs: marked before the walk when
+    // the page script is there already, else after a first walk that puts
+    // it there, and then walked again if that changes the tree.
+    const marked = await clickables.mark(tabId, signal).catch(() => 0);
+    let top = await snapshotFrame(tabId, 0, signal);
+    if (marked < 0 && (await clickables.mark(tabId, signal).catch(() => 0)) > 0) {
+      top = await snapshotFrame(tabId, 0, signal);
+    }
     const framePlaces = new Map();
     places.set(tabId, framePlaces);
     await fillFrames(tabId, 0, top.data.tree, framePlaces, signal, 0);

@@ -36,6 +36,8 @@ interface PageTreeNode {
   frame?: PageFrameRef;
   /** The element flows in a line of text (a link in a paragraph). */
   inline?: boolean;
+  /** No role says so, but a script listens for its clicks. */
+  clickable?: boolean;
   kids?: PageTreeNode[];
 }
 
@@ -108,6 +110,10 @@ interface PageSnapshot {
 /** page/tree.js */
 interface PageTree {
   snapshot(args: { refBase: number }): PageSnapshot;
+  /** Marks elements a script listens on for clicks; how many are new and have no interactive role. */
+  markClickable(els: Element[]): number;
+  /** Whether no element was added or removed since the last markClickable. */
+  marksFresh(): boolean;
 }
 
 /** page/text.js */

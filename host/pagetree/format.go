@@ -301,6 +301,9 @@ func (w *treeWriter) label(n *Node) string {
 			b.WriteString(" collapsed")
 		}
 	}
+	if n.Clickable {
+		b.WriteString(" clickable")
+	}
 	if n.Disabled {
 		b.WriteString(" disabled")
 	}

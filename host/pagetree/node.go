@@ -26,7 +26,9 @@ type Node struct {
 	Href     string     `json:"href,omitempty"`
 	Frame    *FrameInfo `json:"frame,omitempty"`
 	Inline   bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
-	Kids     []Node     `json:"kids,omitempty"`
+	// Clickable: no role says so, but a script listens for its clicks.
+	Clickable bool   `json:"clickable,omitempty"`
+	Kids      []Node `json:"kids,omitempty"`
 }
 
 // FrameInfo says where an iframe's content comes from.
