@@ -4,7 +4,9 @@
 // cannot see event listeners; the DOM debugger lists those of a document's
 // whole tree, and the elements with click-like listeners are handed to the
 // page script (in its own world, by the context CDP reports for it), which
-// gives them refs in the tree.
+// gives them refs in the tree. The top document's light tree only: asking
+// the debugger to pierce shadow roots and frames makes Chrome's next script
+// injection into the tab fail ("Frame with ID 0 was removed").
 
 import * as cdp from './cdp.js';
 
@@ -60,7 +62,7 @@ export async function mark(tabId, signal) {
     const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId, objectGroup: GROUP }, { signal });
     if (!doc.result?.objectId) return -1;
     const { listeners } = await cdp.send(tabId, 'DOMDebugger.getEventListeners',
-      { objectId: doc.result.objectId, depth: -1, pierce: true }, { signal });
+      { objectId: doc.result.objectId, depth: -1, pierce: false }, { signal });
     const ids = [...new Set((listeners ?? [])
       .filter((/** @type {any} */ l) => CLICKS.has(l.type) && l.backendNodeId)
       .map((/** @type {any} */ l) => /** @type {number} */ (l.backendNodeId)))];
