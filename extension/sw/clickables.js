@@ -4,9 +4,10 @@
 // cannot see event listeners; the DOM debugger lists those of a document's
 // whole tree, and the elements with click-like listeners are handed to the
 // page script (in its own world, by the context CDP reports for it), which
-// gives them refs in the tree. The top document's light tree only: asking
-// the debugger to pierce shadow roots and frames makes Chrome's next script
-// injection into the tab fail ("Frame with ID 0 was removed").
+// gives them refs in the tree. The top document's light tree only, and the
+// page's own listeners: asking the debugger to pierce shadow roots and
+// frames makes Chrome's next script injection into the tab fail ("Frame
+// with ID 0 was removed").
 
 import * as cdp from './cdp.js';
 
@@ -59,7 +60,9 @@ export async function mark(tabId, signal) {
     const fresh = await cdp.send(tabId, 'Runtime.evaluate',
       { expression: 'globalThis.__openchrome?.tree?.marksFresh?.() === true', contextId, returnByValue: true }, { signal });
     if (fresh.result?.value === true) return 0; // nothing added or removed since
-    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId, objectGroup: GROUP }, { signal });
+    // The page's document: without pierce the debugger reports the
+    // listeners of the object's own world, and the page's are in its main.
+    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', objectGroup: GROUP }, { signal });
     if (!doc.result?.objectId) return -1;
     const { listeners } = await cdp.send(tabId, 'DOMDebugger.getEventListeners',
       { objectId: doc.result.objectId, depth: -1, pierce: false }, { signal });
