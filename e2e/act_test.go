@@ -210,6 +210,32 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, interactive, plan)
 }
 
+func TestDragByRef(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/drag.html")
+	eval := func(code string) string { return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": code}) }
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	card := refOf(t, tree, `generic "Report.pdf"`)
+	archive := refOf(t, tree, `region "Archive"`)
+	a := interact(t, cs, map[string]any{"ref": card, "action": "drag", "target": archive, "tabId": tab})
+	assert.Equal(t, "html5", a.Strategy, "an HTML5 drag gets its drop")
+	assert.Equal(t, "1", eval("window.drops"))
+	assert.Equal(t, `"report"`, eval("document.getElementById('archive').dataset.got"), "with the drag's data")
+
+	// A list that follows the mouse: Gamma dropped on Alpha takes its place.
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	alpha := refOf(t, tree, `listitem "Alpha"`)
+	gamma := refOf(t, tree, `listitem "Gamma"`)
+	a = interact(t, cs, map[string]any{"ref": gamma, "action": "drag", "target": alpha, "tabId": tab})
+	assert.Equal(t, "pointer", a.Strategy)
+	assert.Equal(t, `"Gamma,Alpha,Beta"`, eval("document.getElementById('order').textContent"))
+
+	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "tabId": tab}, protocol.CodeBadRequest)
+}
+
 // actedOf reads an interact result's structured content.
 func actedOf(t *testing.T, r *mcp.CallToolResult) acted {
 	t.Helper()

@@ -9,7 +9,7 @@
  * protocol/testdata/interact-actions.json.
  */
 export const ACT_ACTIONS = /** @type {const} */ ([
-  'click', 'double_click', 'right_click', 'hover', 'focus', 'type', 'fill', 'clear', 'select',
+  'click', 'double_click', 'right_click', 'drag', 'hover', 'focus', 'type', 'fill', 'clear', 'select',
   'check', 'uncheck', 'press', 'scroll', 'scroll_into_view', 'accept_dialog', 'dismiss_dialog',
 ]);
 

@@ -221,7 +221,8 @@
       }
       if (clickable && refsIn(kids) <= MAX_CLICKABLE_REFS) {
         node.ref = refFor(el);
-        node.clickable = true;
+        if (clickables.has(el) || delegated(el, role)) node.clickable = true;
+        if (el.getAttribute('draggable') === 'true') node.draggable = true;
       } else if (clickable && !role) {
         // A container listening for its many controls' clicks: its
         // children take its place, as any generic element's.
@@ -233,7 +234,8 @@
     }
     if (clickable && role === 'img') {
       node.ref = refFor(el);
-      node.clickable = true;
+      if (clickables.has(el)) node.clickable = true;
+      if (el.getAttribute('draggable') === 'true') node.draggable = true;
     }
     if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
         node.checked === undefined && node.level === undefined && role !== 'separator') {
@@ -399,15 +401,27 @@
   let changes;
 
   /**
-   * Whether a person could click el though no role says so: a script
-   * listens on it, it is not the page itself, and it is not a container of
-   * many controls (a framework's root listens for the whole page).
+   * Whether a person could click or drag el though no role says so: a
+   * script listens on it or it is draggable, it is not the page itself, and
+   * it is not a container of many controls (a framework's root listens for
+   * the whole page).
    * @param {Element} el
    * @param {string} role
    */
   function listenedOnly(el, role) {
-    return clickables.has(el) && !INTERACTIVE.has(role) && el !== el.ownerDocument.body &&
-      el !== el.ownerDocument.documentElement;
+    return (clickables.has(el) || el.getAttribute('draggable') === 'true' || delegated(el, role)) &&
+      !INTERACTIVE.has(role) && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement;
+  }
+
+  /**
+   * An item of a list or table whose container listens for the clicks of
+   * all its items (a sortable list, a clickable table): the item is what a
+   * person clicks or drags.
+   * @param {Element} el
+   * @param {string} role
+   */
+  function delegated(el, role) {
+    return (role === 'listitem' || role === 'row') && !!el.parentElement && clickables.has(el.parentElement);
   }
 
   oc.tree = { snapshot, markClickable, marksFresh };

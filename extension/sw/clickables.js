@@ -12,7 +12,8 @@
 import * as cdp from './cdp.js';
 
 /** The listeners that make an element clickable to a person. */
-const CLICKS = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu', 'auxclick']);
+const CLICKS = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu',
+  'auxclick', 'dragstart']);
 const GROUP = 'openchrome-clickables';
 
 /** tabId -> CDP frame id -> the execution context of our world in it. @type {Map<number, Map<string, number>>} */

@@ -316,6 +316,51 @@ export class Target {
     return out;
   }
 
+  /**
+   * Drags the element onto the element behind targetRef, or to a point of
+   * the viewport: one press, the moves, one release (sw/trusted-input.js
+   * says how an HTML5 drag gets its drop).
+   * @param {unknown} targetRef
+   * @param {unknown} to [x, y] in CSS pixels of the viewport
+   */
+  async drag(targetRef, to) {
+    await this.locate();
+    /** @type {Point} */
+    let b;
+    let onto;
+    if (targetRef !== undefined) {
+      const dest = new Target(await pageScript.resolve(this.t.tabId, targetRef),
+        { x: 0, y: 0 }, this.signal);
+      dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
+      await dest.locate();
+      const r = await dest.reach();
+      // A drop target may lie under what is dragged over it: its box is enough.
+      if ((r.state !== 'ok' && r.state !== 'covered') || !r.box) throw dest.unreachable('drag onto', r).error;
+      b = dest.tabPoint(r.point ?? Target.centre(r.box));
+      onto = dest.label;
+    } else if (Array.isArray(to) && to.length === 2 && to.every((n) => typeof n === 'number' && Number.isFinite(n))) {
+      b = { x: to[0], y: to[1] };
+    } else {
+      throw new ActionError('bad_request', 'drag needs target (the ref to drop on) or to ([x, y] in the viewport)');
+    }
+    await this.watch();
+    /** @type {Point} */
+    let p;
+    try {
+      p = await this.pointAt('drag');
+    } catch (err) {
+      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked('drag', err.reach);
+      throw err instanceof Unreachable ? err.error : err;
+    }
+    const from = this.tabPoint(p);
+    /** @type {{ html5?: boolean }} */
+    let how = {};
+    const a = await this.attempt(async () => { how = await input.drag(this.t.tabId, from, b, this.signal); });
+    const out = await this.done('drag', how.html5 ? 'html5' : 'pointer', a);
+    if (onto) out.to = onto;
+    return out;
+  }
+
   async hover() {
     await this.locate();
     await this.watch();

@@ -49,23 +49,59 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
 }
 
 /**
- * Drags from a to b with the left button, in steps, as a hand would.
+ * Drags from a to b with the left button, in steps, as a hand would. A page
+ * that starts an HTML5 drag (draggable, dragstart) gets it through CDP's
+ * drag interception, as mouse moves alone never deliver one: dragenter,
+ * dragover and drop at b with the drag's data. A page that follows the
+ * mouse itself (a sortable list) gets the moves and the release.
  * @param {number} tabId
  * @param {Point} a
  * @param {Point} b
  * @param {AbortSignal} signal
+ * @returns {Promise<{ html5: boolean }>}
  */
 export async function drag(tabId, a, b, signal) {
   await showForInput(tabId);
-  await moveTo(tabId, a, signal);
-  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: a.x, y: a.y, button: 'left', buttons: 1, clickCount: 1 }, { signal });
-  const steps = 8;
-  for (let i = 1; i <= steps; i++) {
-    const x = a.x + ((b.x - a.x) * i) / steps;
-    const y = a.y + ((b.y - a.y) * i) / steps;
-    await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 }, { signal });
+  /** @type {unknown} */
+  let data;
+  const stop = onDragIntercepted(tabId, (d) => { data = d; });
+  await cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true }, { signal });
+  try {
+    await moveTo(tabId, a, signal);
+    await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: a.x, y: a.y, button: 'left', buttons: 1, clickCount: 1 }, { signal });
+    const steps = 8;
+    for (let i = 1; i <= steps && data === undefined; i++) {
+      const x = a.x + ((b.x - a.x) * i) / steps;
+      const y = a.y + ((b.y - a.y) * i) / steps;
+      await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 }, { signal });
+    }
+    if (data !== undefined) {
+      for (const type of ['dragEnter', 'dragOver', 'drop']) {
+        await cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data }, { signal });
+      }
+    }
+    await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: b.x, y: b.y, button: 'left', buttons: 0, clickCount: 1 }, { signal });
+    return { html5: data !== undefined };
+  } finally {
+    stop();
+    cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
   }
-  await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: b.x, y: b.y, button: 'left', buttons: 0, clickCount: 1 }, { signal });
+}
+
+/** Waiting drags by tab. @type {Map<number, (data: unknown) => void>} */
+const dragWaiters = new Map();
+cdp.onEvent('Input.dragIntercepted', (tabId, params) => dragWaiters.get(tabId)?.(params.data));
+
+/**
+ * Calls fn with the data of an HTML5 drag tabId starts, until stopped.
+ * @param {number} tabId
+ * @param {(data: unknown) => void} fn
+ */
+function onDragIntercepted(tabId, fn) {
+  dragWaiters.set(tabId, fn);
+  return () => {
+    if (dragWaiters.get(tabId) === fn) dragWaiters.delete(tabId);
+  };
 }
 
 /**

@@ -38,6 +38,8 @@ interface PageTreeNode {
   inline?: boolean;
   /** No role says so, but a script listens for its clicks. */
   clickable?: boolean;
+  /** No role says so, but it can be dragged (draggable="true"). */
+  draggable?: boolean;
   kids?: PageTreeNode[];
 }
 

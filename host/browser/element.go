@@ -7,14 +7,16 @@ import (
 
 // Act is one action on one element (element.act's params).
 type Act struct {
-	TabID     int      `json:"tabId"`
-	Ref       string   `json:"ref,omitempty"`
-	Action    string   `json:"action"`
-	Text      *string  `json:"text,omitempty"`
-	Key       string   `json:"key,omitempty"`
-	Values    []string `json:"values,omitempty"`
-	Direction string   `json:"direction,omitempty"`
-	Amount    int      `json:"amount,omitempty"`
+	TabID     int       `json:"tabId"`
+	Ref       string    `json:"ref,omitempty"`
+	Action    string    `json:"action"`
+	Text      *string   `json:"text,omitempty"`
+	Key       string    `json:"key,omitempty"`
+	Values    []string  `json:"values,omitempty"`
+	Direction string    `json:"direction,omitempty"`
+	Amount    int       `json:"amount,omitempty"`
+	Target    string    `json:"target,omitempty"` // drag: the ref to drop on
+	To        []float64 `json:"to,omitempty"`     // drag: [x, y] in the viewport
 }
 
 // Acted is what an action did (docs/wire.md, element.act). Fields are in
@@ -41,6 +43,7 @@ type Acted struct {
 	Strategy   string          `json:"strategy,omitempty"`
 	Target     string          `json:"target,omitempty"`
 	Title      *string         `json:"title,omitempty"`
+	To         string          `json:"to,omitempty"` // drag: what it was dropped on
 	Tried      []Tried         `json:"tried,omitempty"`
 	URL        *string         `json:"url,omitempty"`
 	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select

@@ -16,21 +16,23 @@ import (
 // interact-actions.json, read by both test suites).
 func interactActions() []string {
 	return []string{
-		"click", "double_click", "right_click", "hover", "focus", "type", "fill", "clear", "select",
+		"click", "double_click", "right_click", "drag", "hover", "focus", "type", "fill", "clear", "select",
 		"check", "uncheck", "press", "scroll", "scroll_into_view", "accept_dialog", "dismiss_dialog",
 	}
 }
 
 // step is one action on one element: interact's arguments, and each of act's steps.
 type step struct {
-	Ref       string   `json:"ref,omitempty" jsonschema:"e.g. e12"`
-	Query     string   `json:"query,omitempty" jsonschema:"or find's best match"`
-	Action    string   `json:"action"`
-	Text      *string  `json:"text,omitempty" jsonschema:"for type, fill, a prompt dialog"`
-	Key       string   `json:"key,omitempty" jsonschema:"for press, e.g. Enter, ctrl+a"`
-	Values    []string `json:"values,omitempty" jsonschema:"for select"`
-	Direction string   `json:"direction,omitempty"`
-	Amount    int      `json:"amount,omitempty"`
+	Ref       string    `json:"ref,omitempty" jsonschema:"e.g. e12"`
+	Query     string    `json:"query,omitempty" jsonschema:"or find's best match"`
+	Action    string    `json:"action"`
+	Text      *string   `json:"text,omitempty" jsonschema:"for type, fill, a prompt dialog"`
+	Key       string    `json:"key,omitempty" jsonschema:"for press, e.g. Enter, ctrl+a"`
+	Values    []string  `json:"values,omitempty" jsonschema:"for select"`
+	Direction string    `json:"direction,omitempty"`
+	Amount    int       `json:"amount,omitempty"`
+	Target    string    `json:"target,omitempty" jsonschema:"for drag: the ref to drop on"`
+	To        []float64 `json:"to,omitempty" jsonschema:"or [x, y] to drop at"`
 }
 
 // validate refuses steps that cannot be right, before anything runs.
@@ -50,6 +52,19 @@ func (s step) validate() error {
 		return bad(`press needs key, e.g. "Enter" or "ctrl+a"`)
 	case s.Action == "select" && len(s.Values) == 0 && s.Text == nil:
 		return bad(`select needs values, e.g. ["Norway"]`)
+	case s.Action == "drag" && (s.Target == "") == (s.To == nil):
+		return bad("drag needs target (the ref to drop on) or to ([x, y]), one of them")
+	case s.To != nil && len(s.To) != 2:
+		return bad("to is [x, y]")
+	case s.Target != "":
+		if _, err := pagetree.ParseRef(s.Target); err != nil {
+			return err
+		}
+		if s.Ref != "" {
+			if _, err := pagetree.ParseRef(s.Ref); err != nil {
+				return err
+			}
+		}
 	case s.Ref != "":
 		if _, err := pagetree.ParseRef(s.Ref); err != nil {
 			return err
@@ -106,7 +121,7 @@ type acted struct {
 // error: the agent decides whether to hand the tab to the human.
 func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	a := browser.Act{TabID: tab, Ref: s.Ref, Action: s.Action, Text: s.Text, Key: s.Key,
-		Values: s.Values, Direction: s.Direction, Amount: s.Amount}
+		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
 	var found *browser.Candidate
 	if s.Query != "" {
 		r, err := browser.ElementFind(tab, s.Query, 2).Run(ctx, c)

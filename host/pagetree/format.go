@@ -102,10 +102,12 @@ func (w *treeWriter) node(n *Node, depth int) {
 		return
 	}
 	switch {
-	case n.Role == "list" || n.Role == "group" && n.Name == "" && n.Ref == 0:
+	case n.Role == "list" && n.Ref == 0 || n.Role == "group" && n.Name == "" && n.Ref == 0:
 		w.nodes(n.Kids, depth)
 		return
-	case n.Role == "listitem" || n.Role == "definition":
+	case (n.Role == "listitem" || n.Role == "definition") && n.Ref == 0:
+		// An item a person can click or drag (a script listens on it or its
+		// list) is written as the node it is, ref and all.
 		w.item(n.Kids, depth)
 		return
 	case n.Role == "row":
@@ -303,6 +305,9 @@ func (w *treeWriter) label(n *Node) string {
 	}
 	if n.Clickable {
 		b.WriteString(" clickable")
+	}
+	if n.Draggable {
+		b.WriteString(" draggable")
 	}
 	if n.Disabled {
 		b.WriteString(" disabled")

@@ -27,7 +27,9 @@ type Node struct {
 	Frame    *FrameInfo `json:"frame,omitempty"`
 	Inline   bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
 	// Clickable: no role says so, but a script listens for its clicks.
-	Clickable bool   `json:"clickable,omitempty"`
+	Clickable bool `json:"clickable,omitempty"`
+	// Draggable: no role says so, but it can be dragged (draggable="true").
+	Draggable bool   `json:"draggable,omitempty"`
 	Kids      []Node `json:"kids,omitempty"`
 }
 

@@ -240,3 +240,13 @@ func TestFindRef(t *testing.T) {
 	assert.Equal(t, "Deep", FindRef(nodes, 9).Name)
 	assert.Nil(t, FindRef(nodes, 5))
 }
+
+func TestAListAPersonCanClickKeepsItsRefs(t *testing.T) {
+	tree := []Node{{Role: "list", Name: "Tasks", Ref: 4, Clickable: true, Kids: []Node{
+		{Role: "listitem", Name: "Alpha", Ref: 1, Clickable: true},
+		{Role: "listitem", Name: "Beta", Ref: 2, Clickable: true},
+		{Role: "listitem", Kids: []Node{{Text: "Plain item"}}},
+	}}}
+	assert.Equal(t, []string{`list "Tasks" e4 clickable`, `  listitem "Alpha" e1 clickable`, `  listitem "Beta" e2 clickable`, "  Plain item"},
+		Format(tree, Options{}))
+}

@@ -46,6 +46,8 @@ async function act(params, { tabId, signal }) {
     case 'double_click':
     case 'right_click':
       return el.click(action);
+    case 'drag':
+      return el.drag(params.target, params.to);
     case 'hover':
       return el.hover();
     case 'focus':
