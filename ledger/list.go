@@ -53,8 +53,9 @@ func (f Filter) matches(x summary) bool {
 //     filtered list after [Open] (or after [Store.ReapOrphans], which reads
 //     every record anyway) pays for reading every meta.json.
 //
-// A directory without a readable meta.json (a Create in progress, or damage)
-// is skipped rather than failing the whole list.
+// A directory without a meta.json (a Create in progress) is skipped; one whose
+// meta.json is damaged is listed with Damaged set, when the filter names no
+// status or kind, rather than failing the whole list or vanishing from it.
 func (s *Store) List(f Filter) ([]Meta, error) {
 	limit := f.Limit
 	switch {
@@ -135,22 +136,28 @@ func (s *Store) readMatching(ids []uint64, f Filter) []Meta {
 // readIfMatching reads one record and returns it if it matches f. It
 // decodes the summary first: most records a filter reads, it rejects.
 func (s *Store) readIfMatching(n uint64, f Filter) *Meta {
-	b, err := s.readMetaFile(formatID(n))
+	id := formatID(n)
+	b, err := s.readMetaFile(id)
 	if err != nil {
 		return nil
 	}
 	var x summary
-	if json.Unmarshal(b, &x) != nil {
-		return nil
+	if json.Unmarshal(b, &x) == nil && s.life.Known(x.Status) {
+		if !f.matches(x) {
+			s.remember(n, x)
+			return nil
+		}
+	}
+	m, err := s.decodeMeta(id, b)
+	if err != nil {
+		// Damaged: listed as such when the filter could want it, never
+		// silently left out.
+		if f.Status != "" || f.Kind != "" {
+			return nil
+		}
+		return &Meta{ID: id, Damaged: protocol.AsError(err).Message}
 	}
 	s.remember(n, x)
-	if !f.matches(x) {
-		return nil
-	}
-	var m Meta
-	if json.Unmarshal(b, &m) != nil {
-		return nil
-	}
 	return &m
 }
 

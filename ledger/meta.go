@@ -44,6 +44,10 @@ type Meta struct {
 	// Detail is kind-specific data the caller owns (a handoff's reason,
 	// deadline and snapshots). The store only checks that it is JSON.
 	Detail json.RawMessage `json:"detail,omitempty"`
+	// Damaged is set by [Store.List] only, never written: the record's
+	// meta.json cannot be read as one, and why. The other fields are zero
+	// but ID.
+	Damaged string `json:"damaged,omitempty"`
 }
 
 // ErrorInfo says why a record ended badly. Code is a wire code of package

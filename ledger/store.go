@@ -205,14 +205,46 @@ func (s *Store) readMeta(id string) (Meta, error) {
 	if err != nil {
 		return Meta{}, err
 	}
-	var m Meta
-	if err := json.Unmarshal(b, &m); err != nil {
-		return Meta{}, s.wrap(id, fmt.Errorf("corrupt %s: %w", metaFile, err))
+	m, err := s.decodeMeta(id, b)
+	if err != nil {
+		return Meta{}, err
 	}
 	if n, ok := parseID(id); ok {
 		s.remember(n, summary{m.Status, m.Kind, m.CreatedAt})
 	}
 	return m, nil
+}
+
+// ErrDamaged is in the chain of the error for a record whose meta.json is
+// not a record's: invalid JSON, empty, fields of the wrong type, or another
+// record's id. The other records are untouched; [Store.EndDamaged] ends it.
+var ErrDamaged = errors.New("ledger: damaged record")
+
+// decodeMeta decodes meta.json's bytes, refusing what is not a record of
+// this store.
+func (s *Store) decodeMeta(id string, b []byte) (Meta, error) {
+	var m Meta
+	err := json.Unmarshal(b, &m)
+	switch {
+	case err != nil:
+	case m.ID != id:
+		err = fmt.Errorf("it names record %q", m.ID)
+	case !s.life.Known(m.Status):
+		err = fmt.Errorf("status %q is not one of a %s's", m.Status, s.life.Noun)
+	}
+	if err != nil {
+		return Meta{}, s.damaged(id, err)
+	}
+	return m, nil
+}
+
+// damaged is the coded error for a record whose meta.json cannot be read as
+// one: it names the file, why, and what to do.
+func (s *Store) damaged(id string, why error) error {
+	path := s.file(id, metaFile)
+	return protocol.Errorf(protocol.CodeConflict, "%s %s is damaged: %s: %v", s.life.Noun, id, path, why).
+		WithHint(fmt.Sprintf("cancel it to end it as damaged (its file is kept as %s.damaged), or remove %s", metaFile, s.dir(id))).
+		WithCause(ErrDamaged)
 }
 
 // readMetaFile returns the bytes of a record's meta.json. A directory
@@ -275,6 +307,42 @@ func (s *Store) writeMeta(m Meta) error {
 		return s.wrap(m.ID, err)
 	}
 	return nil
+}
+
+// EndDamaged ends a damaged record: its meta.json is kept beside as
+// meta.json.damaged, and a new one says the record was cancelled, with the
+// error code "damaged" and why. A record that is not damaged is refused
+// (conflict): cancel it the usual way.
+func (s *Store) EndDamaged(ctx context.Context, id string) (Meta, error) {
+	if err := s.checkID(id); err != nil {
+		return Meta{}, err
+	}
+	lock, err := s.lock(ctx, id)
+	if err != nil {
+		return Meta{}, err
+	}
+	defer lock.Unlock()
+	b, err := s.readMetaFile(id)
+	if err != nil {
+		return Meta{}, err
+	}
+	_, why := s.decodeMeta(id, b)
+	if why == nil {
+		return Meta{}, protocol.Errorf(protocol.CodeConflict, "%s %s is not damaged", s.life.Noun, id)
+	}
+	path := s.file(id, metaFile)
+	if err := os.Rename(path, path+".damaged"); err != nil {
+		return Meta{}, s.wrap(id, err)
+	}
+	now := s.clock()
+	m := Meta{ID: id, Kind: "damaged", Status: StatusCancelled, CreatedAt: now, UpdatedAt: now, FinishedAt: &now,
+		PID: s.pid, Error: &ErrorInfo{Code: "damaged", Message: protocol.AsError(why).Message}}
+	if err := s.writeMeta(m); err != nil {
+		return Meta{}, err
+	}
+	_ = s.appendLocked(id, now, EventStatus, map[string]any{"from": "damaged", "to": m.Status})
+	s.wake(id)
+	return m, nil
 }
 
 // Update is the one read-modify-write of a record: under the record's lock it

@@ -216,6 +216,8 @@ function scriptingError(err, where) {
  */
 export function snapshot(tabId, signal) {
   return serialized(tabId, async () => {
+    // A page under a dialog runs nothing, the debugger's questions included.
+    ready(tabId);
     // Elements a script listens on get refs: marked before the walk when
     // the page script is there already, else after a first walk that puts
     // it there, and then walked again if that changes the tree.

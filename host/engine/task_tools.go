@@ -211,7 +211,16 @@ func taskCancel(ctx context.Context, c *call, in taskCancelIn) (*protocol.ToolRe
 	if err != nil {
 		return nil, err
 	}
-	if m, err := store.Get(in.TaskID); err == nil && task.IsEnvelope(m) {
+	m, err := store.Get(in.TaskID)
+	if errors.Is(err, ledger.ErrDamaged) {
+		// Nothing can run under a record no one can read: end it as damaged.
+		m, err := store.EndDamaged(ctx, in.TaskID)
+		if err != nil {
+			return nil, taskError(err)
+		}
+		return jsonResult(m)
+	}
+	if err == nil && task.IsEnvelope(m) {
 		v, err := c.engine.envelopes.Finish(ctx, in.TaskID, ledger.StatusCancelled, "cancelled with oc_task_cancel", "agent")
 		if err != nil {
 			return nil, err
@@ -225,7 +234,7 @@ func taskCancel(ctx context.Context, c *call, in taskCancelIn) (*protocol.ToolRe
 	// how it ended.
 	wctx, done := context.WithTimeout(ctx, 2*time.Second)
 	defer done()
-	m, err := store.Wait(wctx, in.TaskID)
+	m, err = store.Wait(wctx, in.TaskID)
 	if err != nil && ctx.Err() == nil {
 		m, err = store.Get(in.TaskID) // still winding down: say so
 	}
@@ -274,6 +283,10 @@ func taskWait(ctx context.Context, c *call, in taskWaitIn) (*protocol.ToolResult
 // taskError adds the fix to a store's error about a task.
 func taskError(err error) error {
 	e := protocol.AsError(err)
+	switch {
+	case errors.Is(err, ledger.ErrDamaged):
+		return e.WithHint("oc_task_cancel ends it as damaged (its meta.json is kept as meta.json.damaged); or remove its directory")
+	}
 	switch e.Code {
 	case protocol.CodeNotFound:
 		return e.WithHint("call oc_task_list for the tasks there are")
