@@ -215,7 +215,9 @@ func TestDragByRef(t *testing.T) {
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/drag.html")
-	eval := func(code string) string { return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": code}) }
+	eval := func(code string) string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": code})
+	}
 
 	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	card := refOf(t, tree, `generic "Report.pdf"`)
