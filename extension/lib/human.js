@@ -6,7 +6,7 @@
 /**
  * One tool call, as the panel lists it; never its arguments.
  * @typedef {{ at?: string, agent?: string, tool?: string, tabId?: number,
- *   ms?: number, ok?: boolean, error?: string, detail?: string }} Activity
+ *   ms?: number, ok?: boolean, error?: string, detail?: string, origin?: string }} Activity
  * @typedef {{ done?: number, total?: number, message?: string }} Progress
  * @typedef {{ id: string, kind?: string, status?: string,
  *   created_at?: string, progress?: Progress }} Task

@@ -185,7 +185,8 @@ export function activityRow(a) {
     time: clock(a.at),
     agent: String(a.agent ?? ''),
     tool: a.detail ? `${a.tool ?? ''}: ${a.detail}` : String(a.tool ?? ''),
-    tab: Number.isInteger(a.tabId) ? `tab ${a.tabId}` : '',
+    // After a daemon restart the log knows the site, not the tab.
+    tab: Number.isInteger(a.tabId) ? `tab ${a.tabId}` : String(a.origin ?? ''),
     outcome: ok ? '✓' : String(a.error || 'error'),
     ms: Number.isFinite(a.ms) ? `${Math.round(/** @type {number} */ (a.ms))} ms` : '',
     ok,

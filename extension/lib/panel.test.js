@@ -93,6 +93,7 @@ test('activity rows say what ran, never with what', () => {
     time: '09:05:07', agent: 'claude-code', tool: 'interact', tab: 'tab 12', outcome: 'stale_ref', ms: '31 ms', ok: false,
   });
   assert.equal(activityRow({ tool: 'upload_file', detail: 'cv.pdf, photo.png', ok: true }).tool, 'upload_file: cv.pdf, photo.png');
+  assert.equal(activityRow({ tool: 'navigate', origin: 'https://example.com', ok: true }).tab, 'https://example.com');
   assert.deepEqual(activityRow({}), { time: '', agent: '', tool: '', tab: '', outcome: 'error', ms: '', ok: false });
   assert.equal(clock('nope'), '');
 });

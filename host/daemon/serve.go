@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/audit"
 	"github.com/openchrome/openchrome/host/engine"
 	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/redact"
@@ -113,8 +114,13 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		OnEvent:   func(browser string, ev *protocol.Event) { eng.BrowserEvent(browser, ev) },
 		OnConnect: func(l *bridge.Link) { eng.BrowserConnected(l) },
 	})
+	auditLog, err := audit.Open(opts.Home.AuditFile(), 0)
+	if err != nil {
+		return err
+	}
+	defer auditLog.Close()
 	eng = engine.New(engine.Options{Browsers: reg, Logger: log, Home: opts.Home, Tasks: tasks, Handoffs: handoffs,
-		Hooks: opts.Hooks, Redactor: opts.Redactor, BrowserWait: opts.BrowserWait})
+		Hooks: opts.Hooks, Redactor: opts.Redactor, BrowserWait: opts.BrowserWait, Audit: auditLog})
 	defer func() {
 		closing, done := context.WithTimeout(context.WithoutCancel(ctx), closeWait)
 		defer done()

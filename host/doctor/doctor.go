@@ -49,7 +49,58 @@ func Run(ctx context.Context, opts Options) []Check {
 	home := opts.Install.Home
 	checks := []Check{binary(opts.Install.Binary), extensionDir(home)}
 	checks = append(checks, registrations(opts.Install)...)
-	return append(checks, daemonAndBrowser(ctx, home)...)
+	checks = append(checks, daemonAndBrowser(ctx, home)...)
+	return append(checks, records(home), auditLog(home))
+}
+
+// records looks for task and handoff records no one can read.
+func records(home ledger.Home) Check {
+	c := Check{Name: "records", Status: OK}
+	var damaged []string
+	n := 0
+	for _, s := range []struct {
+		root string
+		life ledger.Lifecycle
+	}{{home.Tasks(), ledger.TaskLifecycle()}, {home.Handoffs(), ledger.HandoffLifecycle()}} {
+		if _, err := os.Stat(s.root); err != nil {
+			continue
+		}
+		store, err := ledger.Open(s.root, s.life, ledger.Options{})
+		if err != nil {
+			c.Status, c.Detail = Warn, err.Error()
+			return c
+		}
+		list, err := store.List(ledger.Filter{Limit: 1000})
+		if err != nil {
+			c.Status, c.Detail = Warn, err.Error()
+			return c
+		}
+		n += len(list)
+		for _, m := range list {
+			if m.Damaged != "" {
+				damaged = append(damaged, m.Damaged)
+			}
+		}
+	}
+	if len(damaged) == 0 {
+		c.Detail = fmt.Sprintf("%d recent tasks and handoffs, none damaged", n)
+		return c
+	}
+	c.Status = Warn
+	c.Detail = fmt.Sprintf("%d damaged: %s", len(damaged), strings.Join(damaged, "; "))
+	c.Fix = "oc_task_cancel each one (it is ended as damaged, its file kept), or remove its directory"
+	return c
+}
+
+// auditLog says where the record of every call is.
+func auditLog(home ledger.Home) Check {
+	c := Check{Name: "audit log", Status: OK, Detail: home.AuditFile()}
+	if info, err := os.Stat(home.AuditFile()); err == nil {
+		c.Detail += fmt.Sprintf(" (%d bytes; one line per call, never its arguments)", info.Size())
+	} else {
+		c.Detail += " (no call yet)"
+	}
+	return c
 }
 
 // Failed reports whether any check failed.

@@ -14,14 +14,21 @@ type call struct {
 	engine *Engine
 	bc     *bridge.Call
 	agent  *agentState
-	// touched is the tab the call acted on, for the activity log.
-	touched int
+	// touched is the tab the call acted on, and its URL when known, for
+	// the activity and the audit log.
+	touched    int
+	touchedURL string
 	// detail is what the person sees of the call in the activity besides
 	// its tool, never its arguments: the names of the files upload_file gave.
 	detail string
 	// wait, set for a background task's call only, makes its commands wait
 	// for a browser that went away.
 	wait *browserWait
+}
+
+// touch records the tab the call acts on, and where that tab is.
+func (c *call) touch(tab int, url string) {
+	c.touched, c.touchedURL = tab, url
 }
 
 // A call sends its commands itself: it picks the browser and logs each.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/audit"
 	"github.com/openchrome/openchrome/host/feedback"
 	"github.com/openchrome/openchrome/host/handoff"
 	"github.com/openchrome/openchrome/host/pagetree"
@@ -36,6 +37,9 @@ type Options struct {
 	Tasks *ledger.Store
 	// Handoffs is the ledger of human handoffs; nil keeps none.
 	Handoffs *ledger.Store
+	// Audit is the log of every call (~/.openchrome/logs/audit.jsonl); its
+	// recent entries are the side panel's activity at start. nil keeps none.
+	Audit *audit.Log
 	// Redactor masks secrets in everything the engine writes or returns,
 	// including values typed into password fields, which it adds. Share it
 	// with the logger's redact.NewHandler; nil means a private one.
@@ -76,6 +80,7 @@ type Engine struct {
 	questions *feedback.Keeper
 	red       *redact.Redactor
 	state     stateKeeper
+	audit     *audit.Log
 	inflight  inflight
 
 	// ctx is the engine's life: the work a person's action starts runs
@@ -108,6 +113,7 @@ func New(opts Options) *Engine {
 		wait:     cmp.Or(opts.BrowserWait, DefaultBrowserWait),
 		home:     opts.Home,
 		red:      opts.Redactor,
+		audit:    opts.Audit,
 		tools:    make(map[string]Tool),
 		agents:   make(map[string]*agentState),
 	}
@@ -125,6 +131,17 @@ func New(opts Options) *Engine {
 	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.started = e.now()
+	if e.audit != nil {
+		// What agents did before this daemon started is still the activity.
+		recent, err := audit.Recent(e.audit.Path(), maxActivity)
+		if err != nil {
+			e.log.Warn("audit log unreadable", "err", err)
+		}
+		for _, a := range recent {
+			e.state.record(activity{At: a.At, Agent: a.Client, Tool: a.Tool, Origin: a.Origin, Ms: a.Ms,
+				OK: a.Code == "", Error: a.Code})
+		}
+	}
 	e.questions = feedback.New(feedback.Options{Log: e.log, Now: e.now, Redactor: e.red, Changed: e.changed})
 	if opts.Tasks != nil {
 		e.tasks = task.NewRunner(task.Options{Store: opts.Tasks, Log: e.log, Now: e.now, Redactor: e.red, Changed: e.changed})
@@ -229,8 +246,16 @@ func (e *Engine) recordCall(c *call, start time.Time, res *protocol.ToolResult) 
 		agent = c.bc.Agent
 	}
 	code := errorCode(res)
+	ms := e.now().Sub(start).Milliseconds()
+	origin := audit.Origin(c.touchedURL)
 	e.state.record(activity{At: start.UTC(), Agent: agent, Tool: c.bc.Tool, TabID: c.touched,
-		Ms: e.now().Sub(start).Milliseconds(), OK: code == "", Error: code, Detail: e.red.Text(c.detail)})
+		Ms: ms, OK: code == "", Error: code, Detail: e.red.Text(c.detail), Origin: origin})
+	if e.audit != nil {
+		err := e.audit.Append(audit.Entry{At: start.UTC(), Client: agent, Tool: c.bc.Tool, Origin: origin, Code: code, Ms: ms})
+		if err != nil {
+			e.log.Warn("audit log", "err", err)
+		}
+	}
 	e.changed()
 }
 

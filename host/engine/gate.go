@@ -82,15 +82,22 @@ func (c *call) gate(ctx context.Context, t target) (int, error) {
 			return 0, protocol.Errorf(protocol.CodeNotFound, "the agent has no tab yet").
 				WithHint("call navigate with a url, or tabs_create")
 		}
+		for _, x := range tabs {
+			if x.TabID == tab {
+				c.touch(tab, x.URL)
+			}
+		}
 	}
 	c.touched = tab
 	if err := c.engine.heldByPerson(tab); err != nil {
 		return 0, err
 	}
 	if t.tab != 0 {
-		if _, err := browser.TabGet(tab).Run(ctx, c); err != nil {
+		got, err := browser.TabGet(tab).Run(ctx, c)
+		if err != nil {
 			return 0, err
 		}
+		c.touch(tab, got.URL)
 	}
 	return tab, nil
 }

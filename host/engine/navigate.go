@@ -60,6 +60,6 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 		return nil, err
 	}
 	c.setCurrentTab(p.TabID)
-	c.touched = p.TabID
+	c.touch(p.TabID, p.URL)
 	return jsonResult(p)
 }

@@ -37,6 +37,8 @@ type activity struct {
 	// Detail says what the call did where its tool alone does not: the
 	// files upload_file gave a page.
 	Detail string `json:"detail,omitempty"`
+	// Origin is the tab's scheme://host[:port], as the audit log has it.
+	Origin string `json:"origin,omitempty"`
 }
 
 type stateTask struct {

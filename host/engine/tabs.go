@@ -69,7 +69,7 @@ func tabsCreate(ctx context.Context, c *call, in tabsCreateIn) (*protocol.ToolRe
 		return nil, err
 	}
 	c.setCurrentTab(p.TabID)
-	c.touched = p.TabID
+	c.touch(p.TabID, p.URL)
 	return jsonResult(p)
 }
 
