@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"context"
+	"encoding/json"
 	"strconv"
 	"sync"
 	"time"
@@ -56,6 +57,7 @@ func (s *Server) serveAgent(ctx context.Context, c *conn, hello *protocol.Hello)
 		f, err := protocol.DecodeAgentFrame(b)
 		if err != nil {
 			s.log.Warn("bad frame from agent", "agent", a.id, "err", err)
+			_ = c.write(badFrame(b, err))
 			continue
 		}
 		switch f := f.(type) {
@@ -69,6 +71,21 @@ func (s *Server) serveAgent(ctx context.Context, c *conn, hello *protocol.Hello)
 			_ = c.write(protocol.Pong{})
 		}
 	}
+}
+
+// badFrame is the answer to a frame that does not decode: a call's result
+// when it is a call with an id (its caller waits for one), else an error
+// frame. The session goes on.
+func badFrame(b []byte, err error) protocol.Frame {
+	e := protocol.Errorf(protocol.CodeBadRequest, "malformed frame: %v", err).WithHint("see docs/wire.md for the agent channel's frames")
+	var head struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+	}
+	if json.Unmarshal(b, &head) == nil && head.Type == protocol.TypeCall && head.ID != "" {
+		return protocol.CallResult{ID: head.ID, Result: protocol.ErrorResult(e)}
+	}
+	return protocol.Fail{Error: e}
 }
 
 // start runs call in its own goroutine under a context the agent can cancel.

@@ -447,6 +447,45 @@ func TestDuplicateCallIDsAreRefused(t *testing.T) {
 	assert.Equal(t, "first", f.(*protocol.CallResult).Result.Content[0].Text)
 }
 
+func TestAMalformedFrameIsAnsweredAndTheSessionGoesOn(t *testing.T) {
+	_, d := startServer(t, echo)
+	ws, _, err := websocket.DefaultDialer.Dial(d.URL(), http.Header{"Authorization": {"Bearer " + d.Token}})
+	require.NoError(t, err)
+	defer ws.Close()
+	c := newConn(ws)
+	require.NoError(t, c.write(protocol.Hello{Role: protocol.RoleAgent, Version: protocol.Version}))
+	_, err = c.read() // ready
+	require.NoError(t, err)
+	next := func() protocol.Frame {
+		t.Helper()
+		b, err := c.read()
+		require.NoError(t, err)
+		f, err := protocol.DecodeAgentFrame(b)
+		require.NoError(t, err)
+		return f
+	}
+
+	// A call whose fields are wrong: its caller gets the call's result.
+	require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(`{"type":"call","id":"c7","tool":5}`)))
+	r, ok := next().(*protocol.CallResult)
+	require.True(t, ok)
+	assert.Equal(t, "c7", r.ID)
+	assert.Equal(t, protocol.CodeBadRequest, protocol.ResultError(r.Result).Code)
+	// Anything else: an error frame.
+	for _, raw := range []string{`not json`, `{"type":"teleport"}`, `{"type":"cancel"}`} {
+		require.NoError(t, ws.WriteMessage(websocket.TextMessage, []byte(raw)))
+		fail, ok := next().(*protocol.Fail)
+		require.True(t, ok, raw)
+		assert.Equal(t, protocol.CodeBadRequest, fail.Error.Code, raw)
+	}
+	// And the session still works.
+	require.NoError(t, c.write(protocol.Call{ID: "c8", Tool: "echo"}))
+	r, ok = next().(*protocol.CallResult)
+	require.True(t, ok)
+	assert.Equal(t, "c8", r.ID)
+	assert.False(t, r.Result.IsError)
+}
+
 func TestFirstFrameMustBeHello(t *testing.T) {
 	_, d := startServer(t, echo)
 	ws, _, err := websocket.DefaultDialer.Dial(d.URL(), http.Header{"Authorization": {"Bearer " + d.Token}})

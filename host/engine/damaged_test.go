@@ -53,3 +53,12 @@ func TestADamagedTaskIsSaidAndCanBeEnded(t *testing.T) {
 	assert.Equal(t, "damaged", ended.Error.Code)
 	textOf(t, run(t, e, "oc_task_get", `{"task_id":"`+good+`"}`))
 }
+
+// TestFormInputSaysABadTabOnce: a tab that is not there, or not the
+// agent's, is the call's error with its code, not one per field.
+func TestFormInputSaysABadTabOnce(t *testing.T) {
+	e, fb := newEngine(t, protocol.Version, tabs(nil, nil))
+	wantError(t, run(t, e, "form_input", `{"tabId":99,"fields":[{"ref":"e1","value":"x"},{"ref":"e2","value":"y"}]}`),
+		protocol.CodeTabNotFound)
+	assert.Equal(t, []string{"tab.get"}, fb.actions(), "nothing was filled")
+}
