@@ -215,3 +215,26 @@ func TestSessionSnapshotAndResume(t *testing.T) {
 	fails(t, cs, "oc_session_resume", map[string]any{"snapshot_id": "../etc"}, protocol.CodeBadRequest)
 	fails(t, cs, "oc_session_resume", map[string]any{"snapshot_id": "0123456789abcdef"}, protocol.CodeNotFound)
 }
+
+// TestNoSecretURLParameterReachesDisk crawls, records, bundles and
+// snapshots pages whose URL carries a token: no file under OPENCHROME_HOME
+// keeps it, the task records included (issue: result.json kept it).
+func TestNoSecretURLParameterReachesDisk(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	const token = "CANARYTOKEN0123456789"
+	url := site.URL + "/index.html?lang=en&access_token=" + token
+
+	crawl := startTask(t, cs, "crawl", map[string]any{"url": url, "maxPages": 3, "maxDepth": 1})
+	ok(t, cs, "oc_task_wait", map[string]any{"task_id": crawl, "timeout_ms": 60000})
+	ok(t, cs, "crawl", map[string]any{"url": url, "maxPages": 2, "maxDepth": 1})
+	tab := openTab(t, cs, url)
+	ok(t, cs, "recording", map[string]any{"tabId": tab, "durationMs": 1000, "intervalMs": 500})
+	ok(t, cs, "oc_evidence_bundle", map[string]any{"tabId": tab, "include": []string{"dom", "tree", "network"}})
+	ok(t, cs, "oc_session_snapshot", map[string]any{"objective": "read the docs"})
+	res := getTask(t, cs, crawl, true)
+	assert.Contains(t, string(res.Result), "access_token=", "the parameter is there, its value masked")
+
+	secretsOnDisk(t, string(e.home), token)
+}

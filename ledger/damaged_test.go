@@ -76,3 +76,21 @@ func TestADamagedRecordSaysSoAndHarmsNoOther(t *testing.T) {
 		})
 	}
 }
+
+func TestEveryWriteGoesThroughScrub(t *testing.T) {
+	scrub := func(b []byte) []byte { return []byte(strings.ReplaceAll(string(b), "SECRET", "[X]")) }
+	s, err := Open(t.TempDir(), TaskLifecycle(), Options{Scrub: scrub})
+	require.NoError(t, err)
+	m, err := s.Create("crawl", `{"url":"http://h/?t=SECRET"}`, map[string]string{"start": "SECRET"})
+	require.NoError(t, err)
+	require.NoError(t, s.Append(context.Background(), m.ID, "page", map[string]string{"url": "http://h/SECRET"}))
+	require.NoError(t, s.WriteResult(context.Background(), m.ID, map[string]string{"pages": "SECRET"}))
+	_, err = s.Transition(context.Background(), m.ID, StatusRunning, nil)
+	require.NoError(t, err)
+	for _, f := range []string{metaFile, eventsFile, resultFile} {
+		b, err := os.ReadFile(filepath.Join(s.Root(), m.ID, f))
+		require.NoError(t, err)
+		assert.NotContains(t, string(b), "SECRET", f)
+		assert.Contains(t, string(b), "[X]", f)
+	}
+}

@@ -79,7 +79,7 @@ func (s *Store) appendLocked(id string, ts time.Time, kind string, data any) err
 	} else if torn {
 		line = append([]byte{'\n'}, line...)
 	}
-	if _, err := f.Write(append(line, '\n')); err != nil {
+	if _, err := f.Write(append(s.scrub(line), '\n')); err != nil {
 		return s.wrap(id, err)
 	}
 	return nil

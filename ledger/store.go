@@ -41,6 +41,10 @@ type Options struct {
 	PID int
 	// Alive reports whether a process exists; default [ProcessAlive].
 	Alive func(pid int) bool
+	// Scrub redacts every byte the store writes (meta.json, events,
+	// result.json), so that no caller can forget to; default: none. The
+	// daemon's is its Redactor's File.
+	Scrub func([]byte) []byte
 }
 
 // Store keeps records of one lifecycle (tasks, or handoffs) under a root
@@ -60,6 +64,7 @@ type Store struct {
 	now   func() time.Time
 	pid   int
 	alive func(pid int) bool
+	scrub func([]byte) []byte
 
 	// mu guards the fields below.
 	mu sync.Mutex
@@ -91,6 +96,7 @@ func Open(root string, life Lifecycle, opts Options) (*Store, error) {
 		now:      opts.Now,
 		pid:      opts.PID,
 		alive:    opts.Alive,
+		scrub:    opts.Scrub,
 		done:     map[string]*waiters{},
 		terminal: map[uint64]summary{},
 	}
@@ -102,6 +108,9 @@ func Open(root string, life Lifecycle, opts Options) (*Store, error) {
 	}
 	if s.alive == nil {
 		s.alive = ProcessAlive
+	}
+	if s.scrub == nil {
+		s.scrub = func(b []byte) []byte { return b }
 	}
 	return s, nil
 }
@@ -303,7 +312,7 @@ func (s *Store) writeMeta(m Meta) error {
 	if err != nil {
 		return s.wrap(m.ID, err)
 	}
-	if err := WriteFile(s.file(m.ID, metaFile), append(b, '\n'), 0o600); err != nil {
+	if err := WriteFile(s.file(m.ID, metaFile), append(s.scrub(b), '\n'), 0o600); err != nil {
 		return s.wrap(m.ID, err)
 	}
 	return nil
@@ -526,6 +535,7 @@ func (s *Store) WriteResult(ctx context.Context, id string, v any) error {
 	if err != nil {
 		return protocol.Errorf(protocol.CodeBadRequest, "%s %s: result is not JSON-encodable", s.life.Noun, id).WithCause(err)
 	}
+	b = s.scrub(b)
 	_, err = s.update(ctx, id, func(m *Meta) error {
 		if err := WriteFile(s.file(id, resultFile), b, 0o600); err != nil {
 			return err

@@ -74,7 +74,8 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	defer lock.Unlock()
 
 	// Tasks a dead daemon left RUNNING are failed before any new one starts.
-	tasks, err := ledger.Open(opts.Home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
+	// Every record is written with the secret parts of its URLs masked.
+	tasks, err := ledger.Open(opts.Home.Tasks(), ledger.TaskLifecycle(), ledger.Options{Scrub: redact.File})
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 	}
 	// A handoff whose deadline passed while no daemon ran has timed out;
 	// the engine adopts the rest (the person may still be at it).
-	handoffs, err := ledger.Open(opts.Home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{})
+	handoffs, err := ledger.Open(opts.Home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{Scrub: redact.File})
 	if err != nil {
 		return err
 	}

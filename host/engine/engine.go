@@ -81,6 +81,7 @@ type Engine struct {
 	red       *redact.Redactor
 	state     stateKeeper
 	audit     *audit.Log
+	files     ledger.Files // every file a tool writes: text redacted
 	inflight  inflight
 
 	// ctx is the engine's life: the work a person's action starts runs
@@ -129,6 +130,7 @@ func New(opts Options) *Engine {
 	if e.red == nil {
 		e.red = new(redact.Redactor)
 	}
+	e.files = ledger.Files{Scrub: e.red.File}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.started = e.now()
 	if e.audit != nil {

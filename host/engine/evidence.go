@@ -69,10 +69,16 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 	dir := c.engine.home.Path("evidence", id)
 	m := &evidenceManifest{BundleID: id, Dir: dir, Created: c.engine.now().UTC().Format("2006-01-02T15:04:05Z")}
 	add := func(name, file, mime string, data []byte, note string) error {
-		sum := sha256.Sum256(data)
-		if err := writeFile(dir+"/"+file, data); err != nil {
+		var err error
+		if strings.HasPrefix(mime, "image/") {
+			err = c.engine.files.Binary(dir+"/"+file, data)
+		} else {
+			data, err = c.engine.files.Text(dir+"/"+file, data)
+		}
+		if err != nil {
 			return err
 		}
+		sum := sha256.Sum256(data)
 		m.Parts = append(m.Parts, evidencePart{Name: name, File: file, Bytes: len(data), SHA256: hex.EncodeToString(sum[:]), Mime: mime, Note: note})
 		return nil
 	}
@@ -136,7 +142,7 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 			m.URL, m.Title = c.engine.red.URL(t.URL), c.engine.red.Text(t.Title)
 		}
 	}
-	if _, err := writeJSON(dir+"/manifest.json", m); err != nil {
+	if _, err := c.engine.writeJSON(dir+"/manifest.json", m); err != nil {
 		return nil, err
 	}
 	s.Progress(float64(len(include)), float64(len(include)), "saved %s", dir)

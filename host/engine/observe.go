@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 
 	"github.com/openchrome/openchrome/host/browser"
-	"github.com/openchrome/openchrome/ledger"
 )
 
 // readEvents reads a tab's observed entries from since on, redacted.
@@ -17,14 +16,12 @@ func (c *call) readEvents(ctx context.Context, tab, since int, kinds ...string) 
 	return p.Masked(c.engine.red.Text, c.engine.red.URL), nil
 }
 
-// writeJSON writes v indented to name, private to the user.
-func writeJSON(name string, v any) ([]byte, error) {
+// writeJSON writes v indented to name, redacted and private to the user,
+// and returns what it wrote.
+func (e *Engine) writeJSON(name string, v any) ([]byte, error) {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return nil, err
 	}
-	return b, writeFile(name, b)
+	return e.files.Text(name, b)
 }
-
-// writeFile writes an artifact file, private to the user.
-func writeFile(name string, b []byte) error { return ledger.WriteFile(name, b, 0o600) }

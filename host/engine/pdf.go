@@ -33,7 +33,7 @@ func pagePDF(ctx context.Context, c *call, tab int, in pdfIn) (*protocol.ToolRes
 		return nil, protocol.Errorf(protocol.CodeInternal, "the browser printed no PDF")
 	}
 	path := c.engine.home.Path("artifacts", "page-"+artifact.NewID()+".pdf")
-	if err := writeFile(path, out.Data); err != nil {
+	if err := c.engine.files.Binary(path, out.Data); err != nil {
 		return nil, err
 	}
 	f := artifact.Verify(path, "application/pdf", int64(len(out.Data)))

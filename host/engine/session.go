@@ -76,7 +76,7 @@ func sessionSnapshot(ctx context.Context, c *call, in sessionSnapshotIn, s *task
 	if err != nil {
 		return nil, err
 	}
-	if err := writeFile(c.engine.home.Path("sessions", id+".json"), b); err != nil {
+	if _, err := c.engine.files.Text(c.engine.home.Path("sessions", id+".json"), b); err != nil {
 		return nil, err
 	}
 	s.Progress(1, 1, "saved %d tabs", len(ss.Tabs))

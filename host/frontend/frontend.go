@@ -77,11 +77,11 @@ func New(opts Options) (*Server, error) {
 	// With no daemon, tools that only read the ledger run here.
 	var tasks, handoffs *ledger.Store
 	if opts.Home != "" {
-		tasks, err = ledger.Open(opts.Home.Tasks(), ledger.TaskLifecycle(), ledger.Options{})
+		tasks, err = ledger.Open(opts.Home.Tasks(), ledger.TaskLifecycle(), ledger.Options{Scrub: redact.File})
 		if err != nil {
 			return nil, err
 		}
-		handoffs, err = ledger.Open(opts.Home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{})
+		handoffs, err = ledger.Open(opts.Home.Handoffs(), ledger.HandoffLifecycle(), ledger.Options{Scrub: redact.File})
 		if err != nil {
 			return nil, err
 		}

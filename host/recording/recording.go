@@ -76,6 +76,7 @@ func Record(ctx context.Context, do browser.Doer, s *task.Sink, opts Options) (*
 	if r.opts.Redactor == nil {
 		r.opts.Redactor = new(redact.Redactor)
 	}
+	r.files = ledger.Files{Scrub: r.opts.Redactor.File}
 	if r.opts.Log == nil {
 		r.opts.Log = slog.New(slog.DiscardHandler)
 	}
@@ -87,8 +88,9 @@ func Record(ctx context.Context, do browser.Doer, s *task.Sink, opts Options) (*
 }
 
 type recorder struct {
-	do   browser.Doer
-	opts Options
+	do    browser.Doer
+	opts  Options
+	files ledger.Files // the report redacted; screenshots as they are
 }
 
 func (r *recorder) record(ctx context.Context, s *task.Sink, since int) (*Result, error) {
@@ -155,7 +157,7 @@ func (r *recorder) record(ctx context.Context, s *task.Sink, since int) (*Result
 		res.Stopped = "failed"
 	}
 	// What was recorded is kept however the recording ended.
-	if err := write(o.Dir, res, frames); err != nil {
+	if err := write(r.files, o.Dir, res, frames); err != nil {
 		return nil, err
 	}
 	return res, stopErr
@@ -177,7 +179,7 @@ func (r *recorder) frame(ctx context.Context, n int) (frame, error) {
 		return frame{}, err
 	}
 	f := frame{At: r.opts.Now().UTC(), File: fmt.Sprintf("frames/%04d.jpg", n), data: shot.Data}
-	if err := ledger.WriteFile(r.opts.Dir+"/"+f.File, shot.Data, 0o600); err != nil {
+	if err := r.files.Binary(r.opts.Dir+"/"+f.File, shot.Data); err != nil {
 		return frame{}, err
 	}
 	if tab, err := browser.TabGet(r.opts.Tab).Run(ctx, r.do); err == nil {

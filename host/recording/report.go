@@ -13,14 +13,14 @@ import (
 )
 
 // write writes the recording's frames.json, events.json and report.html
-// into dir.
-func write(dir string, res *Result, frames []frame) error {
+// into dir, through files.
+func write(files ledger.Files, dir string, res *Result, frames []frame) error {
 	for name, v := range map[string]any{"frames.json": frames, "events.json": nonNil(res.Timeline)} {
 		b, err := json.MarshalIndent(v, "", "  ")
 		if err != nil {
 			return err
 		}
-		if err := ledger.WriteFile(dir+"/"+name, b, 0o600); err != nil {
+		if _, err := files.Text(dir+"/"+name, b); err != nil {
 			return err
 		}
 	}
@@ -28,7 +28,8 @@ func write(dir string, res *Result, frames []frame) error {
 	if err := reportTemplate.Execute(&b, reportData(res, frames)); err != nil {
 		return fmt.Errorf("recording: report: %w", err)
 	}
-	return ledger.WriteFile(dir+"/report.html", []byte(b.String()), 0o600)
+	_, err := files.Text(dir+"/report.html", []byte(b.String()))
+	return err
 }
 
 func nonNil[T any](s []T) []T {

@@ -22,8 +22,9 @@ import (
 func URL(u string) string { return (*Redactor)(nil).URL(u) }
 
 // urlSpansIn appends the secret parts of every absolute URL in s: a scheme,
-// "://", and everything up to a space, a quote or an angle bracket, less
-// the punctuation that ends a sentence (see [trimURL]).
+// "://", and everything up to a space, a quote, an angle bracket or a
+// backslash (a URL inside an escaped JSON string ends at its \"), less the
+// punctuation that ends a sentence (see [trimURL]).
 func urlSpansIn(s string, dst []span) []span {
 	for from := 0; ; {
 		k := strings.Index(s[from:], "://")
@@ -40,7 +41,7 @@ func urlSpansIn(s string, dst []span) []span {
 			a++
 		}
 		b := k + 3
-		for b < len(s) && strings.IndexByte(" \t\r\n\f\v<>\"'`", s[b]) < 0 {
+		for b < len(s) && strings.IndexByte(" \t\r\n\f\v<>\"'`\\", s[b]) < 0 {
 			b++
 		}
 		if a < k && b > k+3 {
