@@ -107,7 +107,8 @@ func (a *agentSession) start(ctx context.Context, call *protocol.Call) {
 	a.calls[call.ID] = cancel
 	a.mu.Unlock()
 
-	c := &Call{Agent: a.id, Client: a.client, Tool: call.Tool, Args: call.Args, Roots: call.Roots}
+	c := &Call{Agent: a.id, Client: a.client, Tool: call.Tool, Args: call.Args, Roots: call.Roots,
+		AllowedOrigins: call.AllowedOrigins, BlockedOrigins: call.BlockedOrigins}
 	if call.Progress {
 		c.progress = func(p protocol.Progress) {
 			p.ID = call.ID

@@ -119,6 +119,9 @@ type CallOptions struct {
 	TimeoutMs int64
 	// Roots go with the call (protocol.Call's Roots).
 	Roots []string
+	// AllowedOrigins and BlockedOrigins narrow the site policy for the call
+	// (protocol.Call's).
+	AllowedOrigins, BlockedOrigins []string
 	// Ask, if set, puts the broker's questions for this call to the person
 	// at the agent's MCP client (MCP elicitation) and returns what they
 	// did; its ctx ends when the broker withdraws the question (another
@@ -141,7 +144,7 @@ func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage, o
 	defer cl.forget(id)
 
 	call := protocol.Call{ID: id, Tool: tool, Args: args, Progress: opts.Progress != nil, TimeoutMs: opts.TimeoutMs,
-		Roots: opts.Roots, CanAsk: opts.Ask != nil}
+		Roots: opts.Roots, CanAsk: opts.Ask != nil, AllowedOrigins: opts.AllowedOrigins, BlockedOrigins: opts.BlockedOrigins}
 	if err := cl.c.write(call); err != nil {
 		return nil, errLost.WithCause(err)
 	}

@@ -37,6 +37,9 @@ type Call struct {
 	// Roots are the directories the agent's side lets this call read files
 	// from (protocol.Call's Roots).
 	Roots []string
+	// AllowedOrigins and BlockedOrigins narrow the site policy for this
+	// call's agent (protocol.Call's).
+	AllowedOrigins, BlockedOrigins []string
 
 	progress func(protocol.Progress)
 	ask      func(context.Context, protocol.Ask) (protocol.Answer, error)

@@ -2,9 +2,14 @@ package e2e
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/require"
 
 	"github.com/openchrome/openchrome/bridge"
 )
@@ -47,5 +52,34 @@ func BenchmarkToolsContextFromTheBroker(b *testing.B) {
 		if err != nil || r.IsError {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkProfileSecrets measures what masking the profile's secrets adds
+// to a call on a tab: javascript_tool on a page with a cookie and a stored
+// token, masked (the default) and revealed; the difference of the medians is
+// the cost (issue target: under 2 ms).
+func BenchmarkProfileSecrets(b *testing.B) {
+	e := newEnv(b)
+	srv := siteWith(b, map[string]http.HandlerFunc{
+		"/account.html": func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "sid", Value: "bench-cookie-value-0123456789", Path: "/"})
+			fmt.Fprint(w, `<!doctype html><title>Account</title><script>localStorage.setItem("authToken", "bench-token-0123456789")</script>`)
+		},
+	})
+	cs := e.client("bench")
+	tab := openTab(b, cs, srv.URL+"/account.html")
+	for _, reveal := range []bool{true, false, true, false} {
+		b.Run(fmt.Sprintf("reveal=%v", reveal), func(b *testing.B) {
+			require.NoError(b, os.WriteFile(e.home.ConfigFile(), []byte(fmt.Sprintf(`{"revealProfileSecrets": %v}`, reveal)), 0o600))
+			ok(b, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "1"}) // the config is read again
+			var calls []time.Duration
+			for b.Loop() {
+				start := time.Now()
+				ok(b, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.title"})
+				calls = append(calls, time.Since(start))
+			}
+			b.ReportMetric(ms(median(calls)), "call-ms")
+		})
 	}
 }

@@ -21,7 +21,7 @@ import (
 var report = []byte(strings.Repeat("id,name,amount\n1,alpha,10\n2,beta,20\n", 200))
 
 // siteWith is the fixture site with more handlers beside its pages.
-func siteWith(t *testing.T, extra map[string]http.HandlerFunc) *httptest.Server {
+func siteWith(t testing.TB, extra map[string]http.HandlerFunc) *httptest.Server {
 	root, err := fs.Sub(sitePages, "testdata/site")
 	require.NoError(t, err)
 	mux := http.NewServeMux()

@@ -228,9 +228,9 @@ func (e *env) clientWith(name string, opts *mcp.ClientOptions) *mcp.ClientSessio
 
 // connect runs openchrome mcp for c, in the user's home directory (an
 // upload root: never the repository).
-func (e *env) connect(c *mcp.Client, opts *mcp.ClientSessionOptions) *mcp.ClientSession {
+func (e *env) connect(c *mcp.Client, opts *mcp.ClientSessionOptions, args ...string) *mcp.ClientSession {
 	e.t.Helper()
-	cmd := exec.Command(suite.binary, "mcp")
+	cmd := exec.Command(suite.binary, append([]string{"mcp"}, args...)...)
 	cmd.Env = e.environ()
 	cmd.Dir = e.userHome
 	cs, err := c.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, opts)

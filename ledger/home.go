@@ -49,6 +49,7 @@ func (h Home) BridgeFile() string { return h.Path("bridge.json") }
 func (h Home) BridgeLock() string { return h.Path("bridge.lock") }
 func (h Home) LogFile() string    { return h.Path("logs", "openchrome.log") }
 func (h Home) AuditFile() string  { return h.Path("logs", "audit.jsonl") }
+func (h Home) ConfigFile() string { return h.Path("config.json") }
 func (h Home) Profile() string    { return h.Path("profile") }
 func (h Home) Extension() string  { return h.Path("extension") }
 func (h Home) InstallRecord() string {

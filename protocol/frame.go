@@ -97,6 +97,11 @@ type Call struct {
 	// front-end runs in, and its --upload-root directories. Sent only with
 	// a tool that reads files.
 	Roots []string `json:"roots,omitempty"`
+	// AllowedOrigins and BlockedOrigins narrow the person's site policy for
+	// this agent (openchrome mcp --allowed-origins, --blocked-origins): a
+	// URL must be in both allowed lists, and in neither blocked one.
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	BlockedOrigins []string `json:"blockedOrigins,omitempty"`
 	// CanAsk says the agent can put a question to the person at its MCP
 	// client (MCP elicitation): the call may get [Ask] frames.
 	CanAsk bool `json:"canAsk,omitempty"`

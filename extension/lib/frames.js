@@ -157,6 +157,8 @@ const CALL = struct([
   ['progress', BOOL, O],
   ['timeoutMs', INT, O],
   ['roots', slice(STRING), O],
+  ['allowedOrigins', slice(STRING), O],
+  ['blockedOrigins', slice(STRING), O],
   ['canAsk', BOOL, O],
 ]);
 const CHOICE = struct([['value', STRING], ['label', STRING]]);

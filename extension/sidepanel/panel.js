@@ -10,6 +10,7 @@
 
 import { Backoff } from '../lib/backoff.js';
 import { activityOf, envelopesOf, tasksOf } from '../lib/human.js';
+import { policyLine, rulesOf } from '../lib/policy.js';
 import './questions.js'; // the agent's questions: a section of their own
 import {
   PANEL_PORT,
@@ -127,6 +128,8 @@ function render() {
     ? connection.reason : '';
   reason.textContent = why;
   reason.hidden = !why;
+  const rules = rulesOf(state);
+  byId('policy').textContent = rules?.error ? `Site policy: ${rules.error}` : policyLine(rules);
 
   const handoffs = handoffsToShow(state, now);
   reconcile(byId('handoffs'), handoffs.map((h) => {

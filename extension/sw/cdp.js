@@ -29,10 +29,18 @@ const subscribers = new Map();
  */
 const attaching = new Map();
 /**
- * Tabs whose Debugger domain is on, with how many evaluations hold it.
- * @type {Map<number, { users: number, ready: Promise<void> }>}
+ * Tabs whose Debugger domain is on, with how many evaluations hold it, and
+ * the timer that turns it off once none has for a while.
+ * @type {Map<number, { users: number, ready: Promise<void>, off?: ReturnType<typeof setTimeout> }>}
  */
 const debuggerDomains = new Map();
+/**
+ * How long the Debugger domain stays on after its last evaluation. Turning
+ * it on replays an event for every script the page ever compiled, each
+ * evaluation's included: an agent's run of javascript_tool calls would pay
+ * more for each than for the last.
+ */
+const DEBUGGER_LINGER_MS = 30_000;
 
 // Registered at the top level, in the worker's first evaluation: an event
 // that wakes a stopped worker is dispatched only to the listeners present
@@ -185,7 +193,8 @@ export async function send(tabId, method, params = {}, { signal } = {}) {
  * with nobody to resume.
  * @param {number} tabId
  * @param {{ signal?: AbortSignal }} [options]
- * @returns {Promise<() => void>} release; calling it twice is harmless
+ * @returns {Promise<(now?: boolean) => void>} release; calling it twice is harmless. The
+ *   domain stays on a while after its last holder, unless released now.
  */
 export async function holdDebugger(tabId, { signal } = {}) {
   let held = debuggerDomains.get(tabId);
@@ -202,14 +211,21 @@ export async function holdDebugger(tabId, { signal } = {}) {
   }
   const entry = held;
   entry.users++;
+  clearTimeout(entry.off);
   let released = false;
-  const release = () => {
+  /** @param {boolean} [now] off at once: after interrupt, whose pause may still be pending */
+  const release = (now = false) => {
     if (released) return;
     released = true;
     if (--entry.users > 0 || debuggerDomains.get(tabId) !== entry) return;
-    debuggerDomains.delete(tabId);
-    // Also drops a pause that interrupt asked for and never got.
-    send(tabId, 'Debugger.disable').catch(() => {});
+    const off = () => {
+      if (entry.users > 0 || debuggerDomains.get(tabId) !== entry) return;
+      debuggerDomains.delete(tabId);
+      // Also drops a pause that interrupt asked for and never got.
+      send(tabId, 'Debugger.disable').catch(() => {});
+    };
+    if (now) off();
+    else entry.off = setTimeout(off, DEBUGGER_LINGER_MS);
   };
   try {
     await raceSignal(entry.ready, signal);

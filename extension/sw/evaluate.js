@@ -38,7 +38,7 @@ export async function evaluate(tabId, expression, { signal, id }) {
   } catch (err) {
     if (signal.aborted) {
       stopping = true;
-      cdp.interrupt(tabId).catch(() => {}).finally(release);
+      cdp.interrupt(tabId).catch(() => {}).finally(() => release(true));
     }
     throw err;
   } finally {

@@ -19,6 +19,7 @@ import { fromCommit, fromConsoleAPI, fromException, fromLogEntry } from '../lib/
 import { NetworkLog } from '../lib/network.js';
 import { Ring } from '../lib/ring.js';
 import * as cdp from './cdp.js';
+import * as policy from './policy.js';
 import { isAgentTab, listTabs } from './tab-group.js';
 
 /** @typedef {import('../lib/evidence.js').Entry} Entry */
@@ -176,6 +177,8 @@ async function enable(tabId, again) {
   // A click that opens a file chooser shows none: the click's result says
   // so, and upload_file answers it (sw/file-chooser.js, sw/upload.js).
   await cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
+  // The person's site policy on the navigations the tab makes itself.
+  await policy.enable(tabId);
 }
 
 /**

@@ -9,9 +9,11 @@
 import { eventFrame } from '../lib/frames.js';
 import { checkHumanMessage, isHumanMessage } from '../lib/human.js';
 import { DOCTOR, PANEL_PORT, badge } from '../lib/panel.js';
+import { rulesOf } from '../lib/policy.js';
 import * as banner from './banner.js';
 import * as cdp from './cdp.js';
 import * as feedback from './feedback.js';
+import * as policy from './policy.js';
 import * as port from './port.js';
 
 /** @typedef {import('../lib/human.js').Connection} Connection */
@@ -111,6 +113,7 @@ export function start(router) {
  */
 export function onState(data) {
   feedback.onState(data);
+  policy.setRules(rulesOf(data));
   serial(async () => {
     const prev = state;
     state = data;

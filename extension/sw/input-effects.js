@@ -8,6 +8,7 @@ import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
 import * as fileChooser from './file-chooser.js';
 import * as navigation from './navigation.js';
+import * as policy from './policy.js';
 import * as popups from './popups.js';
 import { unlessClosed } from './tab-group.js';
 
@@ -56,6 +57,8 @@ async function effects(tabId, fn, signal) {
   if (opened.length) out.opened = opened;
   const started = await downloads.startedSince(tabId, start);
   if (started.length) out.downloads = started;
+  const refused = policy.refusedSince(tabId, start);
+  if (refused) out.navigationBlocked = { url: refused.url, message: refused.message, hint: refused.hint };
   const chooser = fileChooser.openedSince(tabId, start);
   if (chooser) out.fileChooser = { multiple: chooser.multiple, next: 'upload_file with the paths, without ref' };
   return out;

@@ -15,6 +15,7 @@ import * as input from './actions/input.js';
 import * as network from './actions/network.js';
 import * as observe from './actions/observe.js';
 import * as page from './actions/page.js';
+import * as profile from './actions/profile.js';
 import * as tab from './actions/tab.js';
 import { checkTab } from './tab-group.js';
 
@@ -35,6 +36,7 @@ export const TABLES = {
   console: consoleActions.ACTIONS,
   network: network.ACTIONS,
   download: download.ACTIONS,
+  profile: profile.ACTIONS,
   handoff: handoff.ACTIONS,
   feedback: feedback.ACTIONS,
 };

@@ -28,6 +28,7 @@ import * as downloads from './downloads.js';
 import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
+import * as policy from './policy.js';
 import * as popups from './popups.js';
 import { unlessClosed } from './tab-group.js';
 import * as input from './trusted-input.js';
@@ -39,7 +40,7 @@ import * as input from './trusted-input.js';
  * tab, the tabs, downloads and file chooser it opened, and the watch's report.
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
- *   report: any }} Attempt
+ *   refused?: { url: string, message: string, hint: string }, report: any }} Attempt
  */
 
 /** How long an action waits for its element to become actionable. */
@@ -149,8 +150,9 @@ export class Target {
     const opened = await popups.openedSince(this.t.tabId, start);
     const started = await downloads.startedSince(this.t.tabId, start);
     const chooser = fileChooser.openedSince(this.t.tabId, start);
+    const refused = policy.refusedSince(this.t.tabId, start);
     const report = navigated ? { navigated: true } : await this.report();
-    return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, report };
+    return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, report };
   }
 
   /**
@@ -302,6 +304,10 @@ export class Target {
     if (a.dialog) out.dialog = dialogs.describe(a.dialog);
     if (a.opened.length) out.opened = a.opened;
     if (a.downloads?.length) out.downloads = a.downloads;
+    if (a.refused) {
+      // The navigation it started was stopped before it left the browser.
+      out.navigationBlocked = { url: a.refused.url, message: a.refused.message, hint: a.refused.hint };
+    }
     if (a.chooser) {
       // Playwright MCP's modal state: the next call answers it.
       out.fileChooser = { multiple: a.chooser.multiple, next: 'upload_file with the paths, without ref' };

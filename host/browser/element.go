@@ -3,6 +3,8 @@ package browser
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/openchrome/openchrome/protocol"
 )
 
 // Act is one action on one element (element.act's params).
@@ -23,32 +25,35 @@ type Act struct {
 // the order of their names, as results have always listed them; absent
 // fields stay absent.
 type Acted struct {
-	Action     string          `json:"action,omitempty"`
-	Box        *Box            `json:"box,omitempty"`
-	Changes    string          `json:"changes,omitempty"`
-	Blocked    *Blocked        `json:"blocked,omitempty"` // nothing was done: something covers the element
-	Checked    *bool           `json:"checked,omitempty"`
-	Closed     bool            `json:"closed,omitempty"`    // the page closed its own tab
-	Delivered  *bool           `json:"delivered,omitempty"` // the input reached the element, once
-	Dialog     string          `json:"dialog,omitempty"`
-	Downloads  []Started       `json:"downloads,omitempty"` // downloads the action started
-	Chooser    *FileChooser    `json:"fileChooser,omitempty"`
-	HITL       *HITL           `json:"hitl,omitempty"`
-	InViewport *bool           `json:"inViewport,omitempty"`
-	Key        string          `json:"key,omitempty"`
-	Navigated  *bool           `json:"navigated,omitempty"`
-	OK         *bool           `json:"ok,omitempty"`
-	Opened     []int           `json:"opened,omitempty"` // tabs the action opened, now the agent's
-	Ref        string          `json:"ref,omitempty"`
-	Strategy   string          `json:"strategy,omitempty"`
-	Target     string          `json:"target,omitempty"`
-	Title      *string         `json:"title,omitempty"`
-	To         string          `json:"to,omitempty"` // drag: what it was dropped on
-	Tried      []Tried         `json:"tried,omitempty"`
-	URL        *string         `json:"url,omitempty"`
-	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
-	ValueSet   bool            `json:"value_set,omitempty"`
-	Verified   *bool           `json:"verified,omitempty"`
+	Action     string       `json:"action,omitempty"`
+	Box        *Box         `json:"box,omitempty"`
+	Changes    string       `json:"changes,omitempty"`
+	Blocked    *Blocked     `json:"blocked,omitempty"` // nothing was done: something covers the element
+	Checked    *bool        `json:"checked,omitempty"`
+	Closed     bool         `json:"closed,omitempty"`    // the page closed its own tab
+	Delivered  *bool        `json:"delivered,omitempty"` // the input reached the element, once
+	Dialog     string       `json:"dialog,omitempty"`
+	Downloads  []Started    `json:"downloads,omitempty"` // downloads the action started
+	Chooser    *FileChooser `json:"fileChooser,omitempty"`
+	HITL       *HITL        `json:"hitl,omitempty"`
+	InViewport *bool        `json:"inViewport,omitempty"`
+	Key        string       `json:"key,omitempty"`
+	Navigated  *bool        `json:"navigated,omitempty"`
+	// NavigationBlocked: the navigation the action started was stopped by
+	// the person's site policy before it left the browser.
+	NavigationBlocked *Refused        `json:"navigationBlocked,omitempty"`
+	OK                *bool           `json:"ok,omitempty"`
+	Opened            []int           `json:"opened,omitempty"` // tabs the action opened, now the agent's
+	Ref               string          `json:"ref,omitempty"`
+	Strategy          string          `json:"strategy,omitempty"`
+	Target            string          `json:"target,omitempty"`
+	Title             *string         `json:"title,omitempty"`
+	To                string          `json:"to,omitempty"` // drag: what it was dropped on
+	Tried             []Tried         `json:"tried,omitempty"`
+	URL               *string         `json:"url,omitempty"`
+	Value             json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
+	ValueSet          bool            `json:"value_set,omitempty"`
+	Verified          *bool           `json:"verified,omitempty"`
 }
 
 // Blocked says what covers an element an action was meant for: nothing was
@@ -65,6 +70,19 @@ type Blocked struct {
 type Control struct {
 	Ref  string `json:"ref"`
 	Name string `json:"name"`
+}
+
+// Refused is a navigation the site policy stopped, and why.
+type Refused struct {
+	URL     string `json:"url"`
+	Message string `json:"message"`
+	Hint    string `json:"hint,omitempty"`
+}
+
+// Error is the refusal as the acting tool's error.
+func (r *Refused) Error() *protocol.Error {
+	return protocol.Errorf(protocol.CodeDomainBlocked, "the input was delivered, and the navigation it started was stopped: %s", r.Message).
+		WithHint(r.Hint)
 }
 
 // FileChooser is a file chooser an action opened: none shows, and

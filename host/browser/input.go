@@ -28,9 +28,12 @@ type Inputted struct {
 	Downloads []Started    `json:"downloads,omitempty"` // downloads the input started
 	Chooser   *FileChooser `json:"fileChooser,omitempty"`
 	Navigated bool         `json:"navigated"`
-	Opened    []int        `json:"opened,omitempty"` // tabs the input opened, now the agent's
-	Title     string       `json:"title"`
-	URL       string       `json:"url"`
+	// NavigationBlocked: the site policy stopped the navigation the input
+	// started, before it left the browser.
+	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`
+	Opened            []int    `json:"opened,omitempty"` // tabs the input opened, now the agent's
+	Title             string   `json:"title"`
+	URL               string   `json:"url"`
 }
 
 // InputAction sends raw input: action is click, move, drag, type, key or

@@ -67,3 +67,14 @@ func TabGo(tab int, direction string, timeout time.Duration) Command[Page] {
 		Direction string `json:"direction"`
 	}{tab, direction}, timeout)
 }
+
+// Secrets are the values of a tab's site's cookies and stored credentials:
+// for the engine to mask, never to show.
+type Secrets struct {
+	Values []string `json:"values"`
+}
+
+// ProfileSecrets reads tab's site's secrets (profile.secrets).
+func ProfileSecrets(tab int) Command[Secrets] {
+	return command[Secrets]("profile.secrets", tabParams{tab}, 5*time.Second)
+}

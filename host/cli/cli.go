@@ -22,6 +22,7 @@ import (
 	"github.com/openchrome/openchrome/host/frontend"
 	"github.com/openchrome/openchrome/host/install"
 	"github.com/openchrome/openchrome/host/launch"
+	"github.com/openchrome/openchrome/host/policy"
 	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
@@ -45,9 +46,11 @@ Usage:
   openchrome launch [--headless] [--browser-path PATH] [URL]
                         start Chromium with the extension in OpenChrome's own profile
   openchrome mcp [--tools core,long,tasks,handoff,interactive,debug] [--upload-root DIR]...
+                 [--allowed-origins A,B] [--blocked-origins C,D]
                         the MCP stdio server your MCP client runs; upload_file reads files
                         only in its directory, your client's roots, ~/.openchrome/uploads
-                        and each --upload-root
+                        and each --upload-root; the origin flags narrow the site policy
+                        of ~/.openchrome/config.json for this client, never widen it
   openchrome doctor     check every link of the chain and say how to fix what is broken
   openchrome call TOOL ['{json args}'] [--out FILE]
                         call one tool through the running browser and print the result
@@ -314,11 +317,17 @@ func mcpCmd(ctx context.Context, args []string, env Env) error {
 		roots = append(roots, abs)
 		return err
 	})
+	allowed := fs.String("allowed-origins", "", "narrow the site policy for this client: only these origins, comma-separated (e.g. *.example.com)")
+	blocked := fs.String("blocked-origins", "", "narrow the site policy for this client: never these origins, comma-separated")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if cwd, err := os.Getwd(); err == nil {
 		roots = append(roots, cwd)
+	}
+	allowList, blockList := splitList(*allowed), splitList(*blocked)
+	if _, err := (policy.Policy{}).Narrow(allowList, blockList); err != nil {
+		return fmt.Errorf("openchrome mcp: %s", protocol.AsError(err).Message)
 	}
 	h, err := home(env)
 	if err != nil {
@@ -331,11 +340,23 @@ func mcpCmd(ctx context.Context, args []string, env Env) error {
 	red := new(redact.Redactor)
 	log, closeLog := openLog(env, h, "mcp", red)
 	defer closeLog()
-	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log, Redactor: red, UploadRoots: roots})
+	s, err := frontend.New(frontend.Options{Home: h, Groups: groups, Logger: log, Redactor: red, UploadRoots: roots,
+		AllowedOrigins: allowList, BlockedOrigins: blockList})
 	if err != nil {
 		return err
 	}
 	return s.ServeStdio(ctx)
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 func doctorCmd(ctx context.Context, args []string, env Env) error {

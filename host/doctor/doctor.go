@@ -16,6 +16,7 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/install"
+	"github.com/openchrome/openchrome/host/policy"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/manifests"
 	"github.com/openchrome/openchrome/protocol"
@@ -50,7 +51,38 @@ func Run(ctx context.Context, opts Options) []Check {
 	checks := []Check{binary(opts.Install.Binary), extensionDir(home)}
 	checks = append(checks, registrations(opts.Install)...)
 	checks = append(checks, daemonAndBrowser(ctx, home)...)
-	return append(checks, records(home), auditLog(home))
+	return append(checks, config(home), records(home), auditLog(home))
+}
+
+// config checks the person's policy file, and says what it allows.
+func config(home ledger.Home) Check {
+	c := Check{Name: "policy", Status: OK}
+	cfg, err := policy.Load(home.ConfigFile())
+	if err != nil {
+		e := protocol.AsError(err)
+		return Check{Name: "policy", Status: Fail, Detail: e.Message, Fix: e.Hint}
+	}
+	var parts []string
+	if len(cfg.AllowedOrigins) > 0 {
+		parts = append(parts, "only "+strings.Join(cfg.AllowedOrigins, ", "))
+	} else {
+		parts = append(parts, "every site")
+	}
+	if len(cfg.BlockedOrigins) > 0 {
+		parts = append(parts, "never "+strings.Join(cfg.BlockedOrigins, ", "))
+	}
+	if cfg.AllowFileURLs {
+		parts = append(parts, "local files allowed")
+	} else {
+		parts = append(parts, "no local files")
+	}
+	c.Detail = home.ConfigFile() + ": " + strings.Join(parts, "; ")
+	if cfg.RevealProfileSecrets {
+		c.Status = Warn
+		c.Detail += "; profile secrets (cookies, stored tokens) are NOT masked in what tools return"
+		c.Fix = `set "revealProfileSecrets": false in ` + home.ConfigFile()
+	}
+	return c
 }
 
 // records looks for task and handoff records no one can read.

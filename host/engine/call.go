@@ -6,6 +6,7 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -18,6 +19,10 @@ type call struct {
 	// the activity and the audit log.
 	touched    int
 	touchedURL string
+	// profile masks the secrets of touched's site, once read
+	// (profileSecrets).
+	profile    *redact.Redactor
+	profileTab int
 	// detail is what the person sees of the call in the activity besides
 	// its tool, never its arguments: the names of the files upload_file gave.
 	detail string

@@ -103,6 +103,9 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 		return nil, err
 	}
 	c.followOpened(out.Opened)
+	if out.NavigationBlocked != nil {
+		return nil, out.NavigationBlocked.Error()
+	}
 	ch, next := changeOf(tab, inputEffects(out))
 	return jsonResult(struct {
 		Action string `json:"action"`

@@ -43,6 +43,13 @@ func crawlTool() Tool {
 }
 
 func crawlJob(ctx context.Context, c *call, in crawlIn, s *task.Sink) (any, error) {
+	pol, err := c.policy()
+	if err != nil {
+		return nil, err
+	}
+	if err := pol.Check(in.URL); err != nil {
+		return nil, err
+	}
 	start, _ := url.Parse(in.URL)
 	opts := c.crawlOptions(in.MaxPages, 20, in.Concurrency, in.Output)
 	opts.Follow, opts.MaxDepth = true, 2
@@ -56,7 +63,7 @@ func crawlJob(ctx context.Context, c *call, in crawlIn, s *task.Sink) (any, erro
 				return false
 			}
 		}
-		return crawl.Match(v, in.Include, true) && !crawl.Match(v, in.Exclude, false)
+		return crawl.Match(v, in.Include, true) && !crawl.Match(v, in.Exclude, false) && pol.Check(v) == nil
 	}
 	return crawl.Run(ctx, c, c.engine.log, s, in.URL, []string{in.URL}, opts)
 }
@@ -126,9 +133,18 @@ func crawlSitemapTool() Tool {
 }
 
 func crawlSitemap(ctx context.Context, c *call, in crawlSitemapIn, s *task.Sink) (any, error) {
+	pol, err := c.policy()
+	if err != nil {
+		return nil, err
+	}
+	if err := pol.Check(in.SitemapURL); err != nil {
+		return nil, err
+	}
 	opts := c.crawlOptions(in.MaxPages, 50, in.Concurrency, in.Output)
 	s.Progress(0, float64(opts.MaxPages), "reading %s", in.SitemapURL)
-	urls, err := sitemap.Read(ctx, c.engine.http, in.SitemapURL, opts.MaxPages, func(u string) bool { return crawl.Match(u, in.Filter, true) })
+	urls, err := sitemap.Read(ctx, c.engine.http, in.SitemapURL, opts.MaxPages, func(u string) bool {
+		return crawl.Match(u, in.Filter, true) && pol.Check(u) == nil
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -82,6 +82,7 @@ type Engine struct {
 	state     stateKeeper
 	audit     *audit.Log
 	files     ledger.Files // every file a tool writes: text redacted
+	config    *configCache // the person's config.json
 	inflight  inflight
 
 	// ctx is the engine's life: the work a person's action starts runs
@@ -131,6 +132,9 @@ func New(opts Options) *Engine {
 		e.red = new(redact.Redactor)
 	}
 	e.files = ledger.Files{Scrub: e.red.File}
+	if e.home != "" {
+		e.config = &configCache{path: e.home.ConfigFile()}
+	}
 	e.ctx, e.cancel = context.WithCancel(context.Background())
 	e.started = e.now()
 	if e.audit != nil {
@@ -172,8 +176,14 @@ func New(opts Options) *Engine {
 	for _, t := range Catalog() {
 		e.tools[t.Name] = t
 	}
+	if e.browsers != nil && e.config != nil {
+		e.goOwned(func(ctx context.Context) { e.watchConfig(ctx, configEvery) })
+	}
 	return e
 }
+
+// configEvery is how often the daemon looks whether config.json changed.
+const configEvery = 2 * time.Second
 
 // Call runs one tool call. Every failure comes back as an error result with a
 // code; a panic in a handler is caught, logged and reported as internal. A
@@ -218,9 +228,9 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 		if e := protocol.AsError(err); e.Code == protocol.CodeInternal {
 			c.engine.log.Error("tool failed", "tool", bc.Tool, "err", err)
 		}
-		return e.scrub(protocol.ErrorResult(err))
+		return e.scrub(c.maskProfile(ctx, protocol.ErrorResult(err)))
 	}
-	return e.scrub(r)
+	return e.scrub(c.maskProfile(ctx, r))
 }
 
 // scrub masks the secrets the engine has seen typed in a result, whatever

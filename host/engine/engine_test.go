@@ -97,9 +97,14 @@ func newEngineWith(t *testing.T, opts Options, version string, answer func(proto
 		if !ok {
 			return nil
 		}
-		fb.mu.Lock()
-		fb.seen = append(fb.seen, cmd)
-		fb.mu.Unlock()
+		// profile.secrets follows every call on a tab (profile.go); the
+		// tests of it look at what it masks, the others at their own
+		// commands.
+		if cmd.Action != "profile.secrets" {
+			fb.mu.Lock()
+			fb.seen = append(fb.seen, cmd)
+			fb.mu.Unlock()
+		}
 		go func() {
 			data, err := answer(cmd)
 			if err != nil {

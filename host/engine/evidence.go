@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -68,12 +69,14 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 	id := artifact.NewID()
 	dir := c.engine.home.Path("evidence", id)
 	m := &evidenceManifest{BundleID: id, Dir: dir, Created: c.engine.now().UTC().Format("2006-01-02T15:04:05Z")}
+	c.touch(tab, "")
+	files := c.files(ctx)
 	add := func(name, file, mime string, data []byte, note string) error {
 		var err error
 		if strings.HasPrefix(mime, "image/") {
-			err = c.engine.files.Binary(dir+"/"+file, data)
+			err = files.Binary(dir+"/"+file, data)
 		} else {
-			data, err = c.engine.files.Text(dir+"/"+file, data)
+			data, err = files.Text(dir+"/"+file, data)
 		}
 		if err != nil {
 			return err
@@ -142,7 +145,11 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 			m.URL, m.Title = c.engine.red.URL(t.URL), c.engine.red.Text(t.Title)
 		}
 	}
-	if _, err := c.engine.writeJSON(dir+"/manifest.json", m); err != nil {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := files.Text(dir+"/manifest.json", b); err != nil {
 		return nil, err
 	}
 	s.Progress(float64(len(include)), float64(len(include)), "saved %s", dir)

@@ -147,6 +147,8 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	switch {
 	case done.Blocked != nil:
 		out.Error = blockedError(done)
+	case done.NavigationBlocked != nil:
+		out.Error = done.NavigationBlocked.Error()
 	case done.Delivered != nil && *done.Delivered:
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next

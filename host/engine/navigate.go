@@ -49,6 +49,9 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 		}
 		cmd = browser.TabGo(tab, in.URL, timeout)
 	default:
+		if err := c.checkURL(in.URL); err != nil {
+			return nil, err
+		}
 		if tab == 0 {
 			cmd = browser.TabCreate(in.URL, true, timeout)
 		} else {

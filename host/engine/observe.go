@@ -2,7 +2,6 @@ package engine
 
 import (
 	"context"
-	"encoding/json"
 
 	"github.com/openchrome/openchrome/host/browser"
 )
@@ -14,14 +13,4 @@ func (c *call) readEvents(ctx context.Context, tab, since int, kinds ...string) 
 		return p, err
 	}
 	return p.Masked(c.engine.red.Text, c.engine.red.URL), nil
-}
-
-// writeJSON writes v indented to name, redacted and private to the user,
-// and returns what it wrote.
-func (e *Engine) writeJSON(name string, v any) ([]byte, error) {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return nil, err
-	}
-	return e.files.Text(name, b)
 }

@@ -118,6 +118,10 @@ func sessionResume(ctx context.Context, c *call, in sessionResumeIn) (*protocol.
 	}
 	out := make([]reopened, 0, len(ss.Tabs))
 	for _, t := range ss.Tabs {
+		if err := c.checkURL(t.URL); err != nil {
+			out = append(out, reopened{Page: browser.Page{URL: t.URL}, Error: protocol.AsError(err)})
+			continue
+		}
 		p, err := browser.TabCreate(t.URL, t.Active, 0).Run(ctx, c)
 		r := reopened{Page: p}
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/feedback"
 	"github.com/openchrome/openchrome/host/handoff"
+	"github.com/openchrome/openchrome/host/policy"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
@@ -58,6 +59,9 @@ type panelState struct {
 	// Feedback is the questions waiting for the person: the extension
 	// withdraws one it keeps that is not listed here (its agent is gone).
 	Feedback []feedback.Shown `json:"feedback"`
+	// Policy is the person's site policy, which the extension applies to
+	// the navigations agent tabs make themselves, and the panel shows.
+	Policy policy.Rules `json:"policy"`
 }
 
 // stateKeeper holds the activity and sends the side panel's state to the
@@ -114,6 +118,14 @@ func (e *Engine) changed() {
 	})
 }
 
+// sendState sends the state to the browsers now, ahead of any command sent
+// after it.
+func (e *Engine) sendState() {
+	if e.browsers != nil {
+		e.browsers.Broadcast(e.stateFrame())
+	}
+}
+
 // BrowserConnected sends a browser that has just said hello the state, so
 // its side panel is right from the start. Wire it to the registry's
 // OnConnect.
@@ -138,7 +150,7 @@ func (e *Engine) stateFrame() protocol.State {
 func (e *Engine) panelState() panelState {
 	now := e.now().UTC()
 	s := panelState{At: now, Activity: e.state.recent(), Tasks: []stateTask{}, Envelopes: []task.Shown{}, Handoffs: []handoff.Shown{},
-		Feedback: e.questions.Shown()}
+		Feedback: e.questions.Shown(), Policy: e.rules()}
 	if e.envelopes != nil {
 		s.Envelopes = append(s.Envelopes, e.envelopes.Shown()...)
 	}

@@ -64,6 +64,9 @@ func (in *tabsCreateIn) validate() (err error) {
 }
 
 func tabsCreate(ctx context.Context, c *call, in tabsCreateIn) (*protocol.ToolResult, error) {
+	if err := c.checkURL(in.URL); err != nil {
+		return nil, err
+	}
 	p, err := browser.TabCreate(in.URL, !in.Background, time.Duration(in.TimeoutMs)*time.Millisecond).Run(ctx, c)
 	if err != nil {
 		return nil, err

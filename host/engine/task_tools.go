@@ -93,14 +93,18 @@ func taskStart(ctx context.Context, c *call, in taskStartIn) (*protocol.ToolResu
 	// The task is the daemon's, not this call's: its own call, under the
 	// agent's name, so it shares the agent's current tab.
 	agent := c.bc.Agent
+	// It keeps the starting call's limits: its client's narrowing of the
+	// site policy, its upload roots.
+	allowed, blocked, roots := c.bc.AllowedOrigins, c.bc.BlockedOrigins, c.bc.Roots
 	m, err := e.tasks.Start(t.Name, e.red.Args(raw, ledger.MaxArgsSummary), detail, func(ctx context.Context, s *task.Sink) (any, error) {
 		if d.Policy.MaxWallMs > 0 {
 			var done context.CancelFunc
 			ctx, done = context.WithTimeout(ctx, time.Duration(d.Policy.MaxWallMs)*time.Millisecond)
 			defer done()
 		}
-		tc := &call{engine: e, bc: bridge.NewCall(agent, t.Name, raw, nil), agent: e.agent(agent),
-			wait: &browserWait{sink: s, bound: e.wait}}
+		bc := bridge.NewCall(agent, t.Name, raw, nil)
+		bc.AllowedOrigins, bc.BlockedOrigins, bc.Roots = allowed, blocked, roots
+		tc := &call{engine: e, bc: bc, agent: e.agent(agent), wait: &browserWait{sink: s, bound: e.wait}}
 		out, err := t.job(ctx, tc, raw, s)
 		if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			err = protocol.Errorf(protocol.CodeBudgetExceeded, "the task's maxWallMs (%d) ran out", d.Policy.MaxWallMs)

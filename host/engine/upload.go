@@ -77,9 +77,14 @@ func uploadFiles(ctx context.Context, c *call, tab int, in uploadIn) (*protocol.
 
 // uploadRoots are the directories upload_file may read: the agent's side's
 // (the MCP client's roots, the directory `openchrome mcp` runs in, its
-// --upload-root directories) and ~/.openchrome/uploads.
+// --upload-root directories), ~/.openchrome/uploads and the uploadRoots of
+// the person's config.json.
 func (c *call) uploadRoots() []string {
-	return append(append([]string(nil), c.bc.Roots...), c.engine.home.Path("uploads"))
+	roots := append(append([]string(nil), c.bc.Roots...), c.engine.home.Path("uploads"))
+	if cfg, err := c.engine.config.get(); err == nil {
+		roots = append(roots, cfg.UploadRoots...) // the person's config.json
+	}
+	return roots
 }
 
 // chosenFile is a file upload_file gives a page.

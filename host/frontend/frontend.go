@@ -43,6 +43,9 @@ type Options struct {
 	// client's roots and ~/.openchrome/uploads: the directory `openchrome
 	// mcp` runs in, and its --upload-root directories.
 	UploadRoots []string
+	// AllowedOrigins and BlockedOrigins narrow the person's site policy for
+	// this client's calls (--allowed-origins, --blocked-origins).
+	AllowedOrigins, BlockedOrigins []string
 }
 
 // Server is the MCP front-end.
@@ -53,7 +56,8 @@ type Server struct {
 	mcp   *mcp.Server
 	local *engine.Engine // runs Local tools when no daemon is up
 
-	roots []string // Options.UploadRoots
+	roots            []string // Options.UploadRoots
+	allowed, blocked []string
 
 	mu     sync.Mutex // guards client
 	client *bridge.Client
@@ -73,7 +77,8 @@ func New(opts Options) (*Server, error) {
 	if grace == 0 {
 		grace = 3 * time.Second
 	}
-	s := &Server{home: opts.Home, grace: grace, log: log, roots: opts.UploadRoots}
+	s := &Server{home: opts.Home, grace: grace, log: log, roots: opts.UploadRoots,
+		allowed: opts.AllowedOrigins, blocked: opts.BlockedOrigins}
 	// With no daemon, tools that only read the ledger run here.
 	var tasks, handoffs *ledger.Store
 	if opts.Home != "" {
@@ -137,7 +142,8 @@ func (s *Server) handler(t engine.Tool) mcp.ToolHandler {
 		if p := req.Session.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
 			client = p.ClientInfo.Name
 		}
-		opts := bridge.CallOptions{Progress: progress, Ask: asker(req.Session)}
+		opts := bridge.CallOptions{Progress: progress, Ask: asker(req.Session),
+			AllowedOrigins: s.allowed, BlockedOrigins: s.blocked}
 		if t.ReadsFiles {
 			opts.Roots = s.uploadRoots(ctx, req.Session)
 		}

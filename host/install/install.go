@@ -19,6 +19,7 @@ import (
 	"runtime"
 
 	"github.com/openchrome/openchrome/extension"
+	"github.com/openchrome/openchrome/host/policy"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/manifests"
 )
@@ -108,6 +109,8 @@ type Report struct {
 	// Profile is the registration into the OpenChrome profile, which
 	// `openchrome launch` uses; install always makes it.
 	Profile Target
+	// Config is the person's policy file (~/.openchrome/config.json).
+	Config string
 }
 
 // Changed reports whether Install wrote anything.
@@ -179,6 +182,16 @@ func Install(opts Options) (*Report, error) {
 		return failed(fmt.Errorf("install: extract extension: %w", err))
 	}
 	r.ExtensionStatus = statusOf(changed)
+
+	// The person's policy, with its defaults, for them to edit; never
+	// replaced once there.
+	r.Config = o.Home.ConfigFile()
+	if _, err := os.Stat(r.Config); errors.Is(err, fs.ErrNotExist) {
+		write := func(name string, b []byte) error { return ledger.WriteFile(name, b, 0o600) }
+		if err := policy.Write(r.Config, policy.Defaults(), write); err != nil {
+			return failed(fmt.Errorf("install: %w", err))
+		}
+	}
 
 	if err := rec.write(o.Home); err != nil {
 		return nil, err

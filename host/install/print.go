@@ -22,6 +22,9 @@ func (r *Report) Print(w io.Writer) error {
 	fmt.Fprintf(tw, "Extension folder:\t%s\t(%s)\n", r.ExtensionDir, r.ExtensionStatus)
 	fmt.Fprintf(tw, "Extension ID:\t%s\n", r.ExtensionID)
 	fmt.Fprintf(tw, "Native host:\t%s\n", r.Binary)
+	if r.Config != "" {
+		fmt.Fprintf(tw, "Your policy:\t%s\t(which sites agents may reach; docs/config.md)\n", r.Config)
+	}
 	_ = tw.Flush() // writes to a strings.Builder cannot fail
 
 	b.WriteString("\nRegistered the native host for:\n")

@@ -8,6 +8,7 @@ import { checkUrl } from '../../lib/url.js';
 import * as cdp from '../cdp.js';
 import * as evidence from '../evidence.js';
 import * as navigation from '../navigation.js';
+import * as policy from '../policy.js';
 import * as popups from '../popups.js';
 import { closeTab, createTab, listTabs } from '../tab-group.js';
 
@@ -73,7 +74,7 @@ async function create(params, { signal }) {
   try {
     await evidence.watch(tabId);
     if (url === 'about:blank') return loaded(await chrome.tabs.get(tabId), { url });
-    const outcome = await navigation.navigate(tabId, () => chrome.tabs.update(tabId, { url }), { signal, expectUrl: url });
+    const outcome = await go(tabId, () => chrome.tabs.update(tabId, { url }), { signal, expectUrl: url });
     return loaded(await chrome.tabs.get(tabId), outcome);
   } catch (err) {
     chrome.tabs.remove(tabId).catch(() => {});
@@ -131,8 +132,26 @@ async function navigate(params, { tabId, signal }) {
   } else {
     begin = () => goHistory(tabId, direction === 'back' ? -1 : 1, signal);
   }
-  const outcome = await navigation.navigate(tabId, begin, { signal, expectUrl: url });
+  const outcome = await go(tabId, begin, { signal, expectUrl: url });
   return loaded(await chrome.tabs.get(tabId), outcome);
+}
+
+/**
+ * navigation.navigate, saying domain_blocked when the site policy stopped
+ * where it went (a redirect to a blocked origin, say).
+ * @param {number} tabId
+ * @param {() => Promise<unknown>} begin
+ * @param {{ signal: AbortSignal, expectUrl?: string }} options
+ */
+async function go(tabId, begin, options) {
+  const start = Date.now();
+  try {
+    return await navigation.navigate(tabId, begin, options);
+  } catch (err) {
+    const no = policy.refusedSince(tabId, start);
+    if (no) throw new ActionError('domain_blocked', `${no.message}: the navigation to ${no.url} was stopped`, no.hint);
+    throw err;
+  }
 }
 
 /**

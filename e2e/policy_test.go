@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"fmt"
+	"net/http"
+	"os"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// TestTheSitePolicy sets a config.json that blocks one origin (the fixture
+// server spelled localhost) and checks every way an agent tab could reach
+// it: navigate, tabs_create, a click on a link, a crawl; and that a client
+// can narrow the policy but not widen it.
+func TestTheSitePolicy(t *testing.T) {
+	e := newEnv(t)
+	var other atomic.Int32 // requests that reached the blocked origin
+	var site string
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/policy.html": func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.Host, "localhost") {
+				other.Add(1)
+			}
+			fmt.Fprintf(w, `<!doctype html><title>Policy</title><h1>Policy</h1>
+<a href="%s">Elsewhere</a> <a href="/index.html">Home</a>`, site+"/policy.html?from=link")
+		},
+	})
+	site = siteOnLocalhost(srv, "")
+	blocked := siteOnLocalhost(srv, "/policy.html")
+	require.NoError(t, os.WriteFile(e.home.ConfigFile(), []byte(`{"blockedOrigins": ["localhost"]}`), 0o600))
+	cs := e.client("e2e")
+
+	err := fails(t, cs, "navigate", map[string]any{"url": blocked}, protocol.CodeDomainBlocked)
+	assert.Contains(t, err.Message, `rule "localhost"`)
+	fails(t, cs, "tabs_create", map[string]any{"url": blocked}, protocol.CodeDomainBlocked)
+	err = fails(t, cs, "navigate", map[string]any{"url": "file:///etc/passwd"}, protocol.CodeDomainBlocked)
+	assert.Contains(t, err.Hint, "allowFileURLs")
+
+	// A click on a link to it: the click is delivered, the navigation never
+	// leaves the browser.
+	tab := openTab(t, cs, srv.URL+"/policy.html")
+	r := call(t, cs, "interact", map[string]any{"tabId": tab, "query": "Elsewhere", "action": "click"})
+	require.True(t, r.IsError, textOf(r))
+	a := actedOf(t, r)
+	assert.Equal(t, "domain_blocked", a.Error.Code)
+	assert.Contains(t, a.Error.Message, "delivered")
+	assert.Equal(t, int32(0), other.Load(), "no request reached the blocked origin")
+	assert.Equal(t, `"`+srv.URL+`/policy.html"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "location.href"}),
+		"the tab stayed")
+
+	// A crawl skips it.
+	var crawl struct {
+		Pages []struct {
+			URL string `json:"url"`
+		} `json:"pages"`
+	}
+	okJSON(t, cs, "crawl", map[string]any{"url": srv.URL + "/policy.html", "maxPages": 5, "sameOrigin": false}, &crawl)
+	for _, p := range crawl.Pages {
+		assert.NotContains(t, p.URL, "localhost", "the crawl left the blocked origin out")
+	}
+	assert.Equal(t, int32(0), other.Load())
+
+	// A client narrows the policy: only 127.0.0.1 for it, and it cannot
+	// unblock localhost.
+	narrow := e.connect(mcp.NewClient(&mcp.Implementation{Name: "narrow", Version: "1"}, nil), nil,
+		"--allowed-origins", "127.0.0.1,localhost", "--blocked-origins", "127.0.0.1:1")
+	fails(t, narrow, "navigate", map[string]any{"url": blocked}, protocol.CodeDomainBlocked)
+	ok(t, narrow, "navigate", map[string]any{"url": srv.URL + "/index.html"})
+	only := e.connect(mcp.NewClient(&mcp.Implementation{Name: "only", Version: "1"}, nil), nil, "--allowed-origins", "example.org")
+	err = fails(t, only, "navigate", map[string]any{"url": srv.URL + "/index.html"}, protocol.CodeDomainBlocked)
+	assert.Contains(t, err.Message, "example.org")
+	ok(t, cs, "navigate", map[string]any{"url": srv.URL + "/index.html"}) // the other client is untouched
+
+	// The person edits the policy: the next call follows it.
+	require.NoError(t, os.WriteFile(e.home.ConfigFile(), []byte(`{"blockedOrigins": []}`), 0o600))
+	ok(t, cs, "navigate", map[string]any{"url": blocked})
+	assert.Equal(t, int32(1), other.Load())
+}
+
+// TestTheProfilesSecretsNeverComeBack: a site's cookie and a token in its
+// storage, which its page also prints, are masked in every tool's output
+// and in the evidence written to disk, unless the person reveals them.
+func TestTheProfilesSecretsNeverComeBack(t *testing.T) {
+	e := newEnv(t)
+	const cookie, token = "CANARY-COOKIE-5d81c2aa", "CANARY-TOKEN-93ab00f1e2"
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/account.html": func(w http.ResponseWriter, r *http.Request) {
+			http.SetCookie(w, &http.Cookie{Name: "sid", Value: cookie, Path: "/"})
+			fmt.Fprint(w, `<!doctype html><title>Account</title><h1>Account</h1><p id="show"></p>
+<script>localStorage.setItem("authToken", "`+token+`");
+document.getElementById("show").textContent = "cookie " + document.cookie + " token " + localStorage.getItem("authToken");</script>`)
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/account.html")
+	outputs := []string{
+		ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.cookie + " " + localStorage.getItem("authToken")`}),
+		ok(t, cs, "read_page", map[string]any{"tabId": tab}),
+		ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"}),
+		ok(t, cs, "find", map[string]any{"tabId": tab, "query": "cookie"}),
+	}
+	for _, out := range outputs {
+		assert.NotContains(t, out, cookie)
+		assert.NotContains(t, out, token)
+	}
+	assert.Contains(t, outputs[1], "cookie sid=", "the page reads as it did, less the values")
+	ok(t, cs, "oc_evidence_bundle", map[string]any{"tabId": tab, "include": []string{"dom", "tree"}})
+	secretsOnDisk(t, e.home.Path("evidence"), cookie, token)
+
+	require.NoError(t, os.WriteFile(e.home.ConfigFile(), []byte(`{"revealProfileSecrets": true}`), 0o600))
+	assert.Contains(t, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.cookie"}), cookie,
+		"the person chose to let them show")
+}

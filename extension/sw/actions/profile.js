@@ -1,0 +1,73 @@
+// @ts-check
+// profile.*: what of the person's profile the engine must not let out. The
+// values go to the daemon only, which masks them in the result of the call
+// that asked (lib/secrets.js says which values).
+
+import { tabAction } from '../../lib/router.js';
+import { cookieValues, credentialValues } from '../../lib/secrets.js';
+import * as cdp from '../cdp.js';
+import * as dialogs from '../dialogs.js';
+
+/** @typedef {import('../../lib/router.js').TabAction} TabAction */
+
+/**
+ * profile.secrets: the values of the tab's site's cookies and of its web
+ * storage entries that are credentials. A page that is not http(s) has none.
+ * @type {TabAction}
+ */
+async function secrets(_params, { tabId, tab, signal }) {
+  try {
+    const u = new URL(tab.url ?? '');
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { values: [] };
+  } catch {
+    return { values: [] };
+  }
+  const [cookies, stored] = await Promise.all([
+    cdp.send(tabId, 'Network.getCookies', { urls: [tab.url] }, { signal }).then((r) => r.cookies ?? []),
+    storageOf(tabId),
+  ]);
+  return { values: [...new Set([...cookieValues(cookies), ...credentialValues(stored)])] };
+}
+
+/**
+ * The top frame's localStorage and sessionStorage entries, read in our
+ * world (chrome.debugger gives extensions no DOMStorage domain). Bounded:
+ * 200 entries of 4 KB. None while a dialog holds the page, which runs no
+ * script then.
+ * @param {number} tabId
+ * @returns {Promise<Array<[string, string]>>}
+ */
+async function storageOf(tabId) {
+  if (dialogs.current(tabId)) return [];
+  try {
+    const [res] = await chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      world: 'ISOLATED',
+      injectImmediately: true,
+      // Runs in the page: self-contained, no closure.
+      func: () => {
+        /** @type {Array<[string, string]>} */
+        const out = [];
+        for (const name of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
+          try {
+            const store = globalThis[name];
+            for (let i = 0; i < store.length && out.length < 200; i++) {
+              const k = store.key(i);
+              if (k !== null) out.push([k, String(store.getItem(k) ?? '').slice(0, 4096)]);
+            }
+          } catch {
+            // storage blocked, or an opaque origin
+          }
+        }
+        return out;
+      },
+    });
+    return /** @type {Array<[string, string]>} */ (res?.result ?? []);
+  } catch {
+    return [];
+  }
+}
+
+export const ACTIONS = [
+  tabAction('profile.secrets', secrets),
+];
