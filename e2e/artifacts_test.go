@@ -238,3 +238,31 @@ func TestNoSecretURLParameterReachesDisk(t *testing.T) {
 
 	secretsOnDisk(t, string(e.home), token)
 }
+
+// TestTheAuditLog makes calls and reads logs/audit.jsonl: a line each, with
+// the client, the tool and the tab's origin, and none of what was sent.
+func TestTheAuditLog(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("audited-client")
+	tab := openTab(t, cs, site.URL+"/login.html?session=AUDIT-URL-CANARY")
+	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `"AUDIT-ARG-CANARY".length`})
+	fails(t, cs, "interact", map[string]any{"tabId": tab, "ref": "e99999", "action": "click"}, protocol.CodeBadRequest)
+
+	b, err := os.ReadFile(e.home.AuditFile())
+	require.NoError(t, err)
+	var lines []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var m map[string]any
+		require.NoError(t, json.Unmarshal([]byte(l), &m), l)
+		lines = append(lines, m)
+	}
+	require.Len(t, lines, 3, "one line a call")
+	for i, tool := range []string{"tabs_create", "javascript_tool", "interact"} {
+		assert.Equal(t, tool, lines[i]["tool"])
+		assert.Equal(t, "audited-client", lines[i]["client"])
+		assert.Equal(t, site.URL, lines[i]["origin"], "the origin, never the URL")
+	}
+	assert.Equal(t, "bad_request", lines[2]["code"])
+	assert.NotContains(t, string(b), "CANARY", "no argument, no URL path or query")
+}

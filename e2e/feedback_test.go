@@ -525,14 +525,9 @@ func TestTheAgentsClientAnswersToo(t *testing.T) {
 // TestAQuestionSurvivesAWorkerStop stops the extension's service worker
 // while the person is asked. The question lives on in
 // chrome.storage.session and in the page; the person's answer wakes the
-// worker, which takes the question up again and keeps the answer for the
-// host.
-//
-// While the daemon is the native host, Chrome ends it with the worker's
-// port: the agent's call ends browser_not_connected and the answer stays
-// with the extension, which the test checks. Once the daemon outlives the
-// worker (#15), it asks again for the same request when the link is back
-// and gets the answer, and the test checks that the agent has it.
+// worker, which takes the question up again and keeps the answer; the
+// daemon, which outlives the worker, asks again for the same request once
+// the link is back, and the agent's call gets the answer.
 func TestAQuestionSurvivesAWorkerStop(t *testing.T) {
 	e := newEnv(t)
 	site := plansSite(t)
@@ -547,7 +542,7 @@ func TestAQuestionSurvivesAWorkerStop(t *testing.T) {
 	}
 	require.NoError(t, e.devtools().evalExtension(`chrome.storage.session.get("feedback").then(s => s.feedback)`, &stored))
 	require.Len(t, stored, 1)
-	id := stored[0].ID
+	assert.NotEmpty(t, stored[0].ID)
 	assert.Equal(t, "pending", stored[0].Status)
 
 	require.NoError(t, me.c.send(me.session, "ServiceWorker.enable", map[string]any{}, nil))
@@ -564,20 +559,10 @@ func TestAQuestionSurvivesAWorkerStop(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the call neither ended nor got the answer")
 	}
-	if !r.IsError {
-		a := answered(t, func() <-chan *mcp.CallToolResult { c := make(chan *mcp.CallToolResult, 1); c <- r; return c }())
-		assert.True(t, a.Responded, "the answer reached the agent across the worker's restart")
-		return
-	}
-	assert.Contains(t, textOf(r), "browser_not_connected")
-	t.Log("the daemon went with the worker (#15): checking the extension's half")
-	require.Eventually(t, func() bool {
-		stored = nil
-		err := e.devtools().evalExtension(`chrome.storage.session.get("feedback").then(s => s.feedback ?? [])`, &stored)
-		return err == nil && len(stored) == 1 && stored[0].Status == "answered"
-	}, 10*time.Second, 50*time.Millisecond, "the restarted worker keeps the answer for the host")
-	assert.Equal(t, id, stored[0].ID)
-	require.NotNil(t, stored[0].Result)
-	assert.True(t, stored[0].Result.Responded)
-	assert.Equal(t, "overlay", stored[0].Result.Via)
+	// The daemon outlives the worker (#15): the call goes on, and the
+	// restarted worker hands over the answer it kept.
+	require.False(t, r.IsError, textOf(r))
+	a := answered(t, func() <-chan *mcp.CallToolResult { c := make(chan *mcp.CallToolResult, 1); c <- r; return c }())
+	assert.True(t, a.Responded, "the answer reached the agent across the worker's restart")
+	assert.Equal(t, "overlay", a.Via)
 }

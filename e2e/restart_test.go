@@ -78,6 +78,15 @@ func waitBack(t *testing.T, cs *mcp.ClientSession, since time.Time) time.Duratio
 		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "oc_connection_health", Arguments: map[string]any{}})
 		return err == nil && r.IsError
 	}, 10*time.Second, 5*time.Millisecond, "the daemon never lost the browser")
+	return waitWorking(t, cs, since)
+}
+
+// waitWorking polls a read-only tool until it works again, for a test that
+// saw the daemon lose the browser already (a call in flight ended with
+// browser_not_connected): the worker may be back before a poll could see
+// it gone. It returns how long after since it works.
+func waitWorking(t *testing.T, cs *mcp.ClientSession, since time.Time) time.Duration {
+	t.Helper()
 	var back time.Duration
 	require.Eventually(t, func() bool {
 		r, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "tabs_context", Arguments: map[string]any{}})
@@ -265,7 +274,7 @@ func TestTwoClientsKeepTheirSessionsAcrossAWorkerRestart(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			waitBack(t, cs, since)
+			waitWorking(t, cs, since) // the hung call saw the loss
 		}()
 	}
 	wg.Wait()

@@ -46,7 +46,9 @@ func (c *call) profileSecrets(ctx context.Context) *redact.Redactor {
 // javascript_tool reading document.cookie, read_page showing a token a
 // page prints, an error quoting one.
 func (c *call) maskProfile(ctx context.Context, r *protocol.ToolResult) *protocol.ToolResult {
-	if r == nil {
+	if r == nil || (r.IsError && ctx.Err() != nil) {
+		// Cancelled or stopped: the error is ours, and the person's Stop
+		// let go of the tab, which is not to be asked anything more.
 		return r
 	}
 	red := c.profileSecrets(ctx)

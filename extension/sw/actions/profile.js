@@ -5,7 +5,6 @@
 
 import { tabAction } from '../../lib/router.js';
 import { cookieValues, credentialValues } from '../../lib/secrets.js';
-import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -15,15 +14,17 @@ import * as dialogs from '../dialogs.js';
  * storage entries that are credentials. A page that is not http(s) has none.
  * @type {TabAction}
  */
-async function secrets(_params, { tabId, tab, signal }) {
+async function secrets(_params, { tabId, tab }) {
   try {
     const u = new URL(tab.url ?? '');
     if (u.protocol !== 'http:' && u.protocol !== 'https:') return { values: [] };
   } catch {
     return { values: [] };
   }
+  // chrome.cookies, not the debugger: reading them must not attach it
+  // again to a tab the person's Stop let go of.
   const [cookies, stored] = await Promise.all([
-    cdp.send(tabId, 'Network.getCookies', { urls: [tab.url] }, { signal }).then((r) => r.cookies ?? []),
+    chrome.cookies.getAll({ url: tab.url }).catch(() => []),
     storageOf(tabId),
   ]);
   return { values: [...new Set([...cookieValues(cookies), ...credentialValues(stored)])] };
