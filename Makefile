@@ -8,7 +8,7 @@ BIN := bin/openchrome
 GO_FILES := $(shell find . -name '*.go' -not -path './extension/node_modules/*')
 EXT_FILES := $(shell find extension -path extension/node_modules -prune -o -type f -print)
 
-.PHONY: setup build install launch test deps lint test-go test-ext test-short bench bench-pages fuzz clean
+.PHONY: setup build install launch test deps lint test-go test-ext test-short bench bench-pages bench-sweep fuzz clean
 
 setup: install
 	@if ./$(BIN) launch >/dev/null 2>&1; then \
@@ -64,6 +64,12 @@ bench:
 bench-pages:
 	./scripts/bench-deps.sh
 	go test -run '^$$' -bench 'PythonDocs|LoginFlow|Peers' -benchtime 7x -timeout 30m ./e2e/
+
+# read_page's tokens over every page of the Python docs (every 5th with
+# OPENCHROME_SWEEP_STRIDE=5), against the better peer and the page's own text.
+bench-sweep:
+	./scripts/bench-deps.sh
+	go test -run '^$$' -bench TokenSweep -benchtime 1x -timeout 60m ./e2e/
 
 fuzz:
 	go test -run '^$$' -fuzz FuzzReader -fuzztime 30s ./protocol/

@@ -135,6 +135,38 @@ func TestReadPage(t *testing.T) {
 		fails(t, cs, "read_page", map[string]any{"cursor": m[3], "mode": "text"}, protocol.CodeBadRequest)
 	})
 
+	t.Run("a documentation page: code as written, links as short as they stay true", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/docs.html")
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Contains(t, tree, "  ```\n  class Greeter:\n      def greet(self, name):\n          if name:\n", "code keeps its lines and indentation:\n%s", tree)
+		assert.Regexp(t, `(?m)^  link "Defining a class" e\d+$`, tree, "a link on the page itself has no target")
+		assert.Regexp(t, `link "abs\(\)" e\d+ -> secure\.html#abs`, tree, "a short anchor is written whole")
+		assert.Regexp(t, `code: name ::= link "letter" e\d+ \( link "letter" e\d+ \| "_"\)\*`, tree, "brackets between links are code")
+		assert.Regexp(t, `(?m)Found a link "bug" e\d+ -> login\.html$`, tree, "a question mark is not part of a URL")
+
+		long := regexp.MustCompile(`link "Loader\.exec_module\(\)" (e\d+) -> secure\.html#…`).FindStringSubmatch(tree)
+		require.NotNil(t, long, "a long anchor into another page is elided:\n%s", tree)
+		up := ok(t, cs, "read_page", map[string]any{"tabId": tab, "ref": long[1]})
+		assert.Contains(t, up, `-> secure.html#importlib.abc.Loader.exec_module`, "a read of the link writes it whole")
+
+		ok(t, cs, "interact", map[string]any{"tabId": tab, "ref": long[1], "action": "click"})
+		var tabs struct {
+			Tabs []struct {
+				TabID int    `json:"tabId"`
+				URL   string `json:"url"`
+			} `json:"tabs"`
+		}
+		okJSON(t, cs, "tabs_context", map[string]any{}, &tabs)
+		found := false
+		for _, tb := range tabs.Tabs {
+			if tb.TabID == tab {
+				found = true
+				assert.True(t, strings.HasSuffix(tb.URL, "/secure.html#importlib.abc.Loader.exec_module"), "the ref follows the link exactly: %s", tb.URL)
+			}
+		}
+		assert.True(t, found)
+	})
+
 	t.Run("text mode reads the main content as Markdown", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/secure.html?user=tomsmith")
 		text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})

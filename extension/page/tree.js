@@ -14,8 +14,9 @@
   const MAX_NODES = 60000;
 
   /**
-   * @typedef {{ count: number, truncated: boolean, labels: Set<string> }} WalkState
-   *   labels: ids of elements that name a control through aria-labelledby
+   * @typedef {{ count: number, truncated: boolean, labels: Set<string>, pre: number }} WalkState
+   *   labels: ids of elements that name a control through aria-labelledby;
+   *   pre: how many <pre> elements the walk is inside
    */
 
   /**
@@ -95,24 +96,26 @@
    */
   function walkNode(child, out, st) {
     const type = child.nodeType;
-    if (type === 3) addText(out, /** @type {string} */ (child.nodeValue)); // Node.TEXT_NODE
+    if (type === 3) addText(out, /** @type {string} */ (child.nodeValue), st.pre > 0); // Node.TEXT_NODE
     else if (type === 1) walkElement(/** @type {Element} */ (child), out, st); // Node.ELEMENT_NODE
   }
 
   /**
    * Appends text to out, joining it to a text node just before. Text keeps
    * "\n" where a block of the page ends, so the host can tell text that
-   * flows around a link from text on a line of its own.
+   * flows around a link from text on a line of its own. Preformatted text
+   * (code) keeps its line breaks and spaces: they are its content.
    * @param {PageTreeNode[]} out
    * @param {string} text
+   * @param {boolean} pre
    */
-  function addText(out, text) {
-    const t = text.replace(/\s+/g, ' ');
+  function addText(out, text, pre) {
+    const t = pre ? text.replace(/\r\n?/g, '\n') : text.replace(/\s+/g, ' ');
     if (!t) return;
     const last = out[out.length - 1];
     if (last && last.text !== undefined) {
       last.text += t;
-    } else if (t.trim() || (last && last.inline)) {
+    } else if (pre || t.trim() || (last && last.inline)) {
       out.push({ text: t }); // a space after an inline element still separates
     }
   }
@@ -204,8 +207,12 @@
     } else {
       /** @type {PageTreeNode[]} */
       const kids = [];
+      const pre = tag === 'PRE';
+      if (pre) st.pre++;
       walkChildren(el, kids, st);
-      trimText(kids);
+      if (pre) st.pre--;
+      if (st.pre > 0 || pre) trimPre(kids);
+      else trimText(kids);
       // A node whose only content is its own name says it once.
       if (kids.length === 1 && kids[0].text !== undefined && node.name &&
           kids[0].text.trim() === node.name) {
@@ -260,6 +267,19 @@
       if (t === '' || (t === ' ' && !(kids[i - 1]?.inline && kids[i + 1]?.inline))) kids.splice(i, 1);
       else k.text = t;
     }
+  }
+
+  /**
+   * Tidies the text of preformatted kids: blank lines at either end go,
+   * every other space stays.
+   * @param {PageTreeNode[]} kids
+   */
+  function trimPre(kids) {
+    const first = kids[0];
+    if (first?.text !== undefined) first.text = first.text.replace(/^\s*\n/, '');
+    const last = kids[kids.length - 1];
+    if (last?.text !== undefined) last.text = last.text.replace(/\s+$/, '');
+    for (let i = kids.length - 1; i >= 0; i--) if (kids[i].text === '') kids.splice(i, 1);
   }
 
   /**
@@ -332,7 +352,7 @@
   function snapshot({ refBase }) {
     advance(refBase);
     /** @type {WalkState} */
-    const st = { count: 0, truncated: false, labels: labelIds(document) };
+    const st = { count: 0, truncated: false, labels: labelIds(document), pre: 0 };
     /** @type {PageTreeNode[]} */
     const kids = [];
     if (document.body) walkChildren(document.body, kids, st);

@@ -169,3 +169,11 @@ test('the same element keeps its ref across snapshots', () => {
   const again = page.ok('snapshot', { refBase: snap.nextRef });
   assert.deepEqual(shape(again.tree), [{ role: 'button', name: 'Zero', ref: 2 }, { role: 'button', name: 'One', ref: 1 }]);
 });
+
+test('code keeps its line breaks and indentation', () => {
+  const { snap } = snapshot('<p>Example:</p><pre>\ndef f():\n    <span class="k">if</span> x:\n\treturn (1)\n</pre><p>After   the   code.</p>');
+  const code = snap.tree.find((/** @type {PageTreeNode} */ n) => n.role === 'code');
+  assert.ok(code, 'the pre is a code node');
+  assert.deepEqual(code.kids, [{ text: 'def f():\n    if x:\n\treturn (1)' }]);
+  assert.ok(flat(snap.tree).some((n) => n.text?.includes('After the code.')), 'text outside code is still collapsed');
+});

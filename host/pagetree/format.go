@@ -16,6 +16,7 @@ type Options struct {
 	Interactive bool     // only what an agent can act on, with the headings and landmarks around it
 	MaxDepth    int      // 0: no limit
 	NoValues    bool     // leave out controls' values: for what is written to disk, typed text never is
+	FullLinks   bool     // write every link target whole; see linkTarget
 }
 
 // Format writes nodes as the lines of read_page's tree, e.g.
@@ -45,13 +46,14 @@ func Format(nodes []Node, f Options) []string {
 
 type treeWriter struct {
 	f     Options
-	base  int // the depth this writer's depth 0 stands at, for maxDepth
+	base  int  // the depth this writer's depth 0 stands at, for maxDepth
+	pre   bool // inside code: its line breaks and leading spaces are content
 	lines []string
 }
 
 // sub returns a writer for content written apart and placed at depth.
 func (w *treeWriter) sub(depth int) *treeWriter {
-	return &treeWriter{f: w.f, base: w.base + depth}
+	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre}
 }
 
 // nodes writes a run of sibling nodes at depth.
@@ -59,7 +61,7 @@ func (w *treeWriter) nodes(ns []Node, depth int) {
 	if w.f.MaxDepth > 0 && w.base+depth >= w.f.MaxDepth {
 		return
 	}
-	var line lineBuilder
+	line := lineBuilder{pre: w.pre}
 	flush := func() {
 		if s, ok := line.take(); ok {
 			w.lines = append(w.lines, indent(depth)+s)
@@ -125,9 +127,17 @@ func (w *treeWriter) node(n *Node, depth int) {
 	}
 	// Content that fits one line goes on the node's own line.
 	sub := w.sub(depth + 1)
+	sub.pre = sub.pre || n.Role == "code"
 	sub.nodes(n.Kids, 0)
 	if len(sub.lines) == 1 && !strings.HasPrefix(sub.lines[0], " ") {
 		w.lines = append(w.lines, head+": "+sub.lines[0])
+		return
+	}
+	if n.Role == "code" && !w.pre && n.Ref == 0 && n.Name == "" {
+		// Lines of code between fences, as Markdown has them: their own
+		// indentation is the only one they need.
+		fence := indent(depth) + "```"
+		w.lines = append(append(append(w.lines, fence), sub.lines...), fence)
 		return
 	}
 	w.lines = append(w.lines, head)
@@ -204,25 +214,40 @@ type lineBuilder struct {
 	b        strings.Builder
 	elements int  // inline elements on the line
 	words    bool // the line has a letter or digit
+	pre      bool // a line of code: written as it is
+	after    bool // the last thing written was an element
+	target   bool // ... and it ended with a link's target
 }
 
 func (l *lineBuilder) open() bool { return l.b.Len() > 0 }
 
 // text adds a segment of text, which carries its own spaces. Next to an
-// element, a segment of mere punctuation (a "|" or "»" between links, the
-// "." after one) is dropped: it says nothing, and would read as part of the
-// link's target.
+// element, a segment of mere separators (a "|" or "»" between links, the
+// "." or "?" after one) is dropped: it says nothing. A bracket or an
+// operator is content, and code is written as it is.
 func (l *lineBuilder) text(seg string) {
+	if l.pre {
+		// Only a space of its own keeps code from running into a link's target.
+		if l.after && seg != "" && !strings.HasPrefix(seg, " ") {
+			l.b.WriteByte(' ')
+		}
+		l.b.WriteString(seg)
+		l.after = false
+		return
+	}
 	if l.b.Len() == 0 {
 		seg = strings.TrimLeft(seg, " ")
 	}
-	if seg == "" || l.elements > 0 && strings.IndexFunc(seg, isWordRune) < 0 {
+	if seg == "" || l.elements > 0 && onlySeparators(seg) {
 		return
 	}
-	if l.elements > 0 && !strings.HasPrefix(seg, " ") && !strings.HasSuffix(l.b.String(), " ") && !startsWithPunct(seg) {
+	// Punctuation follows an element closely, except a target, where it
+	// would read as part of the URL.
+	if l.after && !strings.HasPrefix(seg, " ") && (l.target || !startsWithPunct(seg)) {
 		l.b.WriteByte(' ')
 	}
 	l.b.WriteString(seg)
+	l.after = false
 	if !l.words && strings.IndexFunc(seg, isWordRune) >= 0 {
 		l.words = true
 	}
@@ -235,19 +260,29 @@ func (l *lineBuilder) element(label string) {
 	}
 	l.b.WriteString(label)
 	l.elements++
+	l.after, l.target = true, strings.Contains(label, " -> ")
 }
 
 // take returns the line and starts a new one. A line of nothing but
-// punctuation ("|", "»") says nothing and is dropped.
+// punctuation ("|", "»") says nothing and is dropped, unless it is code.
 func (l *lineBuilder) take() (string, bool) {
 	s := strings.TrimSpace(l.b.String())
-	keep := s != "" && (l.words || l.elements > 0)
+	keep := s != "" && (l.words || l.elements > 0 || l.pre)
+	if l.pre {
+		s = strings.TrimRight(l.b.String(), " \t")
+	}
 	l.b.Reset()
-	l.elements, l.words = 0, false
+	l.elements, l.words, l.after = 0, false, false
 	return s, keep
 }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// onlySeparators reports whether s holds nothing but spaces and the marks
+// pages put between links.
+func onlySeparators(s string) bool {
+	return strings.Trim(s, " |»«›‹·•/,.;:!?–—-") == ""
+}
 
 func startsWithPunct(s string) bool {
 	r, _ := utf8.DecodeRuneInString(s)
@@ -321,8 +356,10 @@ func (w *treeWriter) label(n *Node) string {
 	case n.Value != "" && !w.f.NoValues:
 		b.WriteString(" value=" + strconv.Quote(n.Value))
 	}
-	if n.Href != "" {
-		b.WriteString(" -> " + RelativeURL(w.f.Base, n.Href))
+	// A link to a place on the page itself says nothing its name does not:
+	// following it does not leave the page.
+	if n.Href != "" && !SamePage(w.f.Base, n.Href) {
+		b.WriteString(" -> " + w.linkTarget(n.Href))
 	}
 	if n.Frame != nil {
 		b.WriteString(" -> " + RelativeURL(w.f.Base, n.Frame.URL))
@@ -331,6 +368,35 @@ func (w *treeWriter) label(n *Node) string {
 		}
 	}
 	return b.String()
+}
+
+// linkTarget writes a link's target relative to the page. An anchor into
+// another page (documentation sites name them for the whole qualified
+// name: #importlib.abc.Loader.exec_module) is written "#…": the page says
+// where the link goes, the ref follows it exactly, and a read of the
+// link's ref writes it whole. A fragment that routes an app (#/inbox,
+// #!/a, #tab=2) or is short is always written.
+func (w *treeWriter) linkTarget(href string) string {
+	t := RelativeURL(w.f.Base, href)
+	if w.f.FullLinks {
+		return t
+	}
+	i := strings.IndexByte(t, '#')
+	if i < 0 || len(t)-i-1 <= maxAnchor || strings.HasPrefix(t, "#") {
+		return t
+	}
+	if strings.IndexFunc(t[i+1:], func(r rune) bool { return !isAnchorRune(r) }) >= 0 {
+		return t
+	}
+	return t[:i] + "#…"
+}
+
+// maxAnchor is the longest anchor written whole: "#…" costs about what a
+// word does.
+const maxAnchor = 8
+
+func isAnchorRune(r rune) bool {
+	return r < utf8.RuneSelf && (isWordRune(r) || strings.ContainsRune("._-:~", r))
 }
 
 func indent(depth int) string { return strings.Repeat("  ", depth) }

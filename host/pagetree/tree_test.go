@@ -46,7 +46,7 @@ option "Go" e8 selected`,
 				{Text: " for more.\nNext paragraph."},
 			},
 			f: Options{Base: base},
-			want: `See link "History" e9 -> ../license.html for more.
+			want: `See link "History" e9 -> /license.html for more.
 Next paragraph.`,
 		},
 		{
@@ -59,7 +59,62 @@ Next paragraph.`,
 				{Text: "\n»\n"},
 			},
 			f:    Options{Base: base},
-			want: `link "index" e1 -> ../genindex.html link "modules" e2 -> ../py-modindex.html`,
+			want: `link "index" e1 -> /genindex.html link "modules" e2 -> /py-modindex.html`,
+		},
+		{
+			name: "code keeps its lines and indentation, and brackets between links",
+			nodes: []Node{
+				{Role: "code", Kids: []Node{
+					{Text: "def f():\n    if x:\n        return (1)\n}"},
+				}},
+				{Role: "code", Kids: []Node{
+					{Text: "name ::= "},
+					{Role: "link", Name: "lc_letter", Ref: 3, Href: "http://127.0.0.1:8080/ref.html#lc", Inline: true},
+					{Text: " ("},
+					{Role: "link", Name: "lc_letter", Ref: 4, Href: "http://127.0.0.1:8080/ref.html#lc", Inline: true},
+					{Text: ` | "_")*`},
+				}},
+				{Text: "Call "},
+				{Role: "link", Name: "f", Ref: 5, Href: "http://127.0.0.1:8080/f.html", Inline: true},
+				{Text: " ("},
+				{Role: "link", Name: "g", Ref: 6, Href: "http://127.0.0.1:8080/g.html", Inline: true},
+				{Text: ")."},
+			},
+			f: Options{Base: base},
+			want: "```" + `
+def f():
+    if x:
+        return (1)
+}
+` + "```" + `
+code: name ::= link "lc_letter" e3 -> /ref.html#lc ( link "lc_letter" e4 -> /ref.html#lc | "_")*
+Call link "f" e5 -> /f.html ( link "g" e6 -> /g.html ).`,
+		},
+		{
+			name: "long anchors into other pages are elided, routes and short ones are not",
+			nodes: []Node{
+				{Role: "link", Name: "exec_module()", Ref: 1, Href: "http://127.0.0.1:8080/library/importlib.html#importlib.abc.Loader.exec_module"},
+				{Role: "link", Name: "abs()", Ref: 2, Href: "http://127.0.0.1:8080/library/functions.html#abs"},
+				{Role: "link", Name: "Inbox", Ref: 3, Href: "http://127.0.0.1:8080/app/#/inbox/unread-messages"},
+				{Role: "link", Name: "Here", Ref: 4, Href: "http://127.0.0.1:8080/library/index.html#a-long-section-name"},
+				{Text: "Found a "},
+				{Role: "link", Name: "bug", Ref: 5, Href: "http://127.0.0.1:8080/bugs.html", Inline: true},
+				{Text: "?"},
+			},
+			f: Options{Base: base},
+			want: `link "exec_module()" e1 -> importlib.html#…
+link "abs()" e2 -> functions.html#abs
+link "Inbox" e3 -> /app/#/inbox/unread-messages
+link "Here" e4
+Found a link "bug" e5 -> /bugs.html`,
+		},
+		{
+			name: "a read of one element writes its link whole",
+			nodes: []Node{
+				{Role: "link", Name: "exec_module()", Ref: 1, Href: "http://127.0.0.1:8080/library/importlib.html#importlib.abc.Loader.exec_module"},
+			},
+			f:    Options{Base: base, FullLinks: true},
+			want: `link "exec_module()" e1 -> importlib.html#importlib.abc.Loader.exec_module`,
 		},
 		{
 			name: "a list reads as an outline",
@@ -78,7 +133,7 @@ Next paragraph.`,
 plain item`,
 		},
 		{
-			name: "one line of content goes after a colon",
+			name: "one line of content goes after a colon; a link on the page itself has no target",
 			nodes: []Node{
 				{Role: "heading", Name: "Truth Value Testing", Level: 2, Kids: []Node{
 					{Role: "link", Name: "¶", Ref: 5, Href: "http://127.0.0.1:8080/library/index.html#truth", Inline: true},
@@ -86,7 +141,7 @@ plain item`,
 				{Role: "alert", Kids: []Node{{Text: "Saved."}}},
 			},
 			f: Options{Base: base},
-			want: `h2 "Truth Value Testing": link "¶" e5 -> #truth
+			want: `h2 "Truth Value Testing": link "¶" e5
 alert: Saved.`,
 		},
 		{
@@ -146,8 +201,8 @@ func TestRelativeURL(t *testing.T) {
 		{"http://127.0.0.1:8080/library/index.html", "index.html"},
 		{"http://127.0.0.1:8080/library/intro.html", "intro.html"},
 		{"http://127.0.0.1:8080/library/sub/a.html", "sub/a.html"},
-		{"http://127.0.0.1:8080/tutorial/index.html#s", "../tutorial/index.html#s"},
-		{"http://127.0.0.1:8080/", "../"},
+		{"http://127.0.0.1:8080/tutorial/index.html#s", "/tutorial/index.html#s"}, // shorter than ../tutorial/
+		{"http://127.0.0.1:8080/", "/"},
 		{"http://127.0.0.1:8080/library/", "./"},
 		{"https://127.0.0.1:8080/library/a.html", "https://127.0.0.1:8080/library/a.html"},
 		{"http://other.example/a", "http://other.example/a"},

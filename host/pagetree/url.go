@@ -6,8 +6,8 @@ import (
 )
 
 // RelativeURL writes target as short as it stays unambiguous from base: a
-// fragment or query of the same page, a relative path on the same origin,
-// else the whole URL.
+// fragment or query of the same page, the shorter of a relative and a
+// root-relative path on the same origin, else the whole URL.
 func RelativeURL(base *url.URL, target string) string {
 	if base == nil {
 		return target
@@ -20,6 +20,9 @@ func RelativeURL(base *url.URL, target string) string {
 		return "#" + u.EscapedFragment()
 	}
 	rel := relativePath(base.EscapedPath(), u.EscapedPath())
+	if root := u.EscapedPath(); strings.HasPrefix(root, "/") && len(root) < len(rel) {
+		rel = root
+	}
 	if u.RawQuery != "" {
 		rel += "?" + u.RawQuery
 	}
@@ -27,6 +30,17 @@ func RelativeURL(base *url.URL, target string) string {
 		rel += "#" + u.EscapedFragment()
 	}
 	return rel
+}
+
+// SamePage reports whether target is base's own page (its path and query),
+// wherever on it a fragment points.
+func SamePage(base *url.URL, target string) bool {
+	if base == nil {
+		return false
+	}
+	u, err := base.Parse(target)
+	return err == nil && u.Scheme == base.Scheme && u.Host == base.Host && u.User == nil &&
+		u.Path == base.Path && u.RawQuery == base.RawQuery
 }
 
 // relativePath returns the relative reference from the page at from to the
