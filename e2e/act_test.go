@@ -200,10 +200,17 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	plan := refOf(t, tree, `generic "Plan Pro, $10 a month"`)
 	shown := refOf(t, tree, `button "Shown anyway"`)
 
+	star := refOf(t, tree, `generic "Star this"`)
+	card := refOf(t, tree, `generic "Open the frame's card"`)
+	assert.Contains(t, tree, star+" clickable", "a listener in an open shadow root counts")
+	assert.Contains(t, tree, card+" clickable", "and one in a same-origin frame")
+
 	interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": shown, "action": "click", "tabId": tab})
-	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0}, runs())
+	interact(t, cs, map[string]any{"ref": star, "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"ref": card, "action": "click", "tabId": tab})
+	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "card": 1.0}, runs())
 
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")

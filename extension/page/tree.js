@@ -408,6 +408,12 @@
       changes?.disconnect();
     });
     changes.observe(document, { childList: true, subtree: true });
+    // A shadow root's or a frame's changes do not reach the document's
+    // observer: watch the ones a mark was found in.
+    for (const el of els) {
+      const root = isElement(el) ? el.getRootNode() : document;
+      if (root !== document) changes.observe(root, { childList: true, subtree: true });
+    }
     return fresh;
   }
 

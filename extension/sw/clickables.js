@@ -4,12 +4,26 @@
 // cannot see event listeners; the DOM debugger lists those of a document's
 // whole tree, and the elements with click-like listeners are handed to the
 // page script (in its own world, by the context CDP reports for it), which
-// gives them refs in the tree. The top document's light tree only, and the
-// page's own listeners: asking the debugger to pierce shadow roots and
-// frames makes Chrome's next script injection into the tab fail ("Frame
-// with ID 0 was removed").
+// gives them refs in the tree. The debugger is asked for each document and
+// each open shadow root one by one, each in its page's own world (it reports
+// only the listeners of the world it is asked in): asking it to pierce
+// shadow roots and frames itself makes Chrome's next script injection into
+// the tab fail ("Frame with ID 0 was removed").
 
 import * as cdp from './cdp.js';
+
+/**
+ * The open shadow roots of a document, evaluated in its page's own world:
+ * the parts of its tree a listener query without pierce does not reach.
+ */
+const SHADOW_ROOTS = `(() => {
+  const roots = [];
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { roots.push(el.shadowRoot); walk(el.shadowRoot); }
+  };
+  walk(document);
+  return roots;
+})()`;
 
 /** The listeners that make an element clickable to a person. */
 const CLICKS = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu',
@@ -18,31 +32,45 @@ const GROUP = 'openchrome-clickables';
 
 /** tabId -> CDP frame id -> the execution context of our world in it. @type {Map<number, Map<string, number>>} */
 const worlds = new Map();
+/** tabId -> CDP frame id -> the page's own (main world) context in it, and its origin. @type {Map<number, Map<string, { id: number, origin: string }>>} */
+const pageWorlds = new Map();
 /** tabId -> the CDP id of the main frame. @type {Map<number, string>} */
 const mainFrames = new Map();
 
 cdp.onEvent('Runtime.executionContextCreated', (tabId, { context }) => {
-  if (context?.origin !== `chrome-extension://${chrome.runtime.id}` || context.auxData?.isDefault) return;
-  let frames = worlds.get(tabId);
-  if (!frames) worlds.set(tabId, (frames = new Map()));
-  frames.set(String(context.auxData?.frameId), context.id);
+  const frame = String(context?.auxData?.frameId);
+  if (context?.auxData?.isDefault) {
+    let frames = pageWorlds.get(tabId);
+    if (!frames) pageWorlds.set(tabId, (frames = new Map()));
+    frames.set(frame, { id: context.id, origin: context.origin });
+  } else if (context?.origin === `chrome-extension://${chrome.runtime.id}`) {
+    let frames = worlds.get(tabId);
+    if (!frames) worlds.set(tabId, (frames = new Map()));
+    frames.set(frame, context.id);
+  }
 });
 cdp.onEvent('Runtime.executionContextDestroyed', (tabId, { executionContextId }) => {
-  const frames = worlds.get(tabId);
-  for (const [frame, id] of frames ?? []) if (id === executionContextId) frames?.delete(frame);
+  const ours = worlds.get(tabId);
+  for (const [frame, id] of ours ?? []) if (id === executionContextId) ours?.delete(frame);
+  const pages = pageWorlds.get(tabId);
+  for (const [frame, c] of pages ?? []) if (c.id === executionContextId) pages?.delete(frame);
 });
-cdp.onEvent('Runtime.executionContextsCleared', (tabId) => worlds.delete(tabId));
+cdp.onEvent('Runtime.executionContextsCleared', (tabId) => {
+  worlds.delete(tabId);
+  pageWorlds.delete(tabId);
+});
 cdp.onEvent('Page.frameNavigated', (tabId, { frame }) => {
   if (frame && !frame.parentId) mainFrames.set(tabId, frame.id);
 });
-cdp.onEvent('detached', (tabId) => {
+cdp.onEvent('detached', (tabId) => forget(tabId));
+chrome.tabs.onRemoved.addListener((tabId) => forget(tabId));
+
+/** @param {number} tabId */
+function forget(tabId) {
   worlds.delete(tabId);
+  pageWorlds.delete(tabId);
   mainFrames.delete(tabId);
-});
-chrome.tabs.onRemoved.addListener((tabId) => {
-  worlds.delete(tabId);
-  mainFrames.delete(tabId);
-});
+}
 
 /**
  * Hands the page script of tabId's top document the elements with click
@@ -55,7 +83,8 @@ chrome.tabs.onRemoved.addListener((tabId) => {
  */
 export async function mark(tabId, signal) {
   const main = mainFrames.get(tabId) ?? (await mainFrame(tabId, signal));
-  const contextId = main === undefined ? undefined : worlds.get(tabId)?.get(main);
+  if (main === undefined) return -1;
+  const contextId = worlds.get(tabId)?.get(main);
   if (contextId === undefined) return -1;
   try {
     const fresh = await cdp.send(tabId, 'Runtime.evaluate',
@@ -65,9 +94,12 @@ export async function mark(tabId, signal) {
     // listeners of the object's own world, and the page's are in its main.
     const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', objectGroup: GROUP }, { signal });
     if (!doc.result?.objectId) return -1;
-    const { listeners } = await cdp.send(tabId, 'DOMDebugger.getEventListeners',
-      { objectId: doc.result.objectId, depth: -1, pierce: false }, { signal });
-    const ids = [...new Set((listeners ?? [])
+    const roots = [doc.result.objectId, ...(await shadowRoots(tabId, undefined, signal)),
+      ...(await frameDocuments(tabId, main, signal))];
+    const found = await Promise.all(roots.map((objectId) =>
+      cdp.send(tabId, 'DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: false }, { signal })
+        .then((r) => r.listeners ?? [], () => [])));
+    const ids = [...new Set(found.flat()
       .filter((/** @type {any} */ l) => CLICKS.has(l.type) && l.backendNodeId)
       .map((/** @type {any} */ l) => /** @type {number} */ (l.backendNodeId)))];
     if (!ids.length) return 0;
@@ -85,6 +117,46 @@ export async function mark(tabId, signal) {
   } finally {
     cdp.send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
   }
+}
+
+/**
+ * The object ids of a document's open shadow roots (none on most pages: one
+ * evaluation, no more).
+ * @param {number} tabId
+ * @param {number | undefined} contextId the document's page world; the top one's if undefined
+ * @param {AbortSignal} signal
+ * @returns {Promise<string[]>}
+ */
+async function shadowRoots(tabId, contextId, signal) {
+  const list = await cdp.send(tabId, 'Runtime.evaluate', { expression: SHADOW_ROOTS, contextId, objectGroup: GROUP }, { signal });
+  const id = list.result?.objectId;
+  if (!id || list.result?.description === 'Array(0)') return [];
+  const { result } = await cdp.send(tabId, 'Runtime.getProperties', { objectId: id, ownProperties: true }, { signal });
+  return (result ?? []).flatMap((/** @type {any} */ p) =>
+    (/^\d+$/.test(p.name) && p.value?.objectId ? [/** @type {string} */ (p.value.objectId)] : []));
+}
+
+/**
+ * The documents of the tab's other frames of the top document's origin,
+ * each in its page's own world, where its listeners are: the page script
+ * walks those in place. A cross-origin frame's elements are out of the top
+ * world's reach.
+ * @param {number} tabId
+ * @param {string} main the main frame's CDP id
+ * @param {AbortSignal} signal
+ * @returns {Promise<string[]>}
+ */
+async function frameDocuments(tabId, main, signal) {
+  const pages = pageWorlds.get(tabId);
+  const origin = pages?.get(main)?.origin;
+  const frames = [...(pages ?? [])].filter(([frame, c]) => frame !== main && c.origin === origin);
+  const docs = await Promise.all(frames.map(async ([, { id: contextId }]) => {
+    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId, objectGroup: GROUP }, { signal })
+      .catch(() => undefined);
+    const id = doc?.result?.objectId;
+    return id ? [id, ...(await shadowRoots(tabId, contextId, signal).catch(() => []))] : [];
+  }));
+  return docs.flat();
 }
 
 /**
