@@ -14,9 +14,11 @@
 // A classic script, not a module, for the reasons page/namespace.js gives.
 
 (() => {
-  const VERSION = 1;
+  const VERSION = 2;
   const g = /** @type {any} */ (globalThis);
   if (g.__openchromeBanner?.version === VERSION) return;
+  /** Keeps the banner in the page (page/pin.js, injected just before). @param {HTMLElement} h @returns {() => void} */
+  const pinned = (h) => g.__openchromePin(h);
   g.__openchromeBanner?.remove?.(); // an older banner, from before an update
 
   /**
@@ -108,12 +110,8 @@
   let current;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let ticker;
-  /** @type {MutationObserver | undefined} */
-  let observer;
-  /** Times the page took the banner out lately, to not fight it in a loop. */
-  let putBack = { count: 0, since: 0 };
-  /** @type {ReturnType<typeof setTimeout> | undefined} a later try, when over budget */
-  let retry;
+  /** @type {(() => void) | undefined} unpins the banner (page/pin.js) */
+  let unpin;
 
   /**
    * Shows h, making the banner or updating the one shown.
@@ -128,12 +126,9 @@
     ui.reason.textContent = label;
     ui.instruction.textContent = current.instruction;
     if (changed) setBusy(false, '');
-    attach();
+    if (host) unpin ??= pinned(host);
     tick();
     ticker ??= setInterval(tick, 1000);
-    observer ??= new MutationObserver(keep);
-    observer.observe(document, { childList: true });
-    if (document.documentElement) observer.observe(document.documentElement, { childList: true });
   }
 
   /**
@@ -143,12 +138,10 @@
   function remove() {
     const had = !!host?.isConnected;
     current = undefined;
-    observer?.disconnect();
-    observer = undefined;
+    unpin?.();
+    unpin = undefined;
     clearInterval(ticker);
     ticker = undefined;
-    clearTimeout(retry);
-    retry = undefined;
     host?.remove();
     host = undefined;
     ui = {};
@@ -270,30 +263,6 @@
     return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
   }
 
-  /** Puts the banner in the page, last under <html>, unless it is there. */
-  function attach() {
-    const root = document.documentElement;
-    if (host && root && host.parentNode !== root) root.append(host);
-  }
-
-  /**
-   * The page changed <html>'s children (or replaced <html>): put the banner
-   * back if it went, at most a few times a second.
-   */
-  function keep() {
-    if (!current || !host || host.parentNode === document.documentElement) return;
-    const now = Date.now();
-    if (now - putBack.since > 1000) putBack = { count: 0, since: now };
-    if (++putBack.count > 5) {
-      retry ??= setTimeout(() => {
-        retry = undefined;
-        keep();
-      }, 1000);
-      return;
-    }
-    attach();
-    if (document.documentElement) observer?.observe(document.documentElement, { childList: true });
-  }
 
   g.__openchromeBanner = { version: VERSION, show, remove };
 })();

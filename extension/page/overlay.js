@@ -19,9 +19,11 @@
 // A classic script, not a module, for the reasons page/namespace.js gives.
 
 (() => {
-  const VERSION = 1;
+  const VERSION = 2;
   const g = /** @type {any} */ (globalThis);
   if (g.__openchromeFeedback?.version === VERSION) return;
+  /** Keeps the overlay in the page (page/pin.js, injected just before). @param {HTMLElement} h @returns {() => void} */
+  const pinned = (h) => g.__openchromePin(h);
   g.__openchromeFeedback?.remove?.(); // an older overlay, from before an update
 
   /**
@@ -106,18 +108,14 @@
   const kept = new Map();
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let ticker;
-  /** @type {MutationObserver | undefined} */
-  let observer;
+  /** @type {(() => void) | undefined} unpins the overlay (page/pin.js) */
+  let unpin;
   /** Where a region's drag began. @type {Point | undefined} */
   let dragFrom;
   /** The spot a note is about. @type {Point | undefined} */
   let spot;
   /** Whether an answer is on its way. */
   let sending = false;
-  /** Times the page took the overlay out lately, to not fight it in a loop. */
-  let putBack = { count: 0, since: 0 };
-  /** @type {ReturnType<typeof setTimeout> | undefined} a later try, when over budget */
-  let retry;
 
   /**
    * Shows question q. The same question again changes nothing (the worker
@@ -132,12 +130,9 @@
       options: Array.isArray(q.options) ? q.options.map((o) => ({ label: String(o.label), value: String(o.value) })) : [],
     };
     build(current);
-    attach();
+    if (host) unpin = pinned(host);
     tick();
     ticker = setInterval(tick, 1000);
-    observer = new MutationObserver(keep);
-    observer.observe(document, { childList: true });
-    if (document.documentElement) observer.observe(document.documentElement, { childList: true });
     addEventListener('keydown', onKey, true);
   }
 
@@ -149,12 +144,10 @@
   function remove() {
     const had = !!host?.isConnected;
     current = undefined;
-    observer?.disconnect();
-    observer = undefined;
+    unpin?.();
+    unpin = undefined;
     clearInterval(ticker);
     ticker = undefined;
-    clearTimeout(retry);
-    retry = undefined;
     removeEventListener('keydown', onKey, true);
     host?.remove();
     host = undefined;
@@ -390,30 +383,6 @@
     ui.time.classList.toggle('up', left <= 0);
   }
 
-  /** Puts the overlay in the page, last under <html>, unless it is there. */
-  function attach() {
-    const root = document.documentElement;
-    if (host && root && host.parentNode !== root) root.append(host);
-  }
-
-  /**
-   * The page took the overlay out, or replaced <html>: put it back, at most
-   * a few times a second.
-   */
-  function keep() {
-    if (!current || !host || host.parentNode === document.documentElement) return;
-    const now = Date.now();
-    if (now - putBack.since > 1000) putBack = { count: 0, since: now };
-    if (++putBack.count > 5) {
-      retry ??= setTimeout(() => {
-        retry = undefined;
-        keep();
-      }, 1000);
-      return;
-    }
-    attach();
-    if (document.documentElement) observer?.observe(document.documentElement, { childList: true });
-  }
 
   g.__openchromeFeedback = { version: VERSION, show, remove, marks };
 })();
