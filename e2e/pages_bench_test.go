@@ -273,3 +273,41 @@ func BenchmarkPeers(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPeerLoginFlow times the login flow of BenchmarkLoginFlow in
+// Playwright MCP, the peer issue 10's target names: type the username,
+// type the password, click Login, take a snapshot, with the refs of a
+// snapshot taken (untimed) after each navigation to the login page. Its
+// tools name an element by `target` (the snapshot's ref) since 0.0.83.
+func BenchmarkPeerLoginFlow(b *testing.B) {
+	skipIfShort(b)
+	p := peers[0]
+	cs := startPeer(b, p)
+	defer cs.Close()
+	site := fixtureSite(b)
+	ref := func(snapshot, label string) string {
+		m := regexp.MustCompile(regexp.QuoteMeta(label) + `[^\n]*\[ref=([a-z0-9]+)\]`).FindStringSubmatch(snapshot)
+		if m == nil {
+			b.Fatalf("no %s in:\n%s", label, snapshot)
+		}
+		return m[1]
+	}
+	var flows []time.Duration
+	for b.Loop() {
+		b.StopTimer()
+		ok(b, cs, "browser_navigate", map[string]any{"url": site.URL + "/login.html"})
+		snap := ok(b, cs, "browser_snapshot", map[string]any{})
+		user, pass, login := ref(snap, `textbox "Username"`), ref(snap, `textbox "Password"`), ref(snap, `button "Login"`)
+		b.StartTimer()
+		start := time.Now()
+		ok(b, cs, "browser_type", map[string]any{"element": "Username", "target": user, "text": "tomsmith"})
+		ok(b, cs, "browser_type", map[string]any{"element": "Password", "target": pass, "text": "SuperSecretPassword!"})
+		ok(b, cs, "browser_click", map[string]any{"element": "Login", "target": login})
+		out := ok(b, cs, "browser_snapshot", map[string]any{})
+		flows = append(flows, time.Since(start))
+		if !strings.Contains(out, "Secure Area") {
+			b.Fatalf("the login did not go through:\n%s", out)
+		}
+	}
+	b.ReportMetric(ms(median(flows)), "flow-ms")
+}
