@@ -214,6 +214,29 @@ var peers = []peer{
 	},
 }
 
+// startPeer runs a peer MCP server over stdio, from e2e/bench's npm dev
+// dependencies, on the suite's Chromium.
+func startPeer(b *testing.B, p peer) *mcp.ClientSession {
+	bin, err := filepath.Abs(filepath.Join("bench", "node_modules", ".bin", p.bin))
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		b.Skipf("%s is not installed: run make bench-pages", p.name)
+	}
+	cmd := exec.Command(bin, append([]string{p.exeFlag, suite.chromium}, p.args...)...)
+	// Playwright MCP saves each snapshot under .playwright-mcp/ in its
+	// working directory: keep that out of the tree.
+	cmd.Dir = b.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+b.TempDir())
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return cs
+}
+
 // BenchmarkPeers measures Playwright MCP and Chrome DevTools MCP (the
 // versions the targets name, from e2e/bench's npm dev dependencies)
 // on the same pages, server and Chromium as BenchmarkPythonDocs, so the two
@@ -231,24 +254,8 @@ func BenchmarkPeers(b *testing.B) {
 	site := httptest.NewServer(http.FileServer(http.Dir(docs)))
 	defer site.Close()
 	for _, p := range peers {
-		bin, err := filepath.Abs(filepath.Join("bench", "node_modules", ".bin", p.bin))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := os.Stat(bin); err != nil {
-			b.Skipf("%s is not installed: run make bench-pages", p.name)
-		}
 		b.Run(p.name, func(b *testing.B) {
-			cmd := exec.Command(bin, append([]string{p.exeFlag, suite.chromium}, p.args...)...)
-			// Playwright MCP saves each snapshot under .playwright-mcp/ in
-			// its working directory: keep that out of the tree.
-			cmd.Dir = b.TempDir()
-			cmd.Env = append(os.Environ(), "HOME="+b.TempDir())
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
-				Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
+			cs := startPeer(b, p)
 			defer cs.Close()
 			for _, page := range benchPages {
 				b.Run(strings.ReplaceAll(page, "/", "_"), func(b *testing.B) {

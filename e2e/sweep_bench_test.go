@@ -1,14 +1,12 @@
 package e2e
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -201,24 +199,4 @@ func innerText(b *testing.B, cs *mcp.ClientSession, tab int) string {
 			return sb.String()
 		}
 	}
-}
-
-// startPeer runs a peer MCP server over stdio, as BenchmarkPeers does.
-func startPeer(b *testing.B, p peer) *mcp.ClientSession {
-	bin, err := filepath.Abs(filepath.Join("bench", "node_modules", ".bin", p.bin))
-	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := os.Stat(bin); err != nil {
-		b.Skipf("%s is not installed: run make bench-pages", p.name)
-	}
-	cmd := exec.Command(bin, append([]string{p.exeFlag, suite.chromium}, p.args...)...)
-	cmd.Dir = b.TempDir()
-	cmd.Env = append(os.Environ(), "HOME="+b.TempDir())
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "1"}, nil).
-		Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return cs
 }
