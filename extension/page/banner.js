@@ -17,8 +17,8 @@
   const VERSION = 2;
   const g = /** @type {any} */ (globalThis);
   if (g.__openchromeBanner?.version === VERSION) return;
-  /** Keeps the banner in the page (page/pin.js, injected just before). @param {HTMLElement} h @returns {() => void} */
-  const pinned = (h) => g.__openchromePin(h);
+  /** The banner's element and its keeping (page/shell.js, injected just before). */
+  const { make, pin, el } = g.__openchromeShell;
   g.__openchromeBanner?.remove?.(); // an older banner, from before an update
 
   /**
@@ -38,20 +38,7 @@
   };
 
   const CSS = `
-    :host {
-      all: initial !important;
-      display: block !important;
-      position: fixed !important;
-      top: 0 !important;
-      left: 0 !important;
-      right: 0 !important;
-      z-index: 2147483647 !important;
-      pointer-events: none !important;
-      visibility: visible !important;
-      opacity: 1 !important;
-      transform: none !important;
-    }
-    * { box-sizing: border-box; }
+    :host { top: 0 !important; left: 0 !important; right: 0 !important; }
     .bar, .pill {
       pointer-events: auto;
       font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
@@ -110,7 +97,7 @@
   let current;
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let ticker;
-  /** @type {(() => void) | undefined} unpins the banner (page/pin.js) */
+  /** @type {(() => void) | undefined} unpins the banner (page/shell.js) */
   let unpin;
 
   /**
@@ -126,7 +113,7 @@
     ui.reason.textContent = label;
     ui.instruction.textContent = current.instruction;
     if (changed) setBusy(false, '');
-    if (host) unpin ??= pinned(host);
+    if (host) unpin ??= pin(host);
     tick();
     ticker ??= setInterval(tick, 1000);
   }
@@ -149,24 +136,8 @@
   }
 
   function build() {
-    host = document.createElement('openchrome-banner');
-    const root = host.attachShadow({ mode: 'closed' });
-    try {
-      // A constructed sheet is not a <style> the page's CSP could refuse.
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
-      root.adoptedStyleSheets = [sheet];
-    } catch {
-      const style = document.createElement('style');
-      style.textContent = CSS;
-      root.append(style);
-    }
-    const el = (/** @type {string} */ tag, /** @type {string} */ cls, /** @type {string} */ text = '') => {
-      const e = document.createElement(tag);
-      e.className = cls;
-      e.textContent = text;
-      return e;
-    };
+    const { host: made, root } = make(CSS);
+    host = made;
     const bar = el('div', 'bar');
     bar.setAttribute('role', 'region');
     bar.setAttribute('aria-label', 'OpenChrome');

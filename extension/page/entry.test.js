@@ -13,7 +13,7 @@ import { TestPage, runInVm } from './testdata.js';
 test('lib/page-files.js lists every page script file once, namespace first and entry last', () => {
   const dir = new URL('./', import.meta.url);
   const onDisk = readdirSync(dir)
-    .filter((f) => f.endsWith('.js') && !f.endsWith('.test.js') && !['testdata.js', 'banner.js', 'overlay.js', 'pin.js'].includes(f))
+    .filter((f) => f.endsWith('.js') && !f.endsWith('.test.js') && !['testdata.js', 'banner.js', 'overlay.js', 'shell.js'].includes(f))
     .map((f) => `page/${f}`)
     .sort();
   assert.deepEqual([...PAGE_FILES].sort(), onDisk);
@@ -70,7 +70,7 @@ test('a namespace of another version is replaced whole', () => {
 
 test('the banner shares the isolated world without a clash', () => {
   const page = new TestPage('<button>Page button</button>');
-  const banner = readFileSync(new URL('./pin.js', import.meta.url), 'utf8') +
+  const banner = readFileSync(new URL('./shell.js', import.meta.url), 'utf8') +
     readFileSync(new URL('./banner.js', import.meta.url), 'utf8');
   page.window.eval(banner);
   page.inject();

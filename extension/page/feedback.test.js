@@ -102,7 +102,7 @@ function withOverlay() {
   const g = /** @type {any} */ (p.window);
   g.chrome = { runtime: { sendMessage: async (/** @type {unknown} */ m) => { sent.push(m); return { ok: true }; } } };
   g.CSSStyleSheet.prototype.replaceSync ??= () => {};
-  p.window.eval(readFileSync(new URL('./pin.js', import.meta.url), 'utf8'));
+  p.window.eval(readFileSync(new URL('./shell.js', import.meta.url), 'utf8'));
   p.window.eval(readFileSync(new URL('./overlay.js', import.meta.url), 'utf8'));
   return { p, sent, api: g.__openchromeFeedback };
 }

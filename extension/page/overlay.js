@@ -22,8 +22,8 @@
   const VERSION = 2;
   const g = /** @type {any} */ (globalThis);
   if (g.__openchromeFeedback?.version === VERSION) return;
-  /** Keeps the overlay in the page (page/pin.js, injected just before). @param {HTMLElement} h @returns {() => void} */
-  const pinned = (h) => g.__openchromePin(h);
+  /** The overlay's element and its keeping (page/shell.js, injected just before). */
+  const { make, pin, el } = g.__openchromeShell;
   g.__openchromeFeedback?.remove?.(); // an older overlay, from before an update
 
   /**
@@ -47,18 +47,7 @@
   const MIN_REGION = 4;
 
   const CSS = `
-    :host {
-      all: initial !important;
-      display: block !important;
-      position: fixed !important;
-      inset: 0 !important;
-      z-index: 2147483647 !important;
-      pointer-events: none !important;
-      visibility: visible !important;
-      opacity: 1 !important;
-      transform: none !important;
-    }
-    * { box-sizing: border-box; }
+    :host { inset: 0 !important; }
     .catcher {
       position: fixed; inset: 0; pointer-events: auto; cursor: crosshair;
       background: rgba(26, 115, 232, .04);
@@ -108,7 +97,7 @@
   const kept = new Map();
   /** @type {ReturnType<typeof setInterval> | undefined} */
   let ticker;
-  /** @type {(() => void) | undefined} unpins the overlay (page/pin.js) */
+  /** @type {(() => void) | undefined} unpins the overlay (page/shell.js) */
   let unpin;
   /** Where a region's drag began. @type {Point | undefined} */
   let dragFrom;
@@ -130,7 +119,7 @@
       options: Array.isArray(q.options) ? q.options.map((o) => ({ label: String(o.label), value: String(o.value) })) : [],
     };
     build(current);
-    if (host) unpin = pinned(host);
+    if (host) unpin = pin(host);
     tick();
     ticker = setInterval(tick, 1000);
     addEventListener('keydown', onKey, true);
@@ -170,24 +159,8 @@
 
   /** @param {Question} q */
   function build(q) {
-    host = document.createElement('openchrome-banner');
-    const root = host.attachShadow({ mode: 'closed' });
-    try {
-      // A constructed sheet is not a <style> the page's CSP could refuse.
-      const sheet = new CSSStyleSheet();
-      sheet.replaceSync(CSS);
-      root.adoptedStyleSheets = [sheet];
-    } catch {
-      const style = document.createElement('style');
-      style.textContent = CSS;
-      root.append(style);
-    }
-    const el = (/** @type {string} */ tag, /** @type {string} */ cls, /** @type {string} */ text = '') => {
-      const e = document.createElement(tag);
-      if (cls) e.className = cls;
-      e.textContent = text;
-      return e;
-    };
+    const { host: made, root } = make(CSS);
+    host = made;
     /** @param {string} text @param {string} cls @param {(e: Event) => void} on */
     const button = (text, cls, on) => {
       const b = /** @type {HTMLButtonElement} */ (el('button', cls, text));

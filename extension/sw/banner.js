@@ -14,8 +14,8 @@ import { bannerTargets, runningHandoffs } from '../lib/human.js';
 /** @typedef {import('../lib/human.js').Banner} Banner */
 
 const BANNER_FILE = 'page/banner.js';
-/** Keeps the banner in the page; injected before it. */
-const PIN_FILE = 'page/pin.js';
+/** What the banner is made of; injected before it. */
+const SHELL_FILE = 'page/shell.js';
 /**
  * How long one injection may take. A page busy in a loop never runs it, and
  * sw/human.js waits for each banner change before the next state.
@@ -74,7 +74,7 @@ export async function show(tabId, banner) {
   try {
     let [res] = await call();
     if (!res?.result) {
-      await run({ target, files: [PIN_FILE, BANNER_FILE], injectImmediately: true });
+      await run({ target, files: [SHELL_FILE, BANNER_FILE], injectImmediately: true });
       [res] = await call();
     }
     if (!res?.result) throw new Error('page/banner.js did not load');

@@ -40,8 +40,8 @@ import * as port from './port.js';
 export const RECORDS_KEY = 'feedback';
 export const SHOT_PREFIX = 'feedbackShot:';
 const OVERLAY_FILE = 'page/overlay.js';
-/** Keeps the overlay in the page; injected before it. */
-const PIN_FILE = 'page/pin.js';
+/** What the overlay is made of; injected before it. */
+const SHELL_FILE = 'page/shell.js';
 /** How long one injection may take: a page busy in a loop never runs it. */
 const SCRIPT_MS = 3000;
 /** How long reading the marks' refs may take before the answer goes without them. */
@@ -341,7 +341,7 @@ function run(injection) {
 async function showOverlay(rec) {
   const target = { tabId: rec.tabId, frameIds: [0] };
   try {
-    await run({ target, files: [...PAGE_FILES, PIN_FILE, OVERLAY_FILE], injectImmediately: true });
+    await run({ target, files: [...PAGE_FILES, SHELL_FILE, OVERLAY_FILE], injectImmediately: true });
     const [res] = await run({
       target,
       injectImmediately: true,
