@@ -217,6 +217,40 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, interactive, plan)
 }
 
+// TestReadPageFindsDelegatedClicks reads a page whose elements have no
+// listener of their own: an app root, the document and the window hear their
+// clicks, and the hand cursor tells a person what to click.
+func TestReadPageFindsDelegatedClicks(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/delegated.html")
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	// The line that starts each target: a card is a box of a heading and text.
+	starts := map[string]string{
+		"basic":     `generic (e\d+) clickable\n +h3 "Basic"`,
+		"pro":       `generic (e\d+) clickable\n +h3 "Pro"`,
+		"invoice-1": `row (e\d+) clickable: \| Invoice 1 \| \$20\n`,
+		"invoice-2": `row (e\d+) clickable: \| Invoice 2 \| \$30\n`,
+		"urgent":    `generic "urgent" (e\d+) clickable`,
+		"later":     `generic "later" (e\d+) clickable`,
+	}
+	assert.Contains(t, tree, "\nPlain words nobody clicks.\n", "no hand cursor: text, no ref")
+	assert.Equal(t, 2, strings.Count(tree, "generic e"), "the root listening for its cards is not one:\n%s", tree)
+	want := map[string]any{}
+	for id, start := range starts {
+		m := regexp.MustCompile(start).FindStringSubmatch(tree)
+		require.NotNil(t, m, "no %s in:\n%s", start, tree)
+		ref := m[1]
+		interact(t, cs, map[string]any{"ref": ref, "action": "click", "tabId": tab})
+		want[id] = 1.0
+	}
+	var runs map[string]any
+	require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &runs))
+	assert.Equal(t, want, runs, "each clicked once, through its delegate")
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

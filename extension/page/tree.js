@@ -14,9 +14,13 @@
   const MAX_NODES = 60000;
 
   /**
-   * @typedef {{ count: number, truncated: boolean, labels: Set<string>, pre: number }} WalkState
+   * @typedef {{ count: number, truncated: boolean, labels: Set<string>, pre: number, listened: number,
+   *   controls: number, pointed: number }} WalkState
    *   labels: ids of elements that name a control through aria-labelledby;
-   *   pre: how many <pre> elements the walk is inside
+   *   pre: how many <pre> elements the walk is inside;
+   *   listened: how many of the walk's ancestors (its document counts) listen for clicks;
+   *   controls: how many interactive elements the walk is inside;
+   *   pointed: how many elements it found clickable by their hand cursor
    */
 
   /**
@@ -137,6 +141,24 @@
    * @param {WalkState} st
    */
   function walkElement(el, out, st) {
+    if (!clickables.has(el)) {
+      visitElement(el, out, st);
+      return;
+    }
+    st.listened++;
+    try {
+      visitElement(el, out, st);
+    } finally {
+      st.listened--;
+    }
+  }
+
+  /**
+   * @param {Element} el
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   */
+  function visitElement(el, out, st) {
     const tag = el.tagName;
     if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
     if (tag === 'INPUT' && /** @type {HTMLInputElement} */ (el).type === 'hidden') return;
@@ -152,7 +174,10 @@
     }
     st.count++;
     const role = roleOf(el);
-    const clickable = listenedOnly(el, role);
+    const plain = !INTERACTIVE.has(role) && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement;
+    const clicks = plain && clicked(el, role, st);
+    const drags = plain && el.getAttribute('draggable') === 'true';
+    const clickable = clicks || drags;
     // Labels are often styled as blocks, one above each control.
     const block = BLOCK.has(tag) || (tag === 'LABEL' && !getComputedStyle(el).display.startsWith('inline'));
     if (block) breakText(out);
@@ -201,13 +226,16 @@
       // Its content is its name; only controls nested inside remain.
       /** @type {PageTreeNode[]} */
       const kids = [];
+      st.controls++;
       if (role !== 'combobox') walkChildren(el, kids, st);
+      st.controls--;
       const inner = kids.filter((k) => k.ref !== undefined || k.kids?.some((x) => x.ref !== undefined));
       if (inner.length) node.kids = inner;
     } else {
       /** @type {PageTreeNode[]} */
       const kids = [];
       const pre = tag === 'PRE';
+      const pointedBefore = st.pointed;
       if (pre) st.pre++;
       walkChildren(el, kids, st);
       if (pre) st.pre--;
@@ -226,12 +254,14 @@
           kids.length = 0;
         }
       }
-      if (clickable && refsIn(kids) <= MAX_CLICKABLE_REFS) {
+      // A listener whose elements below show the hand cursor is theirs.
+      if (clickable && refsIn(kids) <= MAX_CLICKABLE_REFS && st.pointed === pointedBefore) {
         node.ref = refFor(el);
-        if (clickables.has(el) || delegated(el, role)) node.clickable = true;
-        if (el.getAttribute('draggable') === 'true') node.draggable = true;
+        if (clicks) node.clickable = true;
+        if (drags) node.draggable = true;
       } else if (clickable && !role) {
-        // A container listening for its many controls' clicks: its
+        // A container listening for its many controls' clicks, or for
+        // those of the elements below it that show the hand cursor: its
         // children take its place, as any generic element's.
         out.push(...kids);
         if (block) breakText(out);
@@ -241,8 +271,8 @@
     }
     if (clickable && role === 'img') {
       node.ref = refFor(el);
-      if (clickables.has(el)) node.clickable = true;
-      if (el.getAttribute('draggable') === 'true') node.draggable = true;
+      if (clicks) node.clickable = true;
+      if (drags) node.draggable = true;
     }
     if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
         node.checked === undefined && node.level === undefined && role !== 'separator') {
@@ -337,7 +367,11 @@
       for (const id of labelIds(doc)) st.labels.add(id);
       /** @type {PageTreeNode[]} */
       const kids = [];
+      // A click in a frame does not reach the listeners of the page around it.
+      const { listened } = st;
+      st.listened = listening.has(doc) ? 1 : 0;
       walkChildren(doc.body, kids, st);
+      st.listened = listened;
       trimText(kids);
       if (kids.length) node.kids = kids;
       return;
@@ -352,7 +386,10 @@
   function snapshot({ refBase }) {
     advance(refBase);
     /** @type {WalkState} */
-    const st = { count: 0, truncated: false, labels: labelIds(document), pre: 0 };
+    const st = {
+      count: 0, truncated: false, labels: labelIds(document), pre: 0, listened: listening.has(document) ? 1 : 0, controls: 0,
+      pointed: 0,
+    };
     /** @type {PageTreeNode[]} */
     const kids = [];
     if (document.body) walkChildren(document.body, kids, st);
@@ -389,13 +426,24 @@
   const clickables = new WeakSet();
 
   /**
-   * Marks els as clickable; returns how many are new and have no
-   * interactive role, so would show differently now.
-   * @param {Element[]} els
+   * Documents that, or whose window, listen for clicks.
+   * @type {WeakSet<Document>}
+   */
+  const listening = new WeakSet();
+
+  /**
+   * Marks els as clickable, and documents as listening; returns how many
+   * are new and have no interactive role, so would show differently now.
+   * @param {Array<Element | Document>} els
    */
   function markClickable(els) {
     let fresh = 0;
     for (const el of els) {
+      if (el?.nodeType === 9) { // Node.DOCUMENT_NODE
+        if (!listening.has(/** @type {Document} */ (el))) fresh++;
+        listening.add(/** @type {Document} */ (el));
+        continue;
+      }
       if (!isElement(el) || clickables.has(el)) continue;
       clickables.add(el);
       if (!INTERACTIVE.has(roleOf(el))) fresh++;
@@ -411,8 +459,8 @@
     // A shadow root's or a frame's changes do not reach the document's
     // observer: watch the ones a mark was found in.
     for (const el of els) {
-      const root = isElement(el) ? el.getRootNode() : document;
-      if (root !== document) changes.observe(root, { childList: true, subtree: true });
+      const root = isElement(el) ? el.getRootNode() : el;
+      if (root && root !== document) changes.observe(root, { childList: true, subtree: true });
     }
     return fresh;
   }
@@ -427,16 +475,35 @@
   let changes;
 
   /**
-   * Whether a person could click or drag el though no role says so: a
-   * script listens on it or it is draggable, it is not the page itself, and
-   * it is not a container of many controls (a framework's root listens for
-   * the whole page).
+   * Whether a person could click el though no role says so: a script
+   * listens on it, its list or table listens for its items, or a script
+   * above it listens for the clicks of everything below (React's root,
+   * jQuery's document) and the page gives el the hand cursor, which is what
+   * tells a person it can be clicked.
    * @param {Element} el
    * @param {string} role
+   * @param {WalkState} st
    */
-  function listenedOnly(el, role) {
-    return (clickables.has(el) || el.getAttribute('draggable') === 'true' || delegated(el, role)) &&
-      !INTERACTIVE.has(role) && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement;
+  function clicked(el, role, st) {
+    return clickables.has(el) || delegated(el, role) || pointed(el, st);
+  }
+
+  /**
+   * Whether el is where the hand cursor starts under a listening ancestor:
+   * its parent shows another cursor, so el is the thing to click, not text
+   * inside it. A label's control and a control's content have refs of
+   * their own; code is text.
+   * @param {Element} el
+   * @param {WalkState} st
+   */
+  function pointed(el, st) {
+    // Code's many spans are words of its text: not asked.
+    if (st.listened === 0 || st.controls > 0 || st.pre > 0 || getComputedStyle(el).cursor !== 'pointer') return false;
+    if (el.tagName === 'LABEL' && /** @type {HTMLLabelElement} */ (el).control) return false;
+    const parent = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host;
+    if (parent && getComputedStyle(parent).cursor === 'pointer') return false;
+    st.pointed++;
+    return true;
   }
 
   /**

@@ -177,3 +177,29 @@ test('code keeps its line breaks and indentation', () => {
   assert.deepEqual(code.kids, [{ text: 'def f():\n    if x:\n\treturn (1)' }]);
   assert.ok(flat(snap.tree).some((n) => n.text?.includes('After the code.')), 'text outside code is still collapsed');
 });
+
+test('under a listening ancestor, the element where the hand cursor starts gets a ref', () => {
+  const page = new TestPage(`
+    <div id=root>
+      <div class=card style="cursor:pointer"><p>Plan Pro</p><p>$10 a month</p></div>
+      <div class=plain>Not clickable</div>
+      <button><span style="cursor:pointer">Inside a button</span></button>
+      <label style="cursor:pointer"><input type=checkbox> Remember me</label>
+    </div>
+    <div style="cursor:pointer">No one listens</div>`);
+  page.ns.tree.markClickable([page.$('#root')]);
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.ref !== undefined);
+  assert.deepEqual(nodes.map((n) => `${n.role} ${n.name}${n.clickable ? ' clickable' : ''}`), [
+    'generic Plan Pro $10 a month clickable',
+    'button Inside a button',
+    'checkbox Remember me',
+  ], 'the card only: not plain text, not a control\'s content, not a label, not outside the listener');
+});
+
+test('a listening document counts for its whole tree', () => {
+  const page = new TestPage('<ul><li><span style="cursor:pointer">Open row</span></li></ul>');
+  assert.equal(page.ns.tree.markClickable([page.document]), 1, 'new');
+  assert.equal(page.ns.tree.markClickable([page.document]), 0, 'marked once');
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.clickable);
+  assert.deepEqual(nodes.map((n) => n.name), ['Open row']);
+});

@@ -8,7 +8,11 @@
 // each open shadow root one by one, each in its page's own world (it reports
 // only the listeners of the world it is asked in): asking it to pierce
 // shadow roots and frames itself makes Chrome's next script injection into
-// the tab fail ("Frame with ID 0 was removed").
+// the tab fail ("Frame with ID 0 was removed"). A document, or a window,
+// that listens is handed over too: a framework that delegates (React's root,
+// jQuery's document) hears the clicks of elements that have no listener of
+// their own, and the page script then marks those the page gives a hand
+// cursor.
 
 import * as cdp from './cdp.js';
 
@@ -94,14 +98,18 @@ export async function mark(tabId, signal) {
     // listeners of the object's own world, and the page's are in its main.
     const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', objectGroup: GROUP }, { signal });
     if (!doc.result?.objectId) return -1;
-    const roots = [doc.result.objectId, ...(await shadowRoots(tabId, undefined, signal)),
-      ...(await frameDocuments(tabId, main, signal))];
-    const found = await Promise.all(roots.map((objectId) =>
-      cdp.send(tabId, 'DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: false }, { signal })
-        .then((r) => r.listeners ?? [], () => [])));
-    const ids = [...new Set(found.flat()
-      .filter((/** @type {any} */ l) => CLICKS.has(l.type) && l.backendNodeId)
-      .map((/** @type {any} */ l) => /** @type {number} */ (l.backendNodeId)))];
+    const docs = [{ objectId: doc.result.objectId, contextId: undefined }, ...(await frameDocuments(tabId, main, signal))];
+    const roots = [...docs.map((d) => d.objectId), ...(await shadowRoots(tabId, undefined, signal)),
+      ...(await Promise.all(docs.slice(1).map((d) => shadowRoots(tabId, d.contextId, signal).catch(() => [])))).flat()];
+    const [found, windows] = await Promise.all([
+      Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, signal))),
+      // A window's listeners (jQuery's, a framework's) hear every click of its document.
+      Promise.all(docs.map((d) => windowHears(tabId, d, signal))),
+    ]);
+    const ids = [...new Set([
+      ...found.flat().filter((l) => CLICKS.has(l.type) && l.backendNodeId).map((l) => /** @type {number} */ (l.backendNodeId)),
+      ...windows.flatMap((id) => (id ? [id] : [])),
+    ])];
     if (!ids.length) return 0;
     const nodes = await Promise.all(ids.map((backendNodeId) =>
       cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: GROUP }, { signal })
@@ -144,7 +152,7 @@ async function shadowRoots(tabId, contextId, signal) {
  * @param {number} tabId
  * @param {string} main the main frame's CDP id
  * @param {AbortSignal} signal
- * @returns {Promise<string[]>}
+ * @returns {Promise<Array<{ objectId: string, contextId: number }>>}
  */
 async function frameDocuments(tabId, main, signal) {
   const pages = pageWorlds.get(tabId);
@@ -153,10 +161,41 @@ async function frameDocuments(tabId, main, signal) {
   const docs = await Promise.all(frames.map(async ([, { id: contextId }]) => {
     const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId, objectGroup: GROUP }, { signal })
       .catch(() => undefined);
-    const id = doc?.result?.objectId;
-    return id ? [id, ...(await shadowRoots(tabId, contextId, signal).catch(() => []))] : [];
+    const objectId = doc?.result?.objectId;
+    return objectId ? [{ objectId, contextId }] : [];
   }));
   return docs.flat();
+}
+
+/**
+ * The listeners on an object of the page's world and, to depth, below it.
+ * @param {number} tabId
+ * @param {string} objectId
+ * @param {number} depth
+ * @param {AbortSignal} signal
+ * @returns {Promise<Array<{ type: string, backendNodeId?: number }>>}
+ */
+function listenersOf(tabId, objectId, depth, signal) {
+  return cdp.send(tabId, 'DOMDebugger.getEventListeners', { objectId, depth, pierce: false }, { signal })
+    .then((r) => r.listeners ?? [], () => []);
+}
+
+/**
+ * The backend node id of doc when its window listens for clicks, which the
+ * page script then counts as its document's.
+ * @param {number} tabId
+ * @param {{ objectId: string, contextId: number | undefined }} doc
+ * @param {AbortSignal} signal
+ * @returns {Promise<number | undefined>}
+ */
+async function windowHears(tabId, doc, signal) {
+  const win = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'window', contextId: doc.contextId, objectGroup: GROUP },
+    { signal }).catch(() => undefined);
+  if (!win?.result?.objectId) return undefined;
+  const listeners = await listenersOf(tabId, win.result.objectId, 0, signal);
+  if (!listeners.some((l) => CLICKS.has(l.type))) return undefined;
+  const node = await cdp.send(tabId, 'DOM.describeNode', { objectId: doc.objectId }, { signal }).catch(() => undefined);
+  return node?.node?.backendNodeId;
 }
 
 /**

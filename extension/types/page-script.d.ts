@@ -112,8 +112,8 @@ interface PageSnapshot {
 /** page/tree.js */
 interface PageTree {
   snapshot(args: { refBase: number }): PageSnapshot;
-  /** Marks elements a script listens on for clicks; how many are new and have no interactive role. */
-  markClickable(els: Element[]): number;
+  /** Marks elements a script listens on for clicks, and documents whose tree or window does; how many are new and have no interactive role. */
+  markClickable(els: Array<Element | Document>): number;
   /** Whether no element was added or removed since the last markClickable. */
   marksFresh(): boolean;
 }

@@ -159,17 +159,28 @@ func (w *treeWriter) item(kids []Node, depth int) {
 	}
 }
 
-// row writes a table row on one line when each of its cells fits one.
+// row writes a table row on one line when each of its cells fits one. A
+// row a person can click or select says so before its cells. The line
+// breaks the page puts between its cells are not cells.
 func (w *treeWriter) row(n *Node, depth int) {
-	cells := make([][]string, len(n.Kids))
+	var cells [][]string
 	oneLine := true
 	for i := range n.Kids {
-		cells[i] = w.sub(depth + 1).cell(&n.Kids[i])
-		oneLine = oneLine && len(cells[i]) <= 1
+		if k := &n.Kids[i]; k.Role == "" && strings.TrimSpace(k.Text) == "" {
+			continue
+		}
+		c := w.sub(depth + 1).cell(&n.Kids[i])
+		cells = append(cells, c)
+		oneLine = oneLine && len(c) <= 1
+	}
+	head := "row"
+	if n.Ref != 0 {
+		head = w.label(&Node{Role: "row", Ref: n.Ref, Selected: n.Selected, Checked: n.Checked, Expanded: n.Expanded,
+			Clickable: n.Clickable, Draggable: n.Draggable})
 	}
 	if !oneLine {
 		// A cell holding more than a line: the row as an outline of its cells.
-		w.lines = append(w.lines, indent(depth)+"row")
+		w.lines = append(w.lines, indent(depth)+head)
 		for _, ls := range cells {
 			for _, l := range ls {
 				w.lines = append(w.lines, indent(depth+1)+l)
@@ -184,8 +195,12 @@ func (w *treeWriter) row(n *Node, depth int) {
 		}
 	}
 	line := strings.Join(parts, " | ")
-	if strings.TrimSpace(strings.ReplaceAll(line, "|", "")) == "" ||
-		w.f.Interactive && !hasRef(line) {
+	if n.Ref == 0 && (strings.TrimSpace(strings.ReplaceAll(line, "|", "")) == "" ||
+		w.f.Interactive && !hasRef(line)) {
+		return
+	}
+	if n.Ref != 0 {
+		w.lines = append(w.lines, indent(depth)+head+": | "+line)
 		return
 	}
 	w.lines = append(w.lines, indent(depth)+"| "+line)

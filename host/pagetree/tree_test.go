@@ -148,11 +148,13 @@ alert: Saved.`,
 			name: "rows are one line each",
 			nodes: []Node{{Role: "table", Ref: 6, Kids: []Node{
 				{Role: "row", Kids: []Node{{Role: "columnheader", Name: "Name"}, {Role: "columnheader", Name: "Value"}}},
-				{Role: "row", Kids: []Node{{Role: "cell", Name: "a"}, {Role: "cell", Kids: []Node{{Role: "button", Name: "Edit", Ref: 7}}}}},
+				{Role: "row", Kids: []Node{{Role: "cell", Name: "a"}, {Text: "\n"}, {Role: "cell", Kids: []Node{{Role: "button", Name: "Edit", Ref: 7}}}}},
+				{Role: "row", Ref: 8, Clickable: true, Kids: []Node{{Role: "cell", Name: "b"}, {Text: " \n"}, {Role: "cell", Name: "2"}}},
 			}}},
 			want: `table e6
   | Name | Value
-  | a | button "Edit" e7`,
+  | a | button "Edit" e7
+  row e8 clickable: | b | 2`,
 		},
 		{
 			name: "interactive keeps controls, headings and landmarks",
