@@ -138,8 +138,8 @@ func TestReadPage(t *testing.T) {
 	t.Run("a documentation page: code as written, links as short as they stay true", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/docs.html")
 		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
-		assert.Contains(t, tree, "  ```\n  class Greeter:\n      def greet(self, name):\n          if name:\n", "code keeps its lines and indentation:\n%s", tree)
-		assert.Regexp(t, `(?m)^  link "Defining a class" e\d+$`, tree, "a link on the page itself has no target")
+		assert.Contains(t, tree, " ```\n class Greeter:\n     def greet(self, name):\n         if name:\n", "code keeps its lines and indentation:\n%s", tree)
+		assert.Regexp(t, `(?m)^ link "Defining a class" e\d+$`, tree, "a link on the page itself has no target")
 		assert.Regexp(t, `link "abs\(\)" e\d+ -> secure\.html#abs`, tree, "a short anchor is written whole")
 		assert.Regexp(t, `code: name ::= link "letter" e\d+ \( link "letter" e\d+ \| "_"\)\*`, tree, "brackets between links are code")
 		assert.Regexp(t, `(?m)Found a link "bug" e\d+ -> login\.html$`, tree, "a question mark is not part of a URL")

@@ -1,6 +1,7 @@
 package pagetree
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"regexp"
@@ -37,9 +38,15 @@ type Options struct {
 // their cells joined by " | ".
 //
 // Refs are written bare (e12, not [e12]): on pages of hundreds of links the
-// brackets alone cost a fifth of the tokens.
+// brackets alone cost a fifth of the tokens. A level of nesting is one space:
+// a line of prose that starts with " Word" costs no token more than "Word",
+// where two spaces cost one on every line.
+//
+// A landmark that repeats an earlier one line for line (the navigation bar
+// many sites put above and below the page) is written as one line,
+// "navigation e96: same as e1": its controls do what the first one's do.
 func Format(nodes []Node, f Options) []string {
-	w := &treeWriter{f: f}
+	w := &treeWriter{f: f, landmarks: map[string]int{}}
 	w.nodes(nodes, 0)
 	return w.lines
 }
@@ -49,11 +56,13 @@ type treeWriter struct {
 	base  int  // the depth this writer's depth 0 stands at, for maxDepth
 	pre   bool // inside code: its line breaks and leading spaces are content
 	lines []string
+	// landmarks written so far, by their lines without refs: the ref of the first
+	landmarks map[string]int
 }
 
 // sub returns a writer for content written apart and placed at depth.
 func (w *treeWriter) sub(depth int) *treeWriter {
-	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre}
+	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks}
 }
 
 // nodes writes a run of sibling nodes at depth.
@@ -120,6 +129,45 @@ func (w *treeWriter) node(n *Node, depth int) {
 		w.nodes(n.Kids, depth)
 		return
 	}
+	if landmark(n.Role) && n.Ref != 0 && len(n.Kids) > 0 {
+		w.landmark(n, depth)
+		return
+	}
+	w.element(n, depth)
+}
+
+// landmark writes n, or a line that points to the same landmark written before.
+func (w *treeWriter) landmark(n *Node, depth int) {
+	key := sameness(n)
+	if first, ok := w.landmarks[key]; ok {
+		w.lines = append(w.lines, fmt.Sprintf("%s%s: same as e%d", indent(depth), w.label(n), first))
+		return
+	}
+	w.landmarks[key] = n.Ref
+	w.element(n, depth)
+}
+
+// sameness is what two landmarks share when one repeats the other: all but
+// their refs.
+func sameness(n *Node) string {
+	b, _ := json.Marshal(withoutRefs(*n)) // a Node always marshals
+	return string(b)
+}
+
+func withoutRefs(n Node) Node {
+	n.Ref = 0
+	if len(n.Kids) > 0 {
+		kids := make([]Node, len(n.Kids))
+		for i := range n.Kids {
+			kids[i] = withoutRefs(n.Kids[i])
+		}
+		n.Kids = kids
+	}
+	return n
+}
+
+// element writes n and what it holds.
+func (w *treeWriter) element(n *Node, depth int) {
 	head := indent(depth) + w.label(n)
 	if len(n.Kids) == 0 {
 		w.lines = append(w.lines, head)
@@ -304,6 +352,15 @@ func startsWithPunct(s string) bool {
 	return strings.ContainsRune(".,;:!?)]}'\"", r)
 }
 
+// landmark reports whether role marks a region of the page a site may repeat.
+func landmark(role string) bool {
+	switch role {
+	case "navigation", "banner", "contentinfo", "complementary", "search":
+		return true
+	}
+	return false
+}
+
 // keepInOutline reports whether a role without a ref stays in the
 // interactive outline: headings and landmarks say where the controls are.
 func keepInOutline(role string) bool {
@@ -414,7 +471,7 @@ func isAnchorRune(r rune) bool {
 	return r < utf8.RuneSelf && (isWordRune(r) || strings.ContainsRune("._-:~", r))
 }
 
-func indent(depth int) string { return strings.Repeat("  ", depth) }
+func indent(depth int) string { return strings.Repeat(" ", depth) }
 
 var refPattern = regexp.MustCompile(`\be\d+\b`)
 

@@ -129,7 +129,7 @@ Found a link "bug" e5 -> /bugs.html`,
 			}}},
 			f: Options{Base: base},
 			want: `link "Built-in Functions" e3 -> functions.html
-  link "abs()" e4 -> functions.html#abs
+ link "abs()" e4 -> functions.html#abs
 plain item`,
 		},
 		{
@@ -145,6 +145,24 @@ plain item`,
 alert: Saved.`,
 		},
 		{
+			name: "a landmark repeated line for line points to the first",
+			nodes: []Node{
+				{Role: "navigation", Name: "related", Ref: 1, Kids: []Node{{Role: "link", Name: "next", Ref: 2, Href: "http://127.0.0.1:8080/b"},
+					{Role: "search", Ref: 8, Kids: []Node{{Role: "textbox", Name: "Quick search", Ref: 9}}}}},
+				{Role: "main", Ref: 3, Kids: []Node{{Text: "Body"}}},
+				{Role: "navigation", Name: "related", Ref: 4, Kids: []Node{{Role: "link", Name: "next", Ref: 5, Href: "http://127.0.0.1:8080/b"},
+					{Role: "search", Ref: 10, Kids: []Node{{Role: "textbox", Name: "Quick search", Ref: 11}}}}},
+				{Role: "navigation", Name: "related", Ref: 6, Kids: []Node{{Role: "link", Name: "next", Ref: 7, Href: "http://127.0.0.1:8080/c"}}},
+			},
+			f: Options{Base: base},
+			want: `navigation "related" e1
+ link "next" e2 -> /b
+ search e8: textbox "Quick search" e9
+main e3: Body
+navigation "related" e4: same as e1
+navigation "related" e6: link "next" e7 -> /c`,
+		},
+		{
 			name: "rows are one line each",
 			nodes: []Node{{Role: "table", Ref: 6, Kids: []Node{
 				{Role: "row", Kids: []Node{{Role: "columnheader", Name: "Name"}, {Role: "columnheader", Name: "Value"}}},
@@ -152,9 +170,9 @@ alert: Saved.`,
 				{Role: "row", Ref: 8, Clickable: true, Kids: []Node{{Role: "cell", Name: "b"}, {Text: " \n"}, {Role: "cell", Name: "2"}}},
 			}}},
 			want: `table e6
-  | Name | Value
-  | a | button "Edit" e7
-  row e8 clickable: | b | 2`,
+ | Name | Value
+ | a | button "Edit" e7
+ row e8 clickable: | b | 2`,
 		},
 		{
 			name: "interactive keeps controls, headings and landmarks",
@@ -167,8 +185,8 @@ alert: Saved.`,
 			},
 			f: Options{Interactive: true},
 			want: `navigation "main" e1
-  h3 "Menu"
-  link "Home" e2 -> http://127.0.0.1:8080/`,
+ h3 "Menu"
+ link "Home" e2 -> http://127.0.0.1:8080/`,
 		},
 		{
 			name: "depth stops nesting",
@@ -304,6 +322,6 @@ func TestAListAPersonCanClickKeepsItsRefs(t *testing.T) {
 		{Role: "listitem", Name: "Beta", Ref: 2, Clickable: true},
 		{Role: "listitem", Kids: []Node{{Text: "Plain item"}}},
 	}}}
-	assert.Equal(t, []string{`list "Tasks" e4 clickable`, `  listitem "Alpha" e1 clickable`, `  listitem "Beta" e2 clickable`, "  Plain item"},
+	assert.Equal(t, []string{`list "Tasks" e4 clickable`, ` listitem "Alpha" e1 clickable`, ` listitem "Beta" e2 clickable`, " Plain item"},
 		Format(tree, Options{}))
 }
