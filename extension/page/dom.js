@@ -295,7 +295,9 @@
    * Names of the controls that dismiss a banner or dialog: close, accept,
    * reject, and the like.
    */
-  const DISMISS = /^(?:[×✕✖xX]|close\b.*|dismiss\b.*|(?:accept|reject|decline|deny|allow|agree|i agree|ok|okay|got it|understood|continue|skip|not now|no,? thanks|maybe later|later|cancel)\b.*)$/i;
+  const DISMISS = new RegExp('^(?:[×✕✖✗╳xX]|(?:close|dismiss|hide|accept|reject|refuse|decline|deny|allow|agree|' +
+    'i agree|i understand|understood|i accept|ok|okay|got it|continue|skip|not now|no,? thanks|maybe later|later|' +
+    'cancel|done|(?:only |use )?(?:strictly )?(?:necessary|essential)|save (?:my )?(?:choices|preferences|settings))\\b.*)$', 'i');
 
   /**
    * actionable: whether a person's click could reach ref's element now, and
@@ -407,14 +409,49 @@
       root = root.parentElement;
     }
     const dismiss = [];
-    for (const c of root.querySelectorAll('button, a[href], [role="button"], input[type="button"], input[type="submit"], [aria-label]')) {
+    for (const c of controlsIn(root)) {
       if (!shown(c)) continue;
-      const name = nameOf(c, roleOf(c)).trim();
+      // A styled span has no name of its own: its text is what a person reads.
+      const name = (nameOf(c, roleOf(c)) || (c.textContent ?? '').slice(0, 80)).trim();
       if (!DISMISS.test(name)) continue;
       dismiss.push({ ref: refFor(c), name: describe(c) });
       if (dismiss.length === 4) break;
     }
     return { blocker: { ref: refFor(root), name: describe(root) }, dismiss };
+  }
+
+  const CONTROLS = 'button, a[href], [role="button"], [role="link"], input[type="button"], input[type="submit"], ' +
+    '[aria-label], [onclick], [tabindex]:not([tabindex="-1"])';
+
+  /**
+   * The controls inside root, open shadow roots included, in document
+   * order: the elements a person would take for buttons, and those where
+   * the hand cursor starts (a close "×" that is a styled span).
+   * @param {Element} root
+   * @returns {Element[]}
+   */
+  function controlsIn(root) {
+    /** @type {Element[]} */
+    const out = [];
+    let budget = 3000; // a blocker is a banner or a dialog, not a page: stop reading long before one
+    /** @param {Element | ShadowRoot} r */
+    const walk = (r) => {
+      for (const el of r.querySelectorAll('*')) {
+        if (--budget < 0) return;
+        // A control's content is the control.
+        if ((el.matches(CONTROLS) || startsPointer(el)) && !out.some((o) => o.contains(el))) out.push(el);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(root);
+    return out;
+  }
+
+  /** Whether el shows the hand cursor and its parent another. @param {Element} el */
+  function startsPointer(el) {
+    if (getComputedStyle(el).cursor !== 'pointer') return false;
+    const parent = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host;
+    return !parent || getComputedStyle(parent).cursor !== 'pointer';
   }
 
   oc.dom = { locate, hit, points, dom, deepActive, actionable };

@@ -130,3 +130,29 @@ test('select picks options by value, label or text, and refuses others', () => {
   const many = refFor(page.$('#many'));
   assert.deepEqual(page.ok('dom', { ref: many, op: 'select', values: ['Red', 'Green'] }), { value: 'Red, Green' });
 });
+
+test('a covered element names its blocker and the controls that would dismiss it', () => {
+  const page = new TestPage(`
+    <button id=pay>Pay</button>
+    <div id=banner>
+      <p>We use cookies. <a href="/privacy">Learn more</a></p>
+      <span id=x style="cursor:pointer">×</span>
+      <button id=reject><span>Reject all</span></button>
+      <div id=accept role=button>Accept all cookies</div>
+      <cookie-choices></cookie-choices>
+    </div>`);
+  const host = page.$('cookie-choices');
+  host.attachShadow({ mode: 'open' }).innerHTML = '<button id=necessary>Only necessary</button>';
+  page.place('#pay', { x: 10, y: 10, width: 80, height: 30 });
+  page.place('#banner', { x: 0, y: 0, width: 800, height: 100 });
+  for (const id of ['#x', '#reject', '#accept', '[href="/privacy"]']) page.place(id, { x: 500, y: 50, width: 20, height: 20 });
+  const necessary = /** @type {Element} */ (host.shadowRoot?.querySelector('#necessary'));
+  page.place(necessary, { x: 600, y: 50, width: 20, height: 20 });
+  const { refFor } = page.ns.refs;
+  const out = page.ok('actionable', { ref: refFor(page.$('#pay')), refBase: 1 });
+  assert.equal(out.state, 'covered');
+  assert.equal(out.blocker.ref, refFor(page.$('#banner')));
+  assert.deepEqual(out.dismiss.map((/** @type {{ ref: number }} */ d) => d.ref),
+    [refFor(page.$('#x')), refFor(page.$('#reject')), refFor(page.$('#accept')), refFor(necessary)],
+    'the styled ×, a button (not its span), a role=button, one in a shadow root; not "Learn more"');
+});

@@ -86,6 +86,8 @@ export class TestPage {
     w.Element.prototype.scrollIntoView = function scrollIntoView() {
       page.scrolled.push(this);
     };
+    // Nothing moves in a page without layout.
+    w.document.getAnimations = () => [];
     w.document.elementFromPoint = (x, y) => {
       for (let i = page.placed.length - 1; i >= 0; i--) {
         const { el, box } = page.placed[i];
@@ -101,12 +103,13 @@ export class TestPage {
   }
 
   /**
-   * Gives the element matching selector a box, on top of those placed before.
-   * @param {string} selector
+   * Gives the element matching selector (or the element) a box, on top of
+   * those placed before.
+   * @param {string | Element} selector
    * @param {Box} box
    */
   place(selector, box) {
-    const el = this.$(selector);
+    const el = typeof selector === 'string' ? this.$(selector) : selector;
     el.getBoundingClientRect = () => /** @type {DOMRect} */ ({ ...box, top: box.y, left: box.x, right: box.x + box.width, bottom: box.y + box.height });
     this.placed.push({ el, box });
     return el;
