@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame,
-    roleOf, nameOf, visible, secretOf, valueOf, describe,
+    roleOf, nameOf, visible, startsPointer, secretOf, valueOf, describe,
   } = oc.roles;
 
   /**
@@ -445,13 +445,6 @@
     };
     walk(root);
     return out;
-  }
-
-  /** Whether el shows the hand cursor and its parent another. @param {Element} el */
-  function startsPointer(el) {
-    if (getComputedStyle(el).cursor !== 'pointer') return false;
-    const parent = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host;
-    return !parent || getComputedStyle(parent).cursor !== 'pointer';
   }
 
   oc.dom = { locate, hit, points, dom, deepActive, actionable };

@@ -356,6 +356,18 @@
   }
 
   /**
+   * Whether el is where the hand cursor starts: it shows cursor:pointer and
+   * its parent another, so el is the thing a person would click, not text
+   * inside it.
+   * @param {Element} el
+   */
+  function startsPointer(el) {
+    if (getComputedStyle(el).cursor !== 'pointer') return false;
+    const parent = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host;
+    return !parent || getComputedStyle(parent).cursor !== 'pointer';
+  }
+
+  /**
    * Why a control's value must not be shown: 'password', 'secret', or ''.
    * @param {Element} el
    */
@@ -410,6 +422,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, secretOf, valueOf, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, secretOf, valueOf, describe,
   };
 })();

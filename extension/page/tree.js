@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, childrenOf, visible, secretOf, valueOf,
+    roleOf, nameOf, hasOwnName, childrenOf, visible, startsPointer, secretOf, valueOf,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -489,19 +489,15 @@
   }
 
   /**
-   * Whether el is where the hand cursor starts under a listening ancestor:
-   * its parent shows another cursor, so el is the thing to click, not text
-   * inside it. A label's control and a control's content have refs of
-   * their own; code is text.
+   * Whether el is where the hand cursor starts under a listening ancestor.
+   * A label's control and a control's content have refs of their own; code
+   * is text, and its many spans are not asked.
    * @param {Element} el
    * @param {WalkState} st
    */
   function pointed(el, st) {
-    // Code's many spans are words of its text: not asked.
-    if (st.listened === 0 || st.controls > 0 || st.pre > 0 || getComputedStyle(el).cursor !== 'pointer') return false;
+    if (st.listened === 0 || st.controls > 0 || st.pre > 0 || !startsPointer(el)) return false;
     if (el.tagName === 'LABEL' && /** @type {HTMLLabelElement} */ (el).control) return false;
-    const parent = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host;
-    if (parent && getComputedStyle(parent).cursor === 'pointer') return false;
     st.pointed++;
     return true;
   }

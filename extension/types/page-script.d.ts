@@ -94,6 +94,8 @@ interface PageRoles {
   clip(s: string): string;
   childrenOf(el: Element): Iterable<Node>;
   visible(el: Element): boolean;
+  /** Whether el shows the hand cursor and its parent another. */
+  startsPointer(el: Element): boolean;
   /** Why a control's value must not be shown: 'password', 'secret', or ''. */
   secretOf(el: Element): string;
   valueOf(el: Element, role: string): string | undefined;
