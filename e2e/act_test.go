@@ -251,6 +251,34 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 	assert.Equal(t, want, runs, "each clicked once, through its delegate")
 }
 
+// TestReadPageMarksListenersInCrossOriginFrames reads listeners.html inside
+// frames.html's cross-origin frame: once in the page's process (another port,
+// the same site), once out of it (localhost: another site, its own CDP
+// session). The elements only a script marks as clickable get refs there too.
+func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
+	e := newEnv(t)
+	a, b := fixtureSites(t)
+	cs := e.client("e2e")
+	for _, tc := range []struct{ name, frame string }{
+		{"same site", b.URL + "/listeners.html"},
+		{"cross site", siteOnLocalhost(b, "/listeners.html")},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := openTab(t, cs, a.URL+"/frames.html?cross="+tc.frame)
+			tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+			plan := refOf(t, tree, `generic "Plan Pro, $10 a month"`)
+			rename := refOf(t, tree, `h2 "Double-click to rename"`)
+			assert.Contains(t, tree, plan+" clickable", tree)
+			assert.Contains(t, tree, rename+" clickable")
+
+			interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
+			assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "plan chosen"`, "the frame's own handler ran")
+			interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
+			assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "renaming"`)
+		})
+	}
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -2,9 +2,9 @@
 // The Chrome DevTools Protocol through chrome.debugger, the only caller of
 // that API. A tab is attached lazily, on its first command, and stays
 // attached until it closes or something detaches it (the user pressing Cancel
-// on the "started debugging" bar, a crash). There is no
-// chrome.debugger.onEvent listener: nothing needs CDP events yet, and one
-// would be called for every event of every attached tab.
+// on the "started debugging" bar, a crash). Events reach the subscribers of
+// their method: those of the tab's own session, or (onChildEvent) those of an
+// out-of-process frame's child session.
 
 import { raceSignal, sleep } from '../lib/abort.js';
 import { ActionError } from '../lib/errors.js';
@@ -19,10 +19,13 @@ const attached = new Set();
  */
 const detachedBy = new Map();
 /**
- * Event subscribers by CDP method.
+ * Event subscribers by CDP method: of the tab's own session, and of the
+ * child sessions of its out-of-process frames.
  * @type {Map<string, Set<(tabId: number, params: any) => void>>}
  */
 const subscribers = new Map();
+/** @type {Map<string, Set<(tabId: number, params: any, sessionId: string) => void>>} */
+const childSubscribers = new Map();
 /**
  * Attaches under way, so that two commands attach once.
  * @type {Map<number, Promise<void>>}
@@ -54,8 +57,13 @@ chrome.debugger.onDetach.addListener((source, reason) => {
   console.info(`cdp: tab ${source.tabId} detached (${reason})`);
 });
 chrome.debugger.onEvent.addListener((source, method, params) => {
-  const fns = source.tabId === undefined ? undefined : subscribers.get(method);
-  if (fns) for (const fn of fns) fn(/** @type {number} */ (source.tabId), params ?? {});
+  if (source.tabId === undefined) return;
+  const { tabId, sessionId } = source;
+  if (sessionId) {
+    for (const fn of childSubscribers.get(method) ?? []) fn(tabId, params ?? {}, sessionId);
+    return;
+  }
+  for (const fn of subscribers.get(method) ?? []) fn(tabId, params ?? {});
 });
 chrome.tabs.onRemoved.addListener((tabId) => detachedBy.delete(tabId));
 
@@ -69,6 +77,18 @@ chrome.tabs.onRemoved.addListener((tabId) => detachedBy.delete(tabId));
 export function onEvent(method, fn) {
   let fns = subscribers.get(method);
   if (!fns) subscribers.set(method, (fns = new Set()));
+  fns.add(fn);
+}
+
+/**
+ * Calls fn for every CDP event named method from a child session: an
+ * out-of-process frame's, once Target.setAutoAttach has attached it.
+ * @param {string} method
+ * @param {(tabId: number, params: any, sessionId: string) => void} fn
+ */
+export function onChildEvent(method, fn) {
+  let fns = childSubscribers.get(method);
+  if (!fns) childSubscribers.set(method, (fns = new Set()));
   fns.add(fn);
 }
 
@@ -159,17 +179,18 @@ function touch(tabId) {
  * @param {number} tabId
  * @param {string} method e.g. 'Runtime.evaluate'
  * @param {Record<string, unknown>} [params]
- * @param {{ signal?: AbortSignal }} [options] the wait stops on abort; the
- *   command itself may still run to its end in the browser
+ * @param {{ signal?: AbortSignal, sessionId?: string }} [options] the wait
+ *   stops on abort, though the command itself may still run to its end in
+ *   the browser; sessionId sends it to a child session (an out-of-process frame)
  * @returns {Promise<any>}
  */
-export async function send(tabId, method, params = {}, { signal } = {}) {
+export async function send(tabId, method, params = {}, { signal, sessionId } = {}) {
   touch(tabId);
   for (let attempt = 0; ; attempt++) {
     await raceSignal(attach(tabId), signal);
     try {
       return await raceSignal(
-        chrome.debugger.sendCommand({ tabId }, method, params),
+        chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params),
         signal,
       );
     } catch (err) {

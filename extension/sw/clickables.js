@@ -12,7 +12,10 @@
 // that listens is handed over too: a framework that delegates (React's root,
 // jQuery's document) hears the clicks of elements that have no listener of
 // their own, and the page script then marks those the page gives a hand
-// cursor.
+// cursor. A cross-origin frame's page script is marked the same way, in its
+// own worlds: through the tab's session when the frame shares the page's
+// process, through a child session (Target.setAutoAttach, flat) when it is
+// out of it.
 
 import * as cdp from './cdp.js';
 
@@ -40,6 +43,14 @@ const worlds = new Map();
 const pageWorlds = new Map();
 /** tabId -> the CDP id of the main frame. @type {Map<number, string>} */
 const mainFrames = new Map();
+/**
+ * tabId -> child session -> an out-of-process frame: its CDP id (its
+ * target's), and the page's and our world in it once reported.
+ * @type {Map<number, Map<string, { frame: string, page?: number, ours?: number }>>}
+ */
+const children = new Map();
+/** Tabs whose out-of-process frames attach as child sessions. @type {Set<number>} */
+const autoAttached = new Set();
 
 cdp.onEvent('Runtime.executionContextCreated', (tabId, { context }) => {
   const frame = String(context?.auxData?.frameId);
@@ -47,7 +58,7 @@ cdp.onEvent('Runtime.executionContextCreated', (tabId, { context }) => {
     let frames = pageWorlds.get(tabId);
     if (!frames) pageWorlds.set(tabId, (frames = new Map()));
     frames.set(frame, { id: context.id, origin: context.origin });
-  } else if (context?.origin === `chrome-extension://${chrome.runtime.id}`) {
+  } else if (context?.origin === ourOrigin()) {
     let frames = worlds.get(tabId);
     if (!frames) worlds.set(tabId, (frames = new Map()));
     frames.set(frame, context.id);
@@ -66,14 +77,46 @@ cdp.onEvent('Runtime.executionContextsCleared', (tabId) => {
 cdp.onEvent('Page.frameNavigated', (tabId, { frame }) => {
   if (frame && !frame.parentId) mainFrames.set(tabId, frame.id);
 });
+cdp.onEvent('Target.attachedToTarget', (tabId, { sessionId, targetInfo }) => {
+  if (targetInfo?.type !== 'iframe' || !sessionId) return;
+  let sessions = children.get(tabId);
+  if (!sessions) children.set(tabId, (sessions = new Map()));
+  sessions.set(sessionId, { frame: String(targetInfo.targetId) });
+  // Its contexts are reported from now on, and those it has at once.
+  cdp.send(tabId, 'Runtime.enable', {}, { sessionId }).catch(() => {});
+});
+cdp.onEvent('Target.detachedFromTarget', (tabId, { sessionId }) => children.get(tabId)?.delete(sessionId));
+cdp.onChildEvent('Runtime.executionContextCreated', (tabId, { context }, sessionId) => {
+  const child = children.get(tabId)?.get(sessionId);
+  if (!child || String(context?.auxData?.frameId) !== child.frame) return;
+  if (context.auxData.isDefault) child.page = context.id;
+  else if (context.origin === ourOrigin()) child.ours = context.id;
+});
+cdp.onChildEvent('Runtime.executionContextDestroyed', (tabId, { executionContextId }, sessionId) => {
+  const child = children.get(tabId)?.get(sessionId);
+  if (!child) return;
+  if (child.page === executionContextId) child.page = undefined;
+  if (child.ours === executionContextId) child.ours = undefined;
+});
+cdp.onChildEvent('Runtime.executionContextsCleared', (tabId, _, sessionId) => {
+  const child = children.get(tabId)?.get(sessionId);
+  if (child) child.page = child.ours = undefined;
+});
 cdp.onEvent('detached', (tabId) => forget(tabId));
 chrome.tabs.onRemoved.addListener((tabId) => forget(tabId));
+
+/** The origin of our isolated worlds' contexts. */
+function ourOrigin() {
+  return `chrome-extension://${chrome.runtime.id}`;
+}
 
 /** @param {number} tabId */
 function forget(tabId) {
   worlds.delete(tabId);
   pageWorlds.delete(tabId);
   mainFrames.delete(tabId);
+  children.delete(tabId);
+  autoAttached.delete(tabId);
 }
 
 /**
@@ -88,23 +131,78 @@ function forget(tabId) {
 export async function mark(tabId, signal) {
   const main = mainFrames.get(tabId) ?? (await mainFrame(tabId, signal));
   if (main === undefined) return -1;
-  const contextId = worlds.get(tabId)?.get(main);
-  if (contextId === undefined) return -1;
+  const ours = worlds.get(tabId)?.get(main);
+  if (ours === undefined) return -1;
+  await autoAttach(tabId, signal);
+  return markWorld(tabId, { page: pageWorlds.get(tabId)?.get(main)?.id, ours, main }, signal);
+}
+
+/**
+ * Does for the tab's cross-origin frames what mark does for its top
+ * document: those in the page's process (same site) and those out of it,
+ * through their child sessions. A frame's page script must be there: the
+ * first read of a frame injects it, and marks it after. Answers how many
+ * elements the frames' trees now show differently.
+ * @param {number} tabId
+ * @param {AbortSignal} signal
+ * @returns {Promise<number>}
+ */
+export async function markFrames(tabId, signal) {
+  const main = mainFrames.get(tabId);
+  if (main === undefined) return 0;
+  const origin = pageWorlds.get(tabId)?.get(main)?.origin;
+  /** @type {FrameWorld[]} */
+  const frames = [];
+  for (const [frame, c] of pageWorlds.get(tabId) ?? []) {
+    const ours = worlds.get(tabId)?.get(frame);
+    // The top's own origin's frames are walked in place, with the top.
+    if (frame !== main && c.origin !== origin && ours !== undefined) frames.push({ page: c.id, ours });
+  }
+  for (const [sessionId, child] of children.get(tabId) ?? []) {
+    if (child.page !== undefined && child.ours !== undefined) frames.push({ sessionId, page: child.page, ours: child.ours });
+  }
+  const counts = await Promise.all(frames.map((w) => markWorld(tabId, w, signal).catch(() => 0)));
+  return counts.reduce((sum, n) => sum + Math.max(n, 0), 0);
+}
+
+/**
+ * Where a command goes: the tab's session, or a frame's child session.
+ * @typedef {{ signal: AbortSignal, sessionId?: string }} Session
+ */
+
+/**
+ * A frame's two worlds: the page's, where its listeners are, and ours, where
+ * its page script is. sessionId: the child session of an out-of-process
+ * frame; main: the top frame's CDP id, whose same-origin frames it walks.
+ * @typedef {{ sessionId?: string, page: number | undefined, ours: number, main?: string }} FrameWorld
+ */
+
+/**
+ * Hands a frame's page script the elements of its document with click
+ * listeners, and the document when it or its window listens.
+ * @param {number} tabId
+ * @param {FrameWorld} w
+ * @param {AbortSignal} signal
+ * @returns {Promise<number>} as mark
+ */
+async function markWorld(tabId, w, signal) {
+  const opts = { signal, sessionId: w.sessionId };
   try {
     const fresh = await cdp.send(tabId, 'Runtime.evaluate',
-      { expression: 'globalThis.__openchrome?.tree?.marksFresh?.() === true', contextId, returnByValue: true }, { signal });
+      { expression: 'globalThis.__openchrome?.tree?.marksFresh?.() === true', contextId: w.ours, returnByValue: true }, opts);
     if (fresh.result?.value === true) return 0; // nothing added or removed since
     // The page's document: without pierce the debugger reports the
     // listeners of the object's own world, and the page's are in its main.
-    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', objectGroup: GROUP }, { signal });
+    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId: w.page, objectGroup: GROUP }, opts);
     if (!doc.result?.objectId) return -1;
-    const docs = [{ objectId: doc.result.objectId, contextId: undefined }, ...(await frameDocuments(tabId, main, signal))];
-    const roots = [...docs.map((d) => d.objectId), ...(await shadowRoots(tabId, undefined, signal)),
-      ...(await Promise.all(docs.slice(1).map((d) => shadowRoots(tabId, d.contextId, signal).catch(() => [])))).flat()];
+    const docs = [{ objectId: doc.result.objectId, contextId: w.page },
+      ...(w.main ? await frameDocuments(tabId, w.main, signal) : [])];
+    const roots = [...docs.map((d) => d.objectId),
+      ...(await Promise.all(docs.map((d) => shadowRoots(tabId, d.contextId, opts).catch(() => [])))).flat()];
     const [found, windows] = await Promise.all([
-      Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, signal))),
+      Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, opts))),
       // A window's listeners (jQuery's, a framework's) hear every click of its document.
-      Promise.all(docs.map((d) => windowHears(tabId, d, signal))),
+      Promise.all(docs.map((d) => windowHears(tabId, d, opts))),
     ]);
     const ids = [...new Set([
       ...found.flat().filter((l) => CLICKS.has(l.type) && l.backendNodeId).map((l) => /** @type {number} */ (l.backendNodeId)),
@@ -112,19 +210,32 @@ export async function mark(tabId, signal) {
     ])];
     if (!ids.length) return 0;
     const nodes = await Promise.all(ids.map((backendNodeId) =>
-      cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: GROUP }, { signal })
+      cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.ours, objectGroup: GROUP }, opts)
         .catch(() => undefined)));
     const args = nodes.flatMap((n) => (n?.object?.objectId ? [{ objectId: n.object.objectId }] : []));
     const res = await cdp.send(tabId, 'Runtime.callFunctionOn', {
-      executionContextId: contextId,
+      executionContextId: w.ours,
       functionDeclaration: 'function (...els) { return globalThis.__openchrome?.tree?.markClickable?.(els) ?? -1; }',
       arguments: args,
       returnByValue: true,
-    }, { signal });
+    }, opts);
     return typeof res.result?.value === 'number' ? res.result.value : -1;
   } finally {
-    cdp.send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => {});
+    cdp.send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }, { sessionId: w.sessionId }).catch(() => {});
   }
+}
+
+/**
+ * Has the tab's out-of-process frames attach as child sessions, once a
+ * session: their listeners are out of the tab's own session's reach.
+ * @param {number} tabId
+ * @param {AbortSignal} signal
+ */
+async function autoAttach(tabId, signal) {
+  if (autoAttached.has(tabId)) return;
+  autoAttached.add(tabId);
+  await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, { signal })
+    .catch(() => autoAttached.delete(tabId));
 }
 
 /**
@@ -132,14 +243,14 @@ export async function mark(tabId, signal) {
  * evaluation, no more).
  * @param {number} tabId
  * @param {number | undefined} contextId the document's page world; the top one's if undefined
- * @param {AbortSignal} signal
+ * @param {Session} opts
  * @returns {Promise<string[]>}
  */
-async function shadowRoots(tabId, contextId, signal) {
-  const list = await cdp.send(tabId, 'Runtime.evaluate', { expression: SHADOW_ROOTS, contextId, objectGroup: GROUP }, { signal });
+async function shadowRoots(tabId, contextId, opts) {
+  const list = await cdp.send(tabId, 'Runtime.evaluate', { expression: SHADOW_ROOTS, contextId, objectGroup: GROUP }, opts);
   const id = list.result?.objectId;
   if (!id || list.result?.description === 'Array(0)') return [];
-  const { result } = await cdp.send(tabId, 'Runtime.getProperties', { objectId: id, ownProperties: true }, { signal });
+  const { result } = await cdp.send(tabId, 'Runtime.getProperties', { objectId: id, ownProperties: true }, opts);
   return (result ?? []).flatMap((/** @type {any} */ p) =>
     (/^\d+$/.test(p.name) && p.value?.objectId ? [/** @type {string} */ (p.value.objectId)] : []));
 }
@@ -172,11 +283,11 @@ async function frameDocuments(tabId, main, signal) {
  * @param {number} tabId
  * @param {string} objectId
  * @param {number} depth
- * @param {AbortSignal} signal
+ * @param {Session} opts
  * @returns {Promise<Array<{ type: string, backendNodeId?: number }>>}
  */
-function listenersOf(tabId, objectId, depth, signal) {
-  return cdp.send(tabId, 'DOMDebugger.getEventListeners', { objectId, depth, pierce: false }, { signal })
+function listenersOf(tabId, objectId, depth, opts) {
+  return cdp.send(tabId, 'DOMDebugger.getEventListeners', { objectId, depth, pierce: false }, opts)
     .then((r) => r.listeners ?? [], () => []);
 }
 
@@ -185,16 +296,16 @@ function listenersOf(tabId, objectId, depth, signal) {
  * page script then counts as its document's.
  * @param {number} tabId
  * @param {{ objectId: string, contextId: number | undefined }} doc
- * @param {AbortSignal} signal
+ * @param {Session} opts
  * @returns {Promise<number | undefined>}
  */
-async function windowHears(tabId, doc, signal) {
+async function windowHears(tabId, doc, opts) {
   const win = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'window', contextId: doc.contextId, objectGroup: GROUP },
-    { signal }).catch(() => undefined);
+    opts).catch(() => undefined);
   if (!win?.result?.objectId) return undefined;
-  const listeners = await listenersOf(tabId, win.result.objectId, 0, signal);
+  const listeners = await listenersOf(tabId, win.result.objectId, 0, opts);
   if (!listeners.some((l) => CLICKS.has(l.type))) return undefined;
-  const node = await cdp.send(tabId, 'DOM.describeNode', { objectId: doc.objectId }, { signal }).catch(() => undefined);
+  const node = await cdp.send(tabId, 'DOM.describeNode', { objectId: doc.objectId }, opts).catch(() => undefined);
   return node?.node?.backendNodeId;
 }
 

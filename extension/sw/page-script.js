@@ -226,9 +226,18 @@ export function snapshot(tabId, signal) {
     if (marked < 0 && (await clickables.mark(tabId, signal).catch(() => 0)) > 0) {
       top = await snapshotFrame(tabId, 0, signal);
     }
-    const framePlaces = new Map();
-    places.set(tabId, framePlaces);
+    // Cross-origin frames likewise: those read before are marked before
+    // their walk; one read for the first time, after it, and walked again
+    // when that changes its tree.
+    await clickables.markFrames(tabId, signal).catch(() => 0);
+    let framePlaces = new Map();
     await fillFrames(tabId, 0, top.data.tree, framePlaces, signal, 0);
+    if (framePlaces.size && (await clickables.markFrames(tabId, signal).catch(() => 0)) > 0) {
+      top = await snapshotFrame(tabId, 0, signal);
+      framePlaces = new Map();
+      await fillFrames(tabId, 0, top.data.tree, framePlaces, signal, 0);
+    }
+    places.set(tabId, framePlaces);
     save();
     return top.data;
   });
