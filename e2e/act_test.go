@@ -174,6 +174,12 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["late"])
 	})
 
+	t.Run("a button added after a delay is waited for, then clicked once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		interact(t, cs, map[string]any{"query": "Added later", "action": "click", "tabId": tab})
+		assert.EqualValues(t, 1, runs(t, tab)["added"])
+	})
+
 	t.Run("a disabled element is refused, not forced", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/form.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)

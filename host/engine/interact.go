@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -124,12 +125,12 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
 	var found *browser.Candidate
 	if s.Query != "" {
-		r, err := browser.ElementFind(tab, s.Query, 2).Run(ctx, c)
+		r, err := c.findAppearing(ctx, tab, s.Query)
 		if err != nil {
 			return acted{}, err
 		}
 		if len(r.Candidates) == 0 {
-			return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page matches %q", s.Query).
+			return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page matches %q (waited %s)", s.Query, appearWait).
 				WithHint("call find or read_page for refs")
 		}
 		found = &r.Candidates[0]
@@ -157,6 +158,34 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 		out.Found = fmt.Sprintf("%q matched %s (%s)", s.Query, a.Ref, found.Why)
 	}
 	return out, nil
+}
+
+// How long a step's query waits for something on the page to match it, and
+// how often it looks: as long as the extension waits for a matched element
+// to become actionable.
+const (
+	appearWait = 5 * time.Second
+	appearPoll = 100 * time.Millisecond
+)
+
+// findAppearing asks for query's candidates until one shows or appearWait
+// has passed: a button a script adds a moment after the page loads is acted
+// on when it comes, as a disabled one is once it is enabled.
+func (c *call) findAppearing(ctx context.Context, tab int, query string) (browser.Found, error) {
+	deadline := c.engine.now().Add(appearWait)
+	for {
+		r, err := browser.ElementFind(tab, query, 2).Run(ctx, c)
+		if err != nil || len(r.Candidates) > 0 || !c.engine.now().Before(deadline) {
+			return r, err
+		}
+		t := time.NewTimer(appearPoll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return r, ctx.Err()
+		case <-t.C:
+		}
+	}
 }
 
 // followOpened makes the last tab an action opened the current one, as

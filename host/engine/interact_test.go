@@ -1,0 +1,60 @@
+package engine
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/protocol"
+)
+
+// appearingBrowser is pageBrowser on a page where nothing matches a query
+// until the find after the one misses have run.
+func appearingBrowser(misses int32, finds *atomic.Int32) func(protocol.Command) (any, *protocol.Error) {
+	return tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/login", Active: true}}, func(cmd protocol.Command) (any, *protocol.Error) {
+		if cmd.Action == "element.find" && finds.Add(1) <= misses {
+			return browser.Found{}, nil
+		}
+		return pageBrowser(cmd)
+	})
+}
+
+func TestAQueryWaitsForItsElementToAppear(t *testing.T) {
+	var finds atomic.Int32
+	e, fb := newEngine(t, protocol.Version, appearingBrowser(2, &finds))
+	r := run(t, e, "interact", `{"query":"Login","action":"click","tabId":7}`)
+	require.False(t, r.IsError, textOf(t, r))
+	assert.EqualValues(t, 3, finds.Load(), "asked until it matched")
+	acts := 0
+	for _, a := range fb.actions() {
+		if a == "element.act" {
+			acts++
+		}
+	}
+	assert.Equal(t, 1, acts, "and acted once")
+}
+
+func TestAQueryThatNeverMatchesIsNotFoundAfterTheWait(t *testing.T) {
+	// Each look at the clock is a second later: the wait ends after a few
+	// finds, not after five seconds.
+	var mu sync.Mutex
+	now := time.Unix(0, 0)
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+	var finds atomic.Int32
+	e, fb := newEngineWith(t, Options{Now: clock}, protocol.Version, appearingBrowser(1000, &finds))
+	r := run(t, e, "interact", `{"query":"Nothing like it","action":"click","tabId":7}`)
+	err := wantError(t, r, protocol.CodeNotFound)
+	assert.Contains(t, err.Message, `nothing on the page matches "Nothing like it" (waited 5s)`)
+	assert.Greater(t, finds.Load(), int32(1), "looked again")
+	assert.NotContains(t, fb.actions(), "element.act", "nothing was done")
+}
