@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -258,16 +259,21 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 }
 
 // TestReadPageMarksListenersInCrossOriginFrames reads listeners.html inside
-// frames.html's cross-origin frame: once in the page's process (another port,
-// the same site), once out of it (localhost: another site, its own CDP
-// session). The elements only a script marks as clickable get refs there too.
+// frames.html's cross-origin frame: in the page's process (another port, the
+// same site), out of it (localhost: another site, its own CDP session), and
+// out of both (127.0.0.2 inside localhost). The elements only a script marks
+// as clickable get refs there too.
 func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 	e := newEnv(t)
 	a, b := fixtureSites(t)
 	cs := e.client("e2e")
+	c := fixtureSiteOn(t, "127.0.0.2")
 	for _, tc := range []struct{ name, frame string }{
 		{"same site", b.URL + "/listeners.html"},
 		{"cross site", siteOnLocalhost(b, "/listeners.html")},
+		// A frame of a third site inside a cross-site frame: its own
+		// process, attached to the frame around it.
+		{"cross site in cross site", siteOnLocalhost(b, "/frames.html?cross="+url.QueryEscape(c.URL+"/listeners.html"))},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tab := openTab(t, cs, a.URL+"/frames.html?cross="+tc.frame)
@@ -281,6 +287,48 @@ func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 			assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "plan chosen"`, "the frame's own handler ran")
 			interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
 			assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "renaming"`)
+		})
+	}
+}
+
+// TestAClickInAFrameUnderABannerIsNotDelivered clicks a button in a
+// cross-origin frame that a banner of the page covers: the frame's own hit
+// test cannot see the banner, so the click would land on it. Nothing is
+// clicked, the banner and its Accept are named; after Accept the click goes
+// through, once. The frame is out of process, then in the page's process,
+// then nested in another cross-site frame that is scrolled out of view.
+func TestAClickInAFrameUnderABannerIsNotDelivered(t *testing.T) {
+	e := newEnv(t)
+	a, b := fixtureSites(t)
+	c := fixtureSiteOn(t, "127.0.0.2")
+	cs := e.client("e2e")
+	for _, tc := range []struct{ name, frame string }{
+		{"cross site", siteOnLocalhost(b, "/frame-inner.html")},
+		{"same site", b.URL + "/frame-inner.html"},
+		{"cross site in a cross-site frame", siteOnLocalhost(b, "/frames.html?cross="+url.QueryEscape(c.URL+"/frame-inner.html"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := openTab(t, cs, a.URL+"/frame-banner.html?cross="+url.QueryEscape(tc.frame))
+			tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+			buttons := regexp.MustCompile(`button "Inner button" (e\d+)`).FindAllStringSubmatch(tree, -1)
+			require.NotEmpty(t, buttons, tree)
+			inner := buttons[len(buttons)-1][1]
+
+			r := call(t, cs, "interact", map[string]any{"ref": inner, "action": "click", "tabId": tab})
+			require.True(t, r.IsError, "covered: %s", textOf(r))
+			a := actedOf(t, r)
+			require.NotNil(t, a.Blocked, textOf(r))
+			assert.Contains(t, a.Blocked.By.Name, "Cookies")
+			require.NotEmpty(t, a.Blocked.Dismiss)
+			assert.Contains(t, a.Blocked.Dismiss[0].Name, "Accept all")
+			assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.bannerClicks"}),
+				"the banner was not clicked either")
+			assert.NotContains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "inner clicked"`)
+
+			interact(t, cs, map[string]any{"ref": a.Blocked.Dismiss[0].Ref, "action": "click", "tabId": tab})
+			interact(t, cs, map[string]any{"ref": inner, "action": "click", "tabId": tab})
+			after := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+			assert.Equal(t, 1, strings.Count(after, `status "inner clicked"`), "the frame's button, once:\n%s", after)
 		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"embed"
 	"io"
 	"io/fs"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"path"
@@ -34,6 +35,23 @@ func fixtureSite(t testing.TB) *httptest.Server {
 	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
 		t.Fatalf("fixture site must be on loopback, got %s", srv.URL)
 	}
+	return srv
+}
+
+// fixtureSiteOn serves testdata/site/ on another loopback address, such as
+// 127.0.0.2: a third site to Chrome, beside 127.0.0.1 and localhost, for a
+// cross-site frame inside a cross-site frame.
+func fixtureSiteOn(t testing.TB, ip string) *httptest.Server {
+	t.Helper()
+	root, err := fs.Sub(sitePages, "testdata/site")
+	require.NoError(t, err)
+	srv := httptest.NewUnstartedServer(http.FileServer(http.FS(root)))
+	l, err := net.Listen("tcp", ip+":0")
+	require.NoError(t, err, "listen on %s", ip)
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.Start()
+	t.Cleanup(srv.Close)
 	return srv
 }
 

@@ -339,6 +339,27 @@
     return out({ state: 'covered', box, animating, ...blockerOf(el, hitAt(c.x, c.y)) });
   }
 
+  /**
+   * reaches: whether a click at (x, y) gets to ref's element, an iframe
+   * whose cross-origin content the click is meant for: ok; covered, with
+   * what takes it and the controls that would dismiss that; or, for a point
+   * outside this frame's viewport, scrolled: the iframe is brought into view
+   * and the caller looks again.
+   * @param {{ ref: number, x: number, y: number, refBase?: number }} args
+   */
+  function reaches({ ref, x, y, refBase }) {
+    advance(refBase ?? 0);
+    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, nextRef: next() });
+    const el = element(ref);
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      return out({ state: 'offscreen', scrolled: true });
+    }
+    const h = hitAt(x, y);
+    if (lands(el, h)) return out({ state: 'ok' });
+    return out({ state: 'covered', ...blockerOf(el, h) });
+  }
+
   /** @param {Element} el */
   function shown(el) {
     if (!visible(el)) return false;
@@ -447,5 +468,5 @@
     return out;
   }
 
-  oc.dom = { locate, hit, points, dom, deepActive, actionable };
+  oc.dom = { locate, hit, points, dom, deepActive, actionable, reaches };
 })();

@@ -17,6 +17,7 @@
     hit: oc.dom.hit,
     points: oc.dom.points,
     actionable: oc.dom.actionable,
+    reaches: oc.dom.reaches,
     dom: oc.dom.dom,
     watch: oc.watch.watch,
     changes: oc.watch.changes,

@@ -51,6 +51,8 @@ const mainFrames = new Map();
 const children = new Map();
 /** Tabs whose out-of-process frames attach as child sessions. @type {Set<number>} */
 const autoAttached = new Set();
+/** Out-of-process frames attach as flat child sessions, running on. */
+const AUTO_ATTACH = { autoAttach: true, waitForDebuggerOnStart: false, flatten: true };
 
 cdp.onEvent('Runtime.executionContextCreated', (tabId, { context }) => {
   const frame = String(context?.auxData?.frameId);
@@ -77,15 +79,26 @@ cdp.onEvent('Runtime.executionContextsCleared', (tabId) => {
 cdp.onEvent('Page.frameNavigated', (tabId, { frame }) => {
   if (frame && !frame.parentId) mainFrames.set(tabId, frame.id);
 });
-cdp.onEvent('Target.attachedToTarget', (tabId, { sessionId, targetInfo }) => {
+/**
+ * An out-of-process frame attached, to the tab's session or, nested, to
+ * another frame's.
+ * @param {number} tabId
+ * @param {{ sessionId?: string, targetInfo?: { type?: string, targetId?: string } }} params
+ */
+function frameAttached(tabId, { sessionId, targetInfo }) {
   if (targetInfo?.type !== 'iframe' || !sessionId) return;
   let sessions = children.get(tabId);
   if (!sessions) children.set(tabId, (sessions = new Map()));
   sessions.set(sessionId, { frame: String(targetInfo.targetId) });
-  // Its contexts are reported from now on, and those it has at once.
+  // Its contexts are reported from now on, and those it has at once; its
+  // own out-of-process frames attach to it in turn.
   cdp.send(tabId, 'Runtime.enable', {}, { sessionId }).catch(() => {});
-});
+  cdp.send(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { sessionId }).catch(() => {});
+}
+cdp.onEvent('Target.attachedToTarget', frameAttached);
+cdp.onChildEvent('Target.attachedToTarget', frameAttached);
 cdp.onEvent('Target.detachedFromTarget', (tabId, { sessionId }) => children.get(tabId)?.delete(sessionId));
+cdp.onChildEvent('Target.detachedFromTarget', (tabId, { sessionId }) => children.get(tabId)?.delete(sessionId));
 cdp.onChildEvent('Runtime.executionContextCreated', (tabId, { context }, sessionId) => {
   const child = children.get(tabId)?.get(sessionId);
   if (!child || String(context?.auxData?.frameId) !== child.frame) return;
@@ -234,7 +247,7 @@ async function markWorld(tabId, w, signal) {
 async function autoAttach(tabId, signal) {
   if (autoAttached.has(tabId)) return;
   autoAttached.add(tabId);
-  await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, { signal })
+  await cdp.send(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { signal })
     .catch(() => autoAttached.delete(tabId));
 }
 

@@ -390,6 +390,18 @@ export function onRefHanding(t, method, args, signal) {
 }
 
 /**
+ * Where a cross-origin frame sits in the frame around it: that frame's id
+ * and the ref of the iframe element there; undefined for the top frame and
+ * a frame the last read did not place.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @returns {FramePlace | undefined}
+ */
+export function placeOf(tabId, frameId) {
+  return places.get(tabId)?.get(frameId);
+}
+
+/**
  * Where a frame's viewport sits in the tab's, in CSS pixels: 0,0 for the top
  * frame and for same-origin frames (the page script walks those from the
  * top).

@@ -5,7 +5,9 @@
 //   1. Wait, up to ACTIONABLE_MS, until a person's click could reach the
 //      element: shown, enabled, not moving, and a point of its box whose
 //      hit test lands on it (its label, for a checkbox styled away behind
-//      one), scrolling it into view as needed.
+//      one), scrolling it into view as needed. In a cross-origin frame, the
+//      point must also hit the iframe in each frame around it: a banner of
+//      the page over a payment frame covers the frame's button too.
 //   2. Move the pointer there and hit-test again: hover effects may move or
 //      cover it. Moving is not clicking; if the element is no longer there,
 //      go back to 1.
@@ -166,9 +168,13 @@ export class Target {
     let prev;
     for (;;) {
       /** @type {Reach} */
-      const r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      let r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
       const still = !r.animating || (prev?.state === 'ok' && sameBox(prev.box, r.box));
-      if (r.state === 'ok' && still) return r;
+      if (r.state === 'ok' && still && r.point) {
+        const around = await this.throughFrames(r.point);
+        if (!around) return r;
+        r = around;
+      }
       const waited = Date.now() - start;
       // A banner with its own dismiss buttons waits for the person or the
       // agent, not for time: say so sooner.
@@ -176,6 +182,37 @@ export class Target {
       prev = r;
       await sleep(r.state === 'ok' ? 50 : 100, this.signal);
     }
+  }
+
+  /**
+   * Whether a click at p, a point of the element's frame, gets through the
+   * cross-origin frames around it: in each, the point must hit the iframe
+   * that holds the element. A frame's page script sees only its own
+   * document, so a banner of the page over the frame is found here. A frame
+   * around whose viewport the point lies outside is scrolled to the iframe,
+   * and the offset taken again.
+   * @param {Point} p
+   * @returns {Promise<Reach | undefined>} undefined when it gets through;
+   *   else covered (by what, in the frame around), or offscreen after a scroll
+   */
+  async throughFrames(p) {
+    const { tabId } = this.t;
+    const at = this.tabPoint(p);
+    for (let frameId = this.t.frameId; frameId !== 0;) {
+      const place = pageScript.placeOf(tabId, frameId);
+      if (!place) return undefined; // the top's own, or walked in place
+      const around = await pageScript.frameOffset(tabId, place.parentFrameId, this.signal);
+      const iframe = await pageScript.resolve(tabId, place.iframeRef);
+      /** @type {Reach & { scrolled?: boolean }} */
+      const r = await pageScript.onRefHanding(iframe, 'reaches', { x: at.x - around.x, y: at.y - around.y }, this.signal);
+      if (r.scrolled) {
+        this.offset = await pageScript.frameOffset(tabId, this.t.frameId, this.signal);
+        return { state: 'offscreen' };
+      }
+      if (r.state !== 'ok') return r;
+      frameId = place.parentFrameId;
+    }
+    return undefined;
   }
 
   /**

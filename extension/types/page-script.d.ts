@@ -154,6 +154,8 @@ interface PageDom {
   points(args: { ref: number }): { points: PagePoint[] };
   dom(args: { ref: number; op: string; value?: string; values?: string[] }): Record<string, unknown>;
   actionable(args: { ref: number; refBase?: number }): Record<string, unknown>;
+  /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
+  reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;
 }
