@@ -28,28 +28,23 @@ var sitePages embed.FS
 // fixtureSite serves testdata/site/ on 127.0.0.1.
 func fixtureSite(t testing.TB) *httptest.Server {
 	t.Helper()
-	root, err := fs.Sub(sitePages, "testdata/site")
-	require.NoError(t, err)
-	srv := httptest.NewServer(http.FileServer(http.FS(root)))
-	t.Cleanup(srv.Close)
-	if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
-		t.Fatalf("fixture site must be on loopback, got %s", srv.URL)
-	}
-	return srv
+	return fixtureSiteOn(t, "127.0.0.1")
 }
 
-// fixtureSiteOn serves testdata/site/ on another loopback address, such as
-// 127.0.0.2: a third site to Chrome, beside 127.0.0.1 and localhost, for a
-// cross-site frame inside a cross-site frame.
+// fixtureSiteOn serves testdata/site/ on a loopback address: 127.0.0.2 is a
+// third site to Chrome, beside 127.0.0.1 and localhost, for a cross-site
+// frame inside a cross-site frame.
 func fixtureSiteOn(t testing.TB, ip string) *httptest.Server {
 	t.Helper()
 	root, err := fs.Sub(sitePages, "testdata/site")
 	require.NoError(t, err)
-	srv := httptest.NewUnstartedServer(http.FileServer(http.FS(root)))
 	l, err := net.Listen("tcp", ip+":0")
 	require.NoError(t, err, "listen on %s", ip)
-	srv.Listener.Close()
-	srv.Listener = l
+	if !l.Addr().(*net.TCPAddr).IP.IsLoopback() {
+		l.Close()
+		t.Fatalf("fixture site must be on loopback, got %s", l.Addr())
+	}
+	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: http.FileServer(http.FS(root))}}
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv
