@@ -88,7 +88,11 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 	ref := f.Ref
 	action := "fill"
 	if f.Label != "" {
-		found, err := browser.ElementField(tab, f.Label, f.Value).Run(ctx, c)
+		// A form a script renders after the page loads is waited for.
+		found, err := appearing(ctx, c, func() (browser.Field, bool, error) {
+			r, err := browser.ElementField(tab, f.Label, f.Value).Run(ctx, c)
+			return r, err == nil, err
+		})
 		if err != nil {
 			return fail(err)
 		}

@@ -172,10 +172,20 @@ const (
 // has passed: a button a script adds a moment after the page loads is acted
 // on when it comes, as a disabled one is once it is enabled.
 func (c *call) findAppearing(ctx context.Context, tab int, query string) (browser.Found, error) {
+	return appearing(ctx, c, func() (browser.Found, bool, error) {
+		r, err := browser.ElementFind(tab, query, 2).Run(ctx, c)
+		return r, err == nil && len(r.Candidates) > 0, err
+	})
+}
+
+// appearing runs look until it finds what it looks for, fails otherwise
+// than not_found, or appearWait has passed; it answers look's last answer.
+func appearing[T any](ctx context.Context, c *call, look func() (T, bool, error)) (T, error) {
 	deadline := c.engine.now().Add(appearWait)
 	for {
-		r, err := browser.ElementFind(tab, query, 2).Run(ctx, c)
-		if err != nil || len(r.Candidates) > 0 || !c.engine.now().Before(deadline) {
+		r, found, err := look()
+		missing := !found && (err == nil || protocol.AsError(err).Code == protocol.CodeNotFound)
+		if !missing || !c.engine.now().Before(deadline) {
 			return r, err
 		}
 		t := time.NewTimer(appearPoll)

@@ -58,3 +58,23 @@ func TestAQueryThatNeverMatchesIsNotFoundAfterTheWait(t *testing.T) {
 	assert.Greater(t, finds.Load(), int32(1), "looked again")
 	assert.NotContains(t, fb.actions(), "element.act", "nothing was done")
 }
+
+func TestAFormFieldIsWaitedForByItsLabel(t *testing.T) {
+	var looks atomic.Int32
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/login", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "element.field":
+				if looks.Add(1) <= 2 {
+					return nil, protocol.Errorf(protocol.CodeNotFound, `no form field labelled "Email"`)
+				}
+				return browser.Field{Ref: 4, Role: "textbox", Name: "Email"}, nil
+			case "element.act":
+				return browser.Acted{Action: "fill", Ref: "e4", Target: `textbox "Email"`}, nil
+			}
+			return pageBrowser(cmd)
+		}))
+	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"label":"Email","value":"ada@example.com"}]}`)
+	require.False(t, r.IsError, textOf(t, r))
+	assert.EqualValues(t, 3, looks.Load(), "looked until the form was there")
+}
