@@ -145,9 +145,7 @@
   function hit({ ref, x, y }) {
     const el = element(ref);
     const h = hitAt(x, y);
-    const ok = !!h && (h === el || el.contains(h) || composedContains(el, h) ||
-      // A label forwards its clicks to its control.
-      (isLabel(h) && h.control === el));
+    const ok = lands(el, h);
     return { ok, on: ok || !h ? undefined : describe(h) };
   }
 

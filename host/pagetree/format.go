@@ -42,8 +42,8 @@ type Options struct {
 // a line of prose that starts with " Word" costs no token more than "Word",
 // where two spaces cost one on every line.
 //
-// A landmark that repeats an earlier one line for line (the navigation bar
-// many sites put above and below the page) is written as one line,
+// A landmark that repeats an earlier one but for its refs (the navigation
+// bar many sites put above and below the page) is written as one line,
 // "navigation e96: same as e1": its controls do what the first one's do.
 func Format(nodes []Node, f Options) []string {
 	w := &treeWriter{f: f, landmarks: map[string]int{}}
@@ -56,7 +56,7 @@ type treeWriter struct {
 	base  int  // the depth this writer's depth 0 stands at, for maxDepth
 	pre   bool // inside code: its line breaks and leading spaces are content
 	lines []string
-	// landmarks written so far, by their lines without refs: the ref of the first
+	// landmarks written so far, by their nodes without refs: the ref of the first
 	landmarks map[string]int
 }
 
@@ -223,8 +223,9 @@ func (w *treeWriter) row(n *Node, depth int) {
 	}
 	head := "row"
 	if n.Ref != 0 {
-		head = w.label(&Node{Role: "row", Ref: n.Ref, Selected: n.Selected, Checked: n.Checked, Expanded: n.Expanded,
-			Clickable: n.Clickable, Draggable: n.Draggable})
+		r := *n
+		r.Name = "" // the cells say it
+		head = w.label(&r)
 	}
 	if !oneLine {
 		// A cell holding more than a line: the row as an outline of its cells.
