@@ -33,10 +33,17 @@ var echo = handlerFunc(func(_ context.Context, c *Call) *protocol.ToolResult {
 // startServer runs a broker on a loopback port until the test ends.
 func startServer(t testing.TB, h Handler) (*Server, Discovery) {
 	t.Helper()
+	return startServerWith(t, Options{Handler: h})
+}
+
+// startServerWith starts a server with opts and a fresh token.
+func startServerWith(t testing.TB, opts Options) (*Server, Discovery) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	token := NewToken()
-	srv := NewServer(Options{Token: token, Handler: h})
+	opts.Token = token
+	srv := NewServer(opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ctx, ln) }()
@@ -502,7 +509,11 @@ func TestFirstFrameMustBeHello(t *testing.T) {
 
 func TestRelayJoinsAsASecondBrowser(t *testing.T) {
 	var srv *Server
-	srv, d := startServer(t, handlerFunc(func(ctx context.Context, c *Call) *protocol.ToolResult {
+	// The broker answers a browser's hello before adding it (so the answer
+	// is its first frame): the relay is connected once OnConnect says so.
+	connected := make(chan *Link, 2)
+	reg := NewRegistry(RegistryOptions{OnConnect: func(l *Link) { connected <- l }})
+	srv, d := startServerWith(t, Options{Browsers: reg, Handler: handlerFunc(func(ctx context.Context, c *Call) *protocol.ToolResult {
 		l, err := srv.Registry().Browser(c.Tool)
 		if err != nil {
 			return protocol.ErrorResult(err)
@@ -512,12 +523,19 @@ func TestRelayJoinsAsASecondBrowser(t *testing.T) {
 			return protocol.ErrorResult(err)
 		}
 		return protocol.TextResult(string(data))
-	}))
+	})})
 	newFakeExtension(t, srv) // b1, the daemon's own browser
+	<-connected
 
 	relay, err := DialRelay(context.Background(), d, protocol.Hello{Role: protocol.RoleExtension, Version: protocol.Version, Profile: "Work"})
 	require.NoError(t, err)
 	defer relay.Close()
+	select {
+	case l := <-connected:
+		assert.Equal(t, "b2", l.Info().ID)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the relay was not added to the registry")
+	}
 	require.Len(t, srv.Registry().List(), 2)
 	assert.Equal(t, "Work", srv.Registry().List()[1].Profile)
 
