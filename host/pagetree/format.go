@@ -287,7 +287,8 @@ func (l *lineBuilder) open() bool { return l.b.Len() > 0 }
 
 // text adds a segment of text, which carries its own spaces. Next to an
 // element, a segment of mere separators (a "|" or "»" between links, the
-// "." or "?" after one) is dropped: it says nothing. A bracket or an
+// "." after one) is dropped: it says nothing. A "?" or "!" turns the
+// sentence into a question or a warning and is kept; a bracket or an
 // operator is content, and code is written as it is.
 func (l *lineBuilder) text(seg string) {
 	if l.pre {
@@ -343,9 +344,9 @@ func (l *lineBuilder) take() (string, bool) {
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 
 // onlySeparators reports whether s holds nothing but spaces and the marks
-// pages put between links.
+// pages put between links and after them.
 func onlySeparators(s string) bool {
-	return strings.Trim(s, " |»«›‹·•/,.;:!?–—-") == ""
+	return strings.Trim(s, " |»«›‹·•/,.;:–—-") == ""
 }
 
 func startsWithPunct(s string) bool {

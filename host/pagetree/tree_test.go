@@ -91,7 +91,7 @@ code: name ::= link "lc_letter" e3 -> /ref.html#lc ( link "lc_letter" e4 -> /ref
 Call link "f" e5 -> /f.html ( link "g" e6 -> /g.html ).`,
 		},
 		{
-			name: "long anchors into other pages are elided, routes and short ones are not",
+			name: "long anchors into other pages are elided, routes and short ones are not; a question keeps its mark",
 			nodes: []Node{
 				{Role: "link", Name: "exec_module()", Ref: 1, Href: "http://127.0.0.1:8080/library/importlib.html#importlib.abc.Loader.exec_module"},
 				{Role: "link", Name: "abs()", Ref: 2, Href: "http://127.0.0.1:8080/library/functions.html#abs"},
@@ -106,7 +106,7 @@ Call link "f" e5 -> /f.html ( link "g" e6 -> /g.html ).`,
 link "abs()" e2 -> functions.html#abs
 link "Inbox" e3 -> /app/#/inbox/unread-messages
 link "Here" e4
-Found a link "bug" e5 -> /bugs.html`,
+Found a link "bug" e5 -> /bugs.html ?`,
 		},
 		{
 			name: "a read of one element writes its link whole",
