@@ -138,18 +138,6 @@
   }
 
   /**
-   * hit: whether a click at (x, y) lands on ref's element (or inside it),
-   * and what it lands on otherwise.
-   * @param {{ ref: number, x: number, y: number }} args
-   */
-  function hit({ ref, x, y }) {
-    const el = element(ref);
-    const h = hitAt(x, y);
-    const ok = lands(el, h);
-    return { ok, on: ok || !h ? undefined : describe(h) };
-  }
-
-  /**
    * @param {Element} outer
    * @param {Element} inner
    */
@@ -159,27 +147,6 @@
       n = n.parentNode ?? (n.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? /** @type {ShadowRoot} */ (n).host ?? null : null);
     }
     return false;
-  }
-
-  /**
-   * points: places inside ref's box where a click lands on it, best first:
-   * the centre, then a grid over the box. Each is checked with a hit test.
-   * @param {{ ref: number }} args
-   */
-  function points({ ref }) {
-    const el = element(ref);
-    const b = boxOf(el);
-    const out = [];
-    for (const fy of [0.5, 0.25, 0.75, 0.1, 0.9]) {
-      for (const fx of [0.5, 0.25, 0.75, 0.1, 0.9]) {
-        const x = b.x + b.width * fx;
-        const y = b.y + b.height * fy;
-        if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) continue;
-        if (hit({ ref, x, y }).ok) out.push({ x, y });
-        if (out.length >= 3) return { points: out };
-      }
-    }
-    return { points: out };
   }
 
   /**
@@ -323,15 +290,30 @@
       via = 'label';
     }
     let box = boxOf(el);
-    if (!inViewport(box)) {
+    let seen = seenPart(el, box);
+    let scrolled = false;
+    const scroll = () => {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
       box = boxOf(el);
-    }
+      seen = seenPart(el, box);
+      scrolled = true;
+    };
+    if (!seen) scroll();
     const animating = isAnimating(el);
-    const candidates = pointsIn(box);
-    if (!candidates.length) return out({ state: 'offscreen', box, animating });
-    for (const p of candidates) {
-      if (lands(el, hitAt(p.x, p.y))) return out({ state: 'ok', point: p, box, animating, via });
+    /** @type {PagePoint[]} */
+    let candidates;
+    for (;;) {
+      // The part a person sees first; then the rest of the box, in case
+      // the clipping was misjudged: the hit test has the last word.
+      candidates = [...(seen ? pointsIn(seen) : []), ...pointsIn(box)];
+      if (!candidates.length) return out({ state: 'offscreen', box, animating });
+      for (const p of candidates) {
+        if (lands(el, hitAt(p.x, p.y))) return out({ state: 'ok', point: p, box, animating, via });
+      }
+      // A sticky header over an element near the top of the view: a
+      // person would scroll it to the middle. Scrolling acts on nothing.
+      if (scrolled) break;
+      scroll();
     }
     const c = candidates[0];
     return out({ state: 'covered', box, animating, ...blockerOf(el, hitAt(c.x, c.y)) });
@@ -365,9 +347,54 @@
     return r.width > 0 && r.height > 0;
   }
 
-  /** @param {{ x: number, y: number, width: number, height: number }} b */
-  function inViewport(b) {
-    return b.x + b.width > 0 && b.y + b.height > 0 && b.x < innerWidth && b.y < innerHeight;
+  /**
+   * The part of el's box (box, in the top viewport) a person can see: cut
+   * by the viewports around it and by every element around it that clips
+   * what overflows it, such as a scrolling list. A fixed element escapes
+   * the clipping of those around it. Undefined when none of it shows.
+   * @param {Element} el
+   * @param {{ x: number, y: number, width: number, height: number }} box
+   */
+  function seenPart(el, box) {
+    const own = el.getBoundingClientRect();
+    const dx = box.x - own.x;
+    const dy = box.y - own.y;
+    let [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height];
+    /** @type {(x: number, y: number, w: number, h: number) => void} */
+    const cut = (x, y, w, h) => {
+      left = Math.max(left, x);
+      top = Math.max(top, y);
+      right = Math.min(right, x + w);
+      bottom = Math.min(bottom, y + h);
+    };
+    cut(0, 0, innerWidth, innerHeight);
+    const doc = el.ownerDocument;
+    const view = doc.defaultView;
+    if (view) {
+      cut(dx, dy, view.innerWidth, view.innerHeight);
+      for (let e = el; view.getComputedStyle(e).position !== 'fixed';) {
+        const a = layoutParent(e);
+        if (!a || a === doc.body || a === doc.documentElement) break;
+        const cs = view.getComputedStyle(a);
+        if (cs.overflowX !== 'visible' || cs.overflowY !== 'visible') {
+          const r = a.getBoundingClientRect();
+          cut(dx + r.x + a.clientLeft, dy + r.y + a.clientTop, a.clientWidth, a.clientHeight);
+        }
+        e = a;
+      }
+    }
+    if (right <= left || bottom <= top) return undefined;
+    return { x: left, y: top, width: right - left, height: bottom - top };
+  }
+
+  /**
+   * The element el is laid out in: its slot when it is slotted, the host
+   * of the shadow root it is the top of.
+   * @param {Element} el
+   * @returns {Element | null}
+   */
+  function layoutParent(el) {
+    return el.assignedSlot ?? el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host ?? null;
   }
 
   /**
@@ -466,5 +493,5 @@
     return out;
   }
 
-  oc.dom = { locate, hit, points, dom, deepActive, actionable, reaches };
+  oc.dom = { locate, dom, deepActive, actionable, reaches };
 })();

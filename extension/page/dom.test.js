@@ -71,20 +71,44 @@ test('locate never returns a secret field\'s value', () => {
   assert.equal(page.ok('locate', { ref: refFor(page.$('#u')) }).value, 'ada');
 });
 
-test('hit: a click lands on the element, on what covers it, or through a label', () => {
-  const { page, ref } = withRef('<button id=go>Go</button><div id=cover role=dialog aria-label=Cookies></div><label id=l for=box>Agree</label><input id=box type=checkbox>');
+test('actionable: a click lands on the element, beside what covers part of it, or through its label', () => {
+  const { page, ref } = withRef('<button id=go>Go</button><div id=cover role=dialog aria-label=Cookies></div><label id=l for=box>Agree</label><input id=box type=checkbox style="display:none">');
   page.place('#go', { x: 0, y: 0, width: 100, height: 40 });
-  assert.deepEqual(page.ok('hit', { ref, x: 50, y: 20 }), { ok: true });
+  assert.deepEqual(page.ok('actionable', { ref }).point, { x: 50, y: 20 });
   page.place('#cover', { x: 0, y: 0, width: 60, height: 40 });
-  assert.deepEqual(page.ok('hit', { ref, x: 50, y: 20 }), { ok: false, on: 'dialog "Cookies"' });
-  assert.deepEqual(page.ok('hit', { ref, x: 80, y: 20 }), { ok: true });
-  const box = page.ns.refs.refFor(page.$('#box'));
+  const beside = page.ok('actionable', { ref });
+  assert.equal(beside.state, 'ok');
+  assert.ok(beside.point.x >= 60, 'a point the cover leaves free');
+  page.place('#cover', { x: 0, y: 0, width: 100, height: 40 });
+  const covered = page.ok('actionable', { ref });
+  assert.equal(covered.state, 'covered');
+  assert.equal(covered.blocker.name, 'dialog "Cookies"');
   page.place('#l', { x: 0, y: 100, width: 50, height: 20 });
-  assert.deepEqual(page.ok('hit', { ref: box, x: 10, y: 110 }), { ok: true }, 'a label forwards its click');
-  // points: places of the box that the hit test confirms, the centre first
-  // when it is clear; here the cover takes the left of the button.
-  const { points } = page.ok('points', { ref });
-  assert.ok(points.length > 0 && points.every((/** @type {PagePoint} */ p) => p.x >= 60));
+  const box = page.ok('actionable', { ref: page.ns.refs.refFor(page.$('#box')) });
+  assert.deepEqual([box.state, box.via, box.point], ['ok', 'label', { x: 25, y: 110 }], 'a label forwards its click');
+});
+
+test('actionable scrolls an element its scrolling list hides into view', () => {
+  const { page, ref } = withRef('<div id=list style="overflow: auto"><button id=go>Go</button></div><p id=below>Below</p>');
+  const list = page.place('#list', { x: 0, y: 0, width: 200, height: 100 });
+  Object.defineProperties(list, { clientWidth: { value: 200 }, clientHeight: { value: 100 } });
+  // Inside the window's view, but below the list's own.
+  page.place('#go', { x: 0, y: 300, width: 100, height: 30 });
+  page.place('#below', { x: 0, y: 250, width: 800, height: 200 });
+  page.onScroll = (el) => page.place(el, { x: 0, y: 50, width: 100, height: 30 });
+  const out = page.ok('actionable', { ref });
+  assert.deepEqual([out.state, out.point], ['ok', { x: 50, y: 65 }]);
+  assert.deepEqual(page.scrolled, [page.$('#go')]);
+});
+
+test('actionable scrolls an element out from under a sticky header', () => {
+  const { page, ref } = withRef('<header id=top>Site</header><button id=go>Go</button>');
+  page.place('#go', { x: 0, y: 20, width: 100, height: 30 });
+  page.place('#top', { x: 0, y: 0, width: 800, height: 80 });
+  page.onScroll = (el) => page.place(el, { x: 0, y: 300, width: 100, height: 30 });
+  const out = page.ok('actionable', { ref });
+  assert.deepEqual([out.state, out.point], ['ok', { x: 50, y: 315 }]);
+  assert.deepEqual(page.scrolled, [page.$('#go')], 'once: the header is not in the way any more');
 });
 
 test('dom ops: scrollIntoView, focus, click', () => {

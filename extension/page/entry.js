@@ -14,8 +14,6 @@
     find: oc.find.find,
     field: oc.find.field,
     locate: oc.dom.locate,
-    hit: oc.dom.hit,
-    points: oc.dom.points,
     actionable: oc.dom.actionable,
     reaches: oc.dom.reaches,
     dom: oc.dom.dom,

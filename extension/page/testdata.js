@@ -43,9 +43,11 @@ export function runInVm(globals) {
 /**
  * A page in jsdom with the page script injected. jsdom computes no layout,
  * so the page gets what the script asks of it: checkVisibility from the
- * computed display and visibility, innerText as textContent, a no-op
- * scrollIntoView, and boxes only for the elements a test places (place),
- * which elementFromPoint then hits, the last placed on top.
+ * computed display and visibility, innerText as textContent, a
+ * scrollIntoView that moves what the test's onScroll places, and boxes only
+ * for the elements a test places (place), which elementFromPoint then hits,
+ * the last placed on top. An element's clientWidth and clientHeight are 0
+ * unless the test sets them.
  */
 export class TestPage {
   /**
@@ -63,6 +65,11 @@ export class TestPage {
     this.placed = [];
     /** Elements scrollIntoView was called on. @type {Element[]} */
     this.scrolled = [];
+    /**
+     * What a scroll moves: a test places the elements anew.
+     * @type {((el: Element) => void) | undefined}
+     */
+    this.onScroll = undefined;
     this.stubLayout();
     this.inject();
   }
@@ -85,6 +92,7 @@ export class TestPage {
     });
     w.Element.prototype.scrollIntoView = function scrollIntoView() {
       page.scrolled.push(this);
+      page.onScroll?.(this);
     };
     // Nothing moves in a page without layout.
     w.document.getAnimations = () => [];
@@ -104,13 +112,14 @@ export class TestPage {
 
   /**
    * Gives the element matching selector (or the element) a box, on top of
-   * those placed before.
+   * those placed before; an element placed again moves there.
    * @param {string | Element} selector
    * @param {Box} box
    */
   place(selector, box) {
     const el = typeof selector === 'string' ? this.$(selector) : selector;
     el.getBoundingClientRect = () => /** @type {DOMRect} */ ({ ...box, top: box.y, left: box.x, right: box.x + box.width, bottom: box.y + box.height });
+    this.placed = this.placed.filter((p) => p.el !== el);
     this.placed.push({ el, box });
     return el;
   }

@@ -150,8 +150,6 @@ interface PageFind {
 /** page/dom.js */
 interface PageDom {
   locate(args: { ref: number }): Record<string, unknown>;
-  hit(args: { ref: number; x: number; y: number }): { ok: boolean; on?: string };
-  points(args: { ref: number }): { points: PagePoint[] };
   dom(args: { ref: number; op: string; value?: string; values?: string[] }): Record<string, unknown>;
   actionable(args: { ref: number; refBase?: number }): Record<string, unknown>;
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
