@@ -24,11 +24,16 @@
       if (!had || had.score < score) hits.set(el, { score, why });
     };
 
-    // "button Save", "link 'Next page'": a role, then a name.
+    // A query is a name, text or label; one whose first word is a role
+    // ("button Save", "link 'Next page'") may also be a role, then a name.
+    // "Log out" is both: the role log, and the name a person reads.
+    /** @type {Array<{ role: string, name: string }>} */
+    const readings = [{ role: '', name: unquote(q).toLowerCase() }];
     const words = q.match(/^([a-z]+)\s+(.+)$/i);
-    const wantRole = words && (INTERACTIVE.has(words[1].toLowerCase()) || STRUCTURE.has(words[1].toLowerCase()))
-      ? words[1].toLowerCase() : '';
-    const wantName = unquote(wantRole ? /** @type {RegExpMatchArray} */ (words)[2] : q).toLowerCase();
+    const first = words?.[1].toLowerCase() ?? '';
+    if (words && (INTERACTIVE.has(first) || STRUCTURE.has(first))) {
+      readings.push({ role: first, name: unquote(words[2]).toLowerCase() });
+    }
     const roleOnly = INTERACTIVE.has(q.toLowerCase()) || STRUCTURE.has(q.toLowerCase()) ? q.toLowerCase() : '';
 
     for (const el of allElements(document)) {
@@ -37,23 +42,26 @@
       if (!role && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
         // Plain text containers match on their own text only.
         const own = ownText(el).toLowerCase();
-        if (wantName && own.includes(wantName) && !wantRole) {
-          add(actionable(el), own.trim() === wantName ? 40 : 20, `text contains "${wantName}"`);
-        }
+        const want = readings[0].name;
+        if (own.includes(want)) add(actionable(el), own.trim() === want ? 40 : 20, `text contains "${want}"`);
         continue;
       }
       const name = nameOf(el, role).toLowerCase();
       if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
-      if (wantRole && role !== wantRole) continue;
-      const bonus = (INTERACTIVE.has(role) ? 5 : 0) + (wantRole ? 10 : 0);
-      if (name && name === wantName) add(el, 90 + bonus, wantRole ? `${role} named "${name}"` : `name is "${name}"`);
-      else if (name && wantName && name.includes(wantName)) add(el, 60 + bonus, `name contains "${wantName}"`);
-      else if (wantName) {
-        for (const [attr, label] of [['placeholder', 'placeholder'], ['title', 'title'], ['aria-label', 'label'], ['name', 'name attribute'], ['id', 'id']]) {
-          const v = el.getAttribute(attr)?.toLowerCase();
-          if (v && (v === wantName || v.includes(wantName))) {
-            add(el, (v === wantName ? 50 : 35) + bonus, `${label} ${v === wantName ? 'is' : 'contains'} "${wantName}"`);
-            break;
+      for (const { role: wantRole, name: wantName } of readings) {
+        if (wantRole && role !== wantRole) continue;
+        // A match of a role says more than one of a name alone; a name that
+        // holds every word of the query, the role word too, says as much.
+        const bonus = (INTERACTIVE.has(role) ? 5 : 0) + (wantRole || readings.length > 1 ? 10 : 0);
+        if (name && name === wantName) add(el, 90 + bonus, wantRole ? `${role} named "${name}"` : `name is "${name}"`);
+        else if (name && name.includes(wantName)) add(el, 60 + bonus, `name contains "${wantName}"`);
+        else {
+          for (const [attr, label] of [['placeholder', 'placeholder'], ['title', 'title'], ['aria-label', 'label'], ['name', 'name attribute'], ['id', 'id']]) {
+            const v = el.getAttribute(attr)?.toLowerCase();
+            if (v && (v === wantName || v.includes(wantName))) {
+              add(el, (v === wantName ? 50 : 35) + bonus, `${label} ${v === wantName ? 'is' : 'contains'} "${wantName}"`);
+              break;
+            }
           }
         }
       }

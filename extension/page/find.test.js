@@ -34,6 +34,18 @@ test('find: a role and a name, a role alone, a selector; hidden and banner eleme
   assert.deepEqual(names('search'), ['textbox Search']);
 });
 
+test('find reads a query that starts with a role word as a name too', () => {
+  const page = new TestPage(`
+    <div role=log aria-label="Out">events</div><a href="#">Log out</a>
+    <button>Menu</button><ul role=menu aria-label=Main><li role=menuitem>Home</li></ul>`);
+  const names = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.role} ${c.name}`);
+  assert.deepEqual(names('Log out'), ['link Log out', 'log Out'], 'the name a person reads first');
+  assert.deepEqual(names('log Out'), ['link Log out', 'log Out']);
+  assert.deepEqual(names('link log out'), ['link Log out']);
+  assert.deepEqual(names('Menu'), ['button Menu', 'menu Main'], 'a name before a bare role');
+});
+
 test('find honours limit and counts every match', () => {
   const page = new TestPage('<button>Item 1</button><button>Item 2</button><button>Item 3</button>');
   const out = page.ok('find', { query: 'item', limit: 2, refBase: 1 });
