@@ -44,6 +44,8 @@ export function summarize(r, downloads = []) {
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
   if (r.removed) parts.push(`${r.removed} removed`);
+  if (r.shown && !r.added) parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown`);
+  if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);
   if (r.texts && !r.added && !r.removed) parts.push('text changed');
   if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');

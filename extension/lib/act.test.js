@@ -26,6 +26,8 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ added: 1 }), '1 element added');
   assert.equal(summarize({ added: 3, removed: 2, texts: 5, attributes: 1 }), '3 elements added, 2 removed');
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
+  assert.equal(summarize({ shown: 3, hidden: 1 }), '3 elements shown, 1 hidden', 'a menu that opens on hover');
+  assert.equal(summarize({ added: 2, shown: 2, removed: 1, hidden: 1 }), '2 elements added, 1 removed', 'what was added shows');
   assert.equal(summarize({ dialogs: ['dialog "Sure?"'], urlChanged: true, titleChanged: true, elementGone: true }),
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
 });

@@ -29,6 +29,10 @@
       this.dialogs = [];
       this.url = location.href;
       this.title = document.title;
+      // A menu that opens on :hover or :focus-within changes no DOM: what
+      // shows and hides near the element is looked at instead.
+      this.near = nearby(el);
+      this.wasShown = this.near.map((e) => visible(e));
       this.onClick = (/** @type {Event} */ e) => {
         this.clicks++;
         if (e.isTrusted) this.trustedClicks++;
@@ -76,7 +80,16 @@
       this.count(this.observer.takeRecords());
       const el = this.el;
       const alive = !!el?.isConnected;
+      let shown = 0;
+      let hidden = 0;
+      for (const [i, e] of this.near.entries()) {
+        const now = e.isConnected && visible(e);
+        if (now && !this.wasShown[i]) shown++;
+        if (!now && this.wasShown[i]) hidden++;
+      }
       return {
+        shown,
+        hidden,
         trustedClicks: this.trustedClicks,
         clicks: this.clicks,
         added: this.added,
@@ -100,6 +113,29 @@
       if (this.el) this.el.removeEventListener('click', this.onClick, { capture: true });
       this.observer.disconnect();
     }
+  }
+
+  /** How many elements around a watched element are looked at. */
+  const NEARBY = 300;
+
+  /**
+   * The elements near el whose showing or hiding a person would notice
+   * after acting on it: the descendants of its parent, then of the
+   * elements around that, three levels up, at most NEARBY of them.
+   * @param {Element | null} el
+   * @returns {Element[]}
+   */
+  function nearby(el) {
+    /** @type {Set<Element>} */
+    const out = new Set();
+    let a = el?.parentElement;
+    for (let level = 0; a && level < 3 && out.size < NEARBY; level++, a = a.parentElement) {
+      const walk = a.ownerDocument.createTreeWalker(a, NodeFilter.SHOW_ELEMENT);
+      for (let n = walk.nextNode(); n && out.size < NEARBY; n = walk.nextNode()) {
+        out.add(/** @type {Element} */ (n));
+      }
+    }
+    return [...out];
   }
 
   /**

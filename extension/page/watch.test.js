@@ -28,6 +28,19 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a watch counts the elements that show and hide around the element', () => {
+  const page = new TestPage(`
+    <style>.menu { display: none } .open .menu { display: block }</style>
+    <nav id=nav><div id=dd><button id=b>Account</button><ul class=menu><li>Profile</li><li>Log out</li></ul></div>
+    <p id=tip>Tip</p></nav>`);
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+  // As :hover would: the menu shows with no element added.
+  page.$('#dd').classList.add('open');
+  page.$('#tip').style.display = 'none';
+  const r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.added, r.shown, r.hidden], [0, 3, 1], 'the list and its two items; the tip');
+});
+
 test('a watch reports the element\'s value, never a secret one, and its removal', () => {
   const page = new TestPage('<input id=u><input id=p type=password>');
   const { refFor } = page.ns.refs;
