@@ -12,12 +12,15 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/openchrome/openchrome/ledger"
@@ -34,6 +37,9 @@ var embedded embed.FS
 // manifestFile marks a folder as an extension, for Chrome and for [WriteTo].
 const manifestFile = "manifest.json"
 
+// workerFile is the service worker the manifest names.
+const workerFile = "service-worker.js"
+
 // Files returns the extension's runtime files, rooted at the folder Chrome
 // loads (manifest.json at the top). Unit tests and their helpers (*.test.js,
 // testdata.js, testdata/), node_modules, package.json, package-lock.json and
@@ -45,7 +51,9 @@ func Files() fs.FS {
 
 // WriteTo makes dir hold exactly the files of [Files]: each file whose content
 // differs is replaced atomically, and anything else in dir is removed, so an
-// upgrade leaves no stale module behind for Chrome to import. It reports
+// upgrade leaves no stale module behind for Chrome to import. The manifest's
+// version gets a fourth part, the build of the files ([Version]), and the
+// service worker's script ends with it. It reports
 // whether anything in dir changed; an unchanged file keeps its mtime.
 //
 // dir belongs to the extension. To keep a mistyped path from being emptied,
@@ -68,10 +76,26 @@ func writeFS(fsys fs.FS, dir string) (bool, error) {
 	if err != nil {
 		return changed, err
 	}
+	n, err := build(fsys, want.files)
+	if err != nil {
+		return changed, err
+	}
+	var version string
 	for _, name := range want.files {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return changed, fmt.Errorf("extension: read %s: %w", name, err)
+		}
+		switch name {
+		case manifestFile: // first of want.files
+			data = stamp(data, n)
+			if m := manifestVersion.FindSubmatch(data); m != nil {
+				version = string(m[2])
+			}
+		case workerFile:
+			if version != "" {
+				data = fmt.Appendf(slices.Clip(data), workerStamp, version)
+			}
 		}
 		target := filepath.Join(dir, filepath.FromSlash(name))
 		if sameFile(target, data) {
@@ -83,6 +107,82 @@ func writeFS(fsys fs.FS, dir string) (bool, error) {
 		changed = true
 	}
 	return changed, nil
+}
+
+// Version is the version of the extension [WriteTo] writes: the manifest's,
+// with the build of its files as a fourth part ("0.1.0.4711"). The daemon
+// compares it with the version the running extension reports, to tell a
+// browser that still runs an older build.
+func Version() (string, error) {
+	fsys := Files()
+	want, err := list(fsys)
+	if err != nil {
+		return "", fmt.Errorf("extension: list files: %w", err)
+	}
+	n, err := build(fsys, want.files)
+	if err != nil {
+		return "", err
+	}
+	data, err := fs.ReadFile(fsys, manifestFile)
+	if err != nil {
+		return "", fmt.Errorf("extension: %w", err)
+	}
+	m := manifestVersion.FindSubmatch(stamp(data, n))
+	if m == nil {
+		return "", fmt.Errorf("extension: %s has no version", manifestFile)
+	}
+	return string(m[2]), nil
+}
+
+// Release is version without its build: "0.1.0.4711" is release "0.1.0",
+// which is the openchrome version the extension belongs to.
+func Release(version string) string {
+	parts := strings.SplitN(version, ".", 4)
+	return strings.Join(parts[:min(len(parts), 3)], ".")
+}
+
+// build numbers the content of files. Chrome registers an extension's
+// service worker again only when the extension's version changes, and runs
+// the one it has until then, even after its files were replaced; and it
+// installs the worker it registers again only when the worker's own script
+// differs, whatever its modules hold. So files that differ must come with
+// a version that does too, and a worker script that carries the build. A
+// part of a Chrome version is at most 65535.
+func build(fsys fs.FS, files []string) (uint16, error) {
+	h := fnv.New32a()
+	for _, name := range files {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return 0, fmt.Errorf("extension: read %s: %w", name, err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", name, len(data))
+		h.Write(data)
+	}
+	return uint16(h.Sum32() % 65535), nil
+}
+
+// workerStamp ends the service worker's script, so that the script of each
+// build differs, and the worker can say which build it is.
+const workerStamp = `
+// Added by openchrome install: the build of these files.
+import { started } from './sw/identity.js';
+started('%s');
+`
+
+// manifestVersion finds the manifest's "version" and its value.
+var manifestVersion = regexp.MustCompile(`("version"\s*:\s*")([0-9]+(?:\.[0-9]+)*)"`)
+
+// stamp gives the manifest's version of up to three parts the build n as
+// its fourth; a manifest without one, or with four parts, stays as it is.
+func stamp(manifest []byte, n uint16) []byte {
+	loc := manifestVersion.FindSubmatchIndex(manifest)
+	if loc == nil || bytes.Count(manifest[loc[4]:loc[5]], []byte(".")) >= 3 {
+		return manifest
+	}
+	out := slices.Clone(manifest[:loc[5]])
+	out = append(out, '.')
+	out = strconv.AppendUint(out, uint64(n), 10)
+	return append(out, manifest[loc[5]:]...)
 }
 
 // fileSet is the extension's files and the directories that hold them, as

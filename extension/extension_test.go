@@ -93,11 +93,73 @@ func TestWriteToFreshDir(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, changed)
 
-	want, err := fs.ReadFile(Files(), "manifest.json")
+	var want, got struct {
+		Version string `json:"version"`
+		Key     string `json:"key"`
+	}
+	raw, err := fs.ReadFile(Files(), "manifest.json")
 	require.NoError(t, err)
-	got, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	require.NoError(t, json.Unmarshal(raw, &want))
+	raw, err = os.ReadFile(filepath.Join(dir, "manifest.json"))
 	require.NoError(t, err)
-	assert.Equal(t, want, got)
+	require.NoError(t, json.Unmarshal(raw, &got))
+	assert.Equal(t, want.Key, got.Key)
+	version, err := Version()
+	require.NoError(t, err)
+	assert.Equal(t, version, got.Version, "the written manifest carries the build")
+	assert.Regexp(t, `^`+regexp.QuoteMeta(want.Version)+`\.[0-9]+$`, got.Version)
+	assert.Equal(t, want.Version, Release(got.Version))
+}
+
+// Chrome runs an extension's old service worker until its version changes:
+// a build whose files differ must carry another version.
+func TestTheVersionChangesWithTheFiles(t *testing.T) {
+	written := func(fsys fs.FS) string {
+		dir := t.TempDir()
+		_, err := writeFS(fsys, dir)
+		require.NoError(t, err)
+		raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+		require.NoError(t, err)
+		var m struct {
+			Version string `json:"version"`
+		}
+		require.NoError(t, json.Unmarshal(raw, &m))
+		return m.Version
+	}
+	base := fstest.MapFS{
+		"manifest.json":     {Data: []byte(`{"manifest_version": 3, "version": "0.2.0"}`)},
+		"service-worker.js": {Data: []byte("export const a = 1;")},
+	}
+	changed := fstest.MapFS{
+		"manifest.json":     base["manifest.json"],
+		"service-worker.js": {Data: []byte("export const a = 2;")},
+	}
+	first := written(base)
+	assert.Regexp(t, `^0\.2\.0\.[0-9]{1,5}$`, first)
+	dir := t.TempDir()
+	_, err := writeFS(base, dir)
+	require.NoError(t, err)
+	worker, err := os.ReadFile(filepath.Join(dir, "service-worker.js"))
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(worker), "export const a = 1;\n"))
+	assert.Contains(t, string(worker), "\nstarted('"+first+"')",
+		"the worker's script differs too (Chrome compares it, not its modules), and says its build")
+	assert.Equal(t, first, written(base), "the same files, the same version")
+	assert.NotEqual(t, first, written(changed))
+	assert.Equal(t, "0.2.0", Release(first))
+}
+
+func TestStamp(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"manifest_version": 3, "version": "0.1.0", "name": "x"}`, `{"manifest_version": 3, "version": "0.1.0.42", "name": "x"}`},
+		{`{"version":"2"}`, `{"version":"2.42"}`},
+		{`{"version": "1.2.3.4"}`, `{"version": "1.2.3.4"}`},
+		{`{"manifest_version": 3}`, `{"manifest_version": 3}`},
+	} {
+		assert.Equal(t, tc.want, string(stamp([]byte(tc.in), 42)), tc.in)
+	}
+	assert.Equal(t, "1.2.3", Release("1.2.3.4"))
+	assert.Equal(t, "1.2", Release("1.2"))
 }
 
 func TestWriteFSIsIdempotent(t *testing.T) {

@@ -1,10 +1,32 @@
 // @ts-check
-// Who this extension is, for the hello and browser.health: the manifest's
-// version, the browser's name and a stable random id for the profile.
+// Who this extension is, for the hello and browser.health: the build that
+// runs, the browser's name and a stable random id for the profile.
 
 import { browserName } from '../lib/browser-name.js';
 
 const PROFILE_KEY = 'profileId';
+
+/**
+ * The build this worker's code is, as `openchrome install` wrote it at the
+ * end of service-worker.js; undefined when the extension was loaded from
+ * its source folder, which has none.
+ * @type {string | undefined}
+ */
+let running;
+
+/**
+ * Says which build this worker is: called at the end of service-worker.js,
+ * by the line `openchrome install` adds. Chrome may go on running an older
+ * worker after the files were replaced (it registers the worker again only
+ * for a new version, and installs it only when the worker's own script
+ * differs); the daemon compares the build with the one on disk and says to
+ * reload the extension. The worker does not reload itself: Chrome disables
+ * an extension it loaded from --load-extension that reloads itself.
+ * @param {string} build
+ */
+export function started(build) {
+  running = build;
+}
 
 /**
  * @typedef {{ version: string, browser: string, profile: string }} Identity
@@ -45,12 +67,15 @@ function profileId() {
  */
 export async function identity() {
   const nav = /** @type {NavigatorWithBrands} */ (navigator);
+  // After the await: the worker's first hello starts while its script is
+  // still running, before the line that says its build.
+  const profile = await profileId();
   return {
-    version: chrome.runtime.getManifest().version,
+    version: running ?? chrome.runtime.getManifest().version,
     browser: browserName({
       brands: nav.userAgentData?.brands,
       userAgent: nav.userAgent,
     }),
-    profile: await profileId(),
+    profile,
   };
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/extension"
 	"github.com/openchrome/openchrome/host/audit"
 	"github.com/openchrome/openchrome/host/engine"
 	"github.com/openchrome/openchrome/host/handoff"
@@ -120,8 +121,12 @@ func Serve(ctx context.Context, opts ServeOptions) error {
 		return err
 	}
 	defer auditLog.Close()
+	build, err := extension.Version()
+	if err != nil {
+		log.Warn("no extension build to compare with", "err", err)
+	}
 	eng = engine.New(engine.Options{Browsers: reg, Logger: log, Home: opts.Home, Tasks: tasks, Handoffs: handoffs,
-		Hooks: opts.Hooks, Redactor: opts.Redactor, BrowserWait: opts.BrowserWait, Audit: auditLog})
+		Hooks: opts.Hooks, Redactor: opts.Redactor, BrowserWait: opts.BrowserWait, Audit: auditLog, Extension: build})
 	defer func() {
 		closing, done := context.WithTimeout(context.WithoutCancel(ctx), closeWait)
 		defer done()

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/extension"
 	"github.com/openchrome/openchrome/host/install"
 	"github.com/openchrome/openchrome/host/policy"
 	"github.com/openchrome/openchrome/ledger"
@@ -186,7 +187,7 @@ func extensionDir(home ledger.Home) Check {
 	_ = json.Unmarshal(raw, &m)
 	c.Detail = fmt.Sprintf("%s (id %s, version %s)", home.Extension(), manifests.ExtensionID(), m.Version)
 	c.Status = OK
-	if m.Version != protocol.Version {
+	if extension.Release(m.Version) != protocol.Version {
 		c.Status, c.Fix = Fail, "openchrome install, then reload the extension at chrome://extensions"
 	}
 	return c

@@ -49,6 +49,10 @@ type Options struct {
 	// BrowserWait bounds how long a background task waits for a browser
 	// that went away; 0 means DefaultBrowserWait.
 	BrowserWait time.Duration
+	// Extension is the build of the extension `openchrome install` wrote
+	// ([extension.Version]); a browser that runs another build is told to
+	// reload it. Empty checks only the release.
+	Extension string
 }
 
 // Hooks are fault injections for tests; the zero value injects nothing. The
@@ -73,6 +77,7 @@ type Engine struct {
 	snaps     pagetree.Store
 	hooks     Hooks
 	wait      time.Duration // a background task's patience with a missing browser
+	extension string        // the installed extension build; empty: unknown
 	home      ledger.Home
 	tasks     *task.Runner    // nil when Options.Tasks is
 	envelopes *task.Envelopes // nil when Options.Tasks is
@@ -107,17 +112,18 @@ type agentState struct {
 // New returns an engine serving the whole catalog. Call Close when done.
 func New(opts Options) *Engine {
 	e := &Engine{
-		browsers: opts.Browsers,
-		log:      opts.Logger,
-		now:      opts.Now,
-		http:     opts.HTTP,
-		hooks:    opts.Hooks,
-		wait:     cmp.Or(opts.BrowserWait, DefaultBrowserWait),
-		home:     opts.Home,
-		red:      opts.Redactor,
-		audit:    opts.Audit,
-		tools:    make(map[string]Tool),
-		agents:   make(map[string]*agentState),
+		browsers:  opts.Browsers,
+		log:       opts.Logger,
+		now:       opts.Now,
+		http:      opts.HTTP,
+		hooks:     opts.Hooks,
+		wait:      cmp.Or(opts.BrowserWait, DefaultBrowserWait),
+		extension: opts.Extension,
+		home:      opts.Home,
+		red:       opts.Redactor,
+		audit:     opts.Audit,
+		tools:     make(map[string]Tool),
+		agents:    make(map[string]*agentState),
 	}
 	if e.log == nil {
 		e.log = slog.New(slog.DiscardHandler)

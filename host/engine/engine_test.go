@@ -465,6 +465,29 @@ func TestHealthFlagsAVersionMismatch(t *testing.T) {
 	assert.Contains(t, out.Browsers[0].Problem, "reload the extension")
 }
 
+func TestVersionProblem(t *testing.T) {
+	build := protocol.Version + ".4711"
+	for _, tc := range []struct {
+		name, running, want, problem string
+	}{
+		{"the installed build", build, build, ""},
+		{"loaded from its source folder", protocol.Version, build, ""},
+		{"no build known", protocol.Version + ".12", "", ""},
+		{"another build", protocol.Version + ".12", build, "reload the extension"},
+		{"another release", "0.0.1.12", build, "differs from openchrome"},
+		{"another release, unbuilt", "0.0.1", build, "differs from openchrome"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := versionProblem(tc.running, tc.want)
+			if tc.problem == "" {
+				assert.Empty(t, got)
+			} else {
+				assert.Contains(t, got, tc.problem)
+			}
+		})
+	}
+}
+
 func TestHealthWithNoBrowser(t *testing.T) {
 	e := New(Options{Browsers: bridge.NewRegistry(bridge.RegistryOptions{})})
 	err := wantError(t, run(t, e, "oc_connection_health", `{}`), protocol.CodeBrowserNotConnected)

@@ -3,9 +3,11 @@ package engine
 import (
 	"context"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/extension"
 	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -48,9 +50,7 @@ func health(ctx context.Context, c *call, _ healthIn) (*protocol.ToolResult, err
 
 	for _, info := range infos {
 		b := browserHealthOut{BrowserInfo: info}
-		if info.ExtensionVersion != protocol.Version {
-			b.Problem = "extension " + info.ExtensionVersion + " differs from openchrome " + protocol.Version +
-				": reload the extension (chrome://extensions) after `openchrome install`"
+		if b.Problem = versionProblem(info.ExtensionVersion, c.engine.extension); b.Problem != "" {
 			out.OK = false
 		}
 		l, err := c.engine.browsers.Browser(info.ID)
@@ -68,4 +68,23 @@ func health(ctx context.Context, c *call, _ healthIn) (*protocol.ToolResult, err
 		out.Browsers = append(out.Browsers, b)
 	}
 	return jsonResult(out)
+}
+
+// versionProblem says what is wrong with a browser that runs extension
+// version running, when the installed build is want: another release, or
+// another build of this one. Chrome keeps running the service worker it
+// stored until the extension is reloaded, even across restarts (launch
+// makes its own profile forget it). An extension loaded from its source
+// folder has no build; its release is enough.
+func versionProblem(running, want string) string {
+	switch {
+	case extension.Release(running) != protocol.Version:
+		return "extension " + running + " differs from openchrome " + protocol.Version +
+			": reload the extension (chrome://extensions) after `openchrome install`"
+	case want != "" && strings.Count(running, ".") == 3 && running != want:
+		return "the browser runs extension build " + running + ", not the installed " + want +
+			": reload the extension at chrome://extensions (a restart keeps the old one running); " +
+			"a browser from `openchrome launch`: close it and launch again"
+	}
+	return ""
 }

@@ -74,6 +74,9 @@ func Start(ctx context.Context, opts Options) (pid int, err error) {
 	if err := CheckInstalled(opts.Home); err != nil {
 		return 0, err
 	}
+	if err := forgetOldWorker(opts.Home); err != nil {
+		return 0, err
+	}
 	if strings.Contains(opts.Home.Extension(), ",") {
 		// --load-extension takes a comma-separated list of folders.
 		return 0, fmt.Errorf("launch: the extension folder %s has a comma in its path, which --load-extension cannot take: "+
