@@ -181,6 +181,33 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["added"])
 	})
 
+	t.Run("an element under a sticky header, or below a scrolling list's view, is scrolled to and clicked once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/reach.html")
+		// "Near the top" under the header, as after a person's scrolling.
+		ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+			"code": "scrollBy(0, document.getElementById('near').getBoundingClientRect().top - 30)"})
+		for _, name := range []string{"Near the top", "Inner save"} {
+			a := interact(t, cs, map[string]any{"query": name, "action": "click", "tabId": tab})
+			assert.Equal(t, "pointer", a.Strategy, name)
+		}
+		r := runs(t, tab)
+		assert.EqualValues(t, 1, r["near"])
+		assert.EqualValues(t, 1, r["inner"])
+	})
+
+	t.Run("a hover that opens a CSS menu says so, and its item is found and clicked", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/reach.html")
+		a := interact(t, cs, map[string]any{"query": "Account", "action": "hover", "tabId": tab})
+		assert.Contains(t, a.Changes, "2 elements shown", "the menu and its link; no element was added")
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "dom", a.Change.Type)
+		// "Log out" is a name, though "log" is a role.
+		interact(t, cs, map[string]any{"query": "Log out", "action": "click", "tabId": tab})
+		assert.EqualValues(t, 1, runs(t, tab)["logout"])
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Regexp(t, `Found a link "bug" e\d+ -> /?bugs\.html \?`, tree, "the question keeps its mark")
+	})
+
 	t.Run("a disabled element is refused, not forced", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/form.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
