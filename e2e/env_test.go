@@ -19,6 +19,7 @@ import (
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/daemon"
+	"github.com/openchrome/openchrome/host/launch"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -92,11 +93,7 @@ func (e *env) startChromium() {
 	t := e.t
 	// A person who loaded the extension unpacked has developer mode on;
 	// Chrome reloads (chrome.runtime.reload) an unpacked extension only then.
-	prefs := filepath.Join(e.udd, "Default", "Preferences")
-	if _, err := os.Stat(prefs); os.IsNotExist(err) {
-		require.NoError(t, os.MkdirAll(filepath.Dir(prefs), 0o700))
-		require.NoError(t, os.WriteFile(prefs, []byte(`{"extensions":{"ui":{"developer_mode":true}}}`), 0o600))
-	}
+	require.NoError(t, launch.SeedPreferences(e.udd))
 	e.chromeLog = filepath.Join(filepath.Dir(e.udd), "chromium.log")
 	logf, err := os.Create(e.chromeLog)
 	require.NoError(t, err)

@@ -545,10 +545,16 @@ func TestAQuestionSurvivesAWorkerStop(t *testing.T) {
 	assert.NotEmpty(t, stored[0].ID)
 	assert.Equal(t, "pending", stored[0].Status)
 
+	// A worker that is stopped may start again at once (the page's overlay
+	// wakes it): a worker without the mark is a new one.
+	require.NoError(t, e.devtools().evalExtension(`globalThis.beforeStop = true`, nil))
 	require.NoError(t, me.c.send(me.session, "ServiceWorker.enable", map[string]any{}, nil))
 	require.NoError(t, me.c.send(me.session, "ServiceWorker.stopAllWorkers", map[string]any{}, nil))
-	require.Eventually(t, func() bool { return e.devtools().evalExtension(`1`, nil) != nil }, 10*time.Second, 50*time.Millisecond,
-		"the worker stops")
+	require.Eventually(t, func() bool {
+		var same bool
+		err := e.devtools().evalExtension(`globalThis.beforeStop === true`, &same)
+		return err != nil || !same
+	}, 10*time.Second, 50*time.Millisecond, "the worker stops")
 	assert.True(t, me.sees(overlayShown), "the question is still on the page")
 
 	me.clickButton("Confirm") // the answer wakes the worker

@@ -20,8 +20,9 @@ let running;
  * worker after the files were replaced (it registers the worker again only
  * for a new version, and installs it only when the worker's own script
  * differs); the daemon compares the build with the one on disk and says to
- * reload the extension. The worker does not reload itself: Chrome disables
- * an extension it loaded from --load-extension that reloads itself.
+ * reload the extension. The worker does not reload itself: in a profile
+ * without developer mode, Chrome disables an unpacked extension that
+ * reloads, and a worker cannot tell which profile it is in.
  * @param {string} build
  */
 export function started(build) {

@@ -77,6 +77,9 @@ func Start(ctx context.Context, opts Options) (pid int, err error) {
 	if err := forgetOldWorker(opts.Home); err != nil {
 		return 0, err
 	}
+	if err := SeedPreferences(opts.Home.Profile()); err != nil {
+		return 0, err
+	}
 	if strings.Contains(opts.Home.Extension(), ",") {
 		// --load-extension takes a comma-separated list of folders.
 		return 0, fmt.Errorf("launch: the extension folder %s has a comma in its path, which --load-extension cannot take: "+

@@ -76,3 +76,19 @@ func inUse(profile string) bool {
 	c.Close()
 	return true
 }
+
+// SeedPreferences gives a profile that was never started developer mode, as
+// a person who loaded the extension unpacked has it on: only then does
+// Chrome reload an unpacked extension (chrome.runtime.reload, or its reload
+// button) instead of disabling it. A profile a browser has written is left
+// as it is.
+func SeedPreferences(profile string) error {
+	prefs := filepath.Join(profile, "Default", "Preferences")
+	if _, err := os.Stat(prefs); !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	if err := ledger.WriteFile(prefs, []byte(`{"extensions":{"ui":{"developer_mode":true}}}`), 0o600); err != nil {
+		return fmt.Errorf("launch: %w", err)
+	}
+	return nil
+}

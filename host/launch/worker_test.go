@@ -72,3 +72,18 @@ func shortTempDir(t *testing.T) string {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	return dir
 }
+
+func TestSeedPreferences(t *testing.T) {
+	profile := t.TempDir()
+	prefs := filepath.Join(profile, "Default", "Preferences")
+	require.NoError(t, SeedPreferences(profile))
+	raw, err := os.ReadFile(prefs)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"extensions":{"ui":{"developer_mode":true}}}`, string(raw))
+
+	require.NoError(t, os.WriteFile(prefs, []byte(`{"browser":{}}`), 0o600))
+	require.NoError(t, SeedPreferences(profile))
+	raw, err = os.ReadFile(prefs)
+	require.NoError(t, err)
+	assert.Equal(t, `{"browser":{}}`, string(raw), "a profile the browser wrote is its own")
+}
