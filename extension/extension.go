@@ -76,22 +76,18 @@ func writeFS(fsys fs.FS, dir string) (bool, error) {
 	if err != nil {
 		return changed, err
 	}
-	n, err := build(fsys, want.files)
+	manifest, version, err := stamped(fsys, want.files)
 	if err != nil {
 		return changed, err
 	}
-	var version string
 	for _, name := range want.files {
 		data, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			return changed, fmt.Errorf("extension: read %s: %w", name, err)
 		}
 		switch name {
-		case manifestFile: // first of want.files
-			data = stamp(data, n)
-			if m := manifestVersion.FindSubmatch(data); m != nil {
-				version = string(m[2])
-			}
+		case manifestFile:
+			data = manifest
 		case workerFile:
 			if version != "" {
 				data = fmt.Appendf(slices.Clip(data), workerStamp, version)
@@ -119,19 +115,29 @@ func Version() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("extension: list files: %w", err)
 	}
-	n, err := build(fsys, want.files)
+	_, version, err := stamped(fsys, want.files)
+	if err == nil && version == "" {
+		err = fmt.Errorf("extension: %s has no version", manifestFile)
+	}
+	return version, err
+}
+
+// stamped returns the manifest of fsys with the build of files in its
+// version, and that version ("" when the manifest has none).
+func stamped(fsys fs.FS, files []string) (manifest []byte, version string, err error) {
+	n, err := build(fsys, files)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	data, err := fs.ReadFile(fsys, manifestFile)
 	if err != nil {
-		return "", fmt.Errorf("extension: %w", err)
+		return nil, "", fmt.Errorf("extension: %w", err)
 	}
-	m := manifestVersion.FindSubmatch(stamp(data, n))
-	if m == nil {
-		return "", fmt.Errorf("extension: %s has no version", manifestFile)
+	manifest = stamp(data, n)
+	if m := manifestVersion.FindSubmatch(manifest); m != nil {
+		version = string(m[2])
 	}
-	return string(m[2]), nil
+	return manifest, version, nil
 }
 
 // Release is version without its build: "0.1.0.4711" is release "0.1.0",
@@ -143,11 +149,13 @@ func Release(version string) string {
 
 // build numbers the content of files. Chrome registers an extension's
 // service worker again only when the extension's version changes, and runs
-// the one it has until then, even after its files were replaced; and it
-// installs the worker it registers again only when the worker's own script
-// differs, whatever its modules hold. So files that differ must come with
-// a version that does too, and a worker script that carries the build. A
-// part of a Chrome version is at most 65535.
+// the one it has until then, even after its files were replaced; a worker
+// it registers again is installed only when the worker's own script
+// differs, whatever its modules hold. So files that differ come with a
+// version that does too, and a worker script that carries the build. (A
+// restarted Chromium was seen to run its stored worker even so: see
+// host/launch's forgetOldWorker.) A part of a Chrome version is at most
+// 65535.
 func build(fsys fs.FS, files []string) (uint16, error) {
 	h := fnv.New32a()
 	for _, name := range files {

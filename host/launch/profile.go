@@ -22,8 +22,9 @@ const buildFile = "openchrome-extension-version"
 // on disk. Chrome registers an extension's worker again only when it sees a
 // new version, and even then, at start-up, it goes on running the worker it
 // has stored, whatever `openchrome install` wrote since; reloading the
-// extension would fix it, but Chrome disables an extension from
-// --load-extension that is reloaded. The profile is OpenChrome's own, so when
+// extension would fix it, but a headless browser has no one to press reload,
+// and an older profile has no developer mode, without which Chrome disables
+// an unpacked extension that reloads. The profile is OpenChrome's own, so when
 // the extension is another version than the one the profile last started
 // with, its stored service workers are dropped before the browser starts,
 // and the extension's registers anew. Sites register theirs again when
