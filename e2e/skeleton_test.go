@@ -292,7 +292,14 @@ func TestErrorsAUserCanActOn(t *testing.T) {
 	closed.Close()
 	fails(t, cs, "navigate", map[string]any{"url": closed.URL + "/"}, protocol.CodeNotFound)
 
-	// The tab shows Chrome's error page now; everything still works.
+	// The tab shows Chrome's error page now: a read says so, and how to leave it.
+	for tool, args := range map[string]map[string]any{"read_page": {}, "find": {"query": "x"}} {
+		err = fails(t, cs, tool, args, protocol.CodeNotFound)
+		assert.Contains(t, err.Message, "error page", tool)
+		assert.Contains(t, err.Hint, "navigate", tool)
+	}
+
+	// Everything still works after it.
 	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/second.html"}, &p)
 	assert.Equal(t, `"Second Page"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.title", "tabId": p.TabID}))
 }

@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame,
-    roleOf, nameOf, visible, startsPointer, secretOf, valueOf, describe,
+    roleOf, nameOf, visible, startsPointer, secretOf, valueOf, readOnly, describe,
   } = oc.roles;
 
   /**
@@ -53,6 +53,7 @@
       inViewport: box.x + box.width > 0 && box.y + box.height > 0 && box.x < innerWidth && box.y < innerHeight,
       disabled: !!html.disabled || el.getAttribute('aria-disabled') === 'true',
       editable: editable(el),
+      readonly: readOnly(el) || undefined,
       checked: isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
         ? el.checked : el.getAttribute('aria-checked') === 'true' ? true : undefined,
       value: secretOf(el) ? undefined : valueOf(el, role),

@@ -407,6 +407,21 @@
     return now ?? undefined;
   }
 
+  /**
+   * Whether a control a person sees and can focus refuses typing: a
+   * readonly input or textarea (the attribute means nothing to checkboxes,
+   * buttons, ranges or colours), or aria-readonly.
+   * @param {Element} el
+   * @returns {boolean}
+   */
+  function readOnly(el) {
+    if (isInput(el)) {
+      return el.readOnly && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes(el.type);
+    }
+    if (isTextArea(el)) return el.readOnly;
+    return el.getAttribute('aria-readonly') === 'true';
+  }
+
   /** @param {string} v */
   function clipValue(v) {
     return v.length > VALUE_MAX ? `${v.slice(0, VALUE_MAX)}…` : v;
@@ -422,6 +437,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, secretOf, valueOf, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, secretOf, valueOf, readOnly, describe,
   };
 })();

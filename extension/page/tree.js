@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, childrenOf, visible, startsPointer, secretOf, valueOf,
+    roleOf, nameOf, hasOwnName, childrenOf, visible, startsPointer, secretOf, valueOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -336,6 +336,7 @@
     else if (el.tagName === 'DETAILS') node.expanded = /** @type {HTMLDetailsElement} */ (el).open;
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
+    if (readOnly(el)) node.readonly = true;
     if (role === 'link') {
       const href = el.getAttribute('href');
       if (href !== null) node.href = /** @type {HTMLAnchorElement} */ (el).href || href;

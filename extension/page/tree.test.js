@@ -142,18 +142,23 @@ test('links carry their absolute href, sections a ref, and text flows between th
   }]);
 });
 
-test('states: disabled, required, expanded, selected options of a listbox', () => {
+test('states: disabled, required, read-only, expanded, selected options of a listbox', () => {
   const { snap } = snapshot(`
     <button disabled>Send</button><input required aria-label=Name>
+    <input readonly aria-label=Order value=A-17><input type=checkbox readonly aria-label=Gift>
+    <div role=textbox aria-readonly=true aria-label=Total>9</div>
     <button aria-expanded="false">Menu</button>
     <select multiple aria-label=Colours><option selected>Red</option><option>Blue</option></select>`);
   assert.deepEqual(shape(snap.tree), [
     { role: 'button', name: 'Send', ref: 1, disabled: true },
     { role: 'textbox', name: 'Name', ref: 2, required: true },
-    { role: 'button', name: 'Menu', ref: 3, expanded: false },
+    { role: 'textbox', name: 'Order', ref: 3, readonly: true, value: 'A-17' },
+    { role: 'checkbox', name: 'Gift', ref: 4, checked: 'false' },
+    { role: 'textbox', name: 'Total', ref: 5, readonly: true },
+    { role: 'button', name: 'Menu', ref: 6, expanded: false },
     {
-      role: 'listbox', name: 'Colours', ref: 4, value: 'Red',
-      kids: [{ role: 'option', name: 'Red', ref: 5, selected: true }, { role: 'option', name: 'Blue', ref: 6 }],
+      role: 'listbox', name: 'Colours', ref: 7, value: 'Red',
+      kids: [{ role: 'option', name: 'Red', ref: 8, selected: true }, { role: 'option', name: 'Blue', ref: 9 }],
     },
   ]);
 });

@@ -4,6 +4,7 @@
 
 import { raceSignal } from '../lib/abort.js';
 import { ActionError } from '../lib/errors.js';
+import { scriptingError } from '../lib/scripting.js';
 import * as cdp from './cdp.js';
 import * as dialogs from './dialogs.js';
 
@@ -93,23 +94,4 @@ function sanitizedHtml(maxBytes) {
   const bytes = html.length > maxBytes ? html.length : new TextEncoder().encode(html).length;
   if (bytes > maxBytes) return { ...out, bytes, tooLarge: true };
   return { ...out, html, bytes };
-}
-
-/**
- * Maps chrome.scripting's failures to what the agent can act on.
- * @param {unknown} err
- * @returns {unknown}
- */
-function scriptingError(err) {
-  if (err instanceof ActionError || (err instanceof Error && err.name === 'AbortError')) return err;
-  const text = err instanceof Error ? err.message : String(err);
-  if (/cannot access|cannot be scripted|extensions gallery|chrome:\/\//i.test(text)) {
-    return new ActionError('tab_not_allowed',
-      'Chrome does not let extensions read this page (a chrome:// page, the Web Store, or a PDF)',
-      'navigate the tab to an ordinary web page');
-  }
-  if (/no tab with id/i.test(text)) {
-    return new ActionError('tab_not_found', 'the tab is gone', "call tabs_context for the agent's tabs");
-  }
-  return err;
 }

@@ -7,6 +7,7 @@
 import { raceSignal } from '../lib/abort.js';
 import { ActionError } from '../lib/errors.js';
 import { PAGE_FILES, PAGE_VERSION } from '../lib/page-files.js';
+import { scriptingError } from '../lib/scripting.js';
 import { RefBook, parseRef } from '../lib/refs.js';
 import * as cdp from './cdp.js';
 import * as clickables from './clickables.js';
@@ -151,7 +152,7 @@ export async function call(where, method, args, signal) {
     if (out.error) throw new ActionError(/** @type {import("../lib/errors.js").Code} */ (out.error.code), out.error.message, out.error.hint);
     return { data: out.ok, frameId: res.frameId, documentId: /** @type {string} */ (res.documentId) };
   } catch (err) {
-    throw scriptingError(err, where);
+    throw callError(err, where);
   } finally {
     dialog.cancel();
   }
@@ -182,30 +183,12 @@ export class DialogOpened extends Error {
 }
 
 /**
- * Maps chrome.scripting's failures to what the agent can act on.
+ * A call's failure as an agent can act on it.
  * @param {unknown} err
  * @param {{ documentId?: string }} where
  */
-function scriptingError(err, where) {
-  if (err instanceof ActionError || err instanceof DialogOpened || (err instanceof Error && err.name === 'AbortError')) {
-    return err;
-  }
-  const text = err instanceof Error ? err.message : String(err);
-  if (where.documentId && /no document|document.*(not|no longer)|frame.*removed|no frame/i.test(text)) {
-    return new ActionError('stale_ref', 'the ref is from a page this tab has left (it navigated or reloaded)',
-      'call read_page for fresh refs');
-  }
-  if (/cannot access|cannot be scripted|extensions gallery|chrome:\/\//i.test(text)) {
-    return new ActionError('tab_not_allowed', 'Chrome does not let extensions read this page (a chrome:// page, the Web Store, or a PDF)',
-      'navigate the tab to an ordinary web page');
-  }
-  if (/no tab with id/i.test(text)) {
-    return new ActionError('tab_not_found', 'the tab is gone', "call tabs_context for the agent's tabs");
-  }
-  if (/no frame with id/i.test(text)) {
-    return new ActionError('not_found', 'the frame is gone', 'call read_page');
-  }
-  return err;
+function callError(err, where) {
+  return err instanceof DialogOpened ? err : scriptingError(err, where);
 }
 
 /**

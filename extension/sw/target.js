@@ -440,6 +440,10 @@ export class Target {
     if (loc.role === 'combobox' && loc.tag === 'select') return this.select(text);
     if (loc.type === 'checkbox' || loc.type === 'radio') return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
+    if (loc.readonly) {
+      throw new ActionError('bad_request', `${this.label} is read-only: nothing was written`,
+        'the page sets its value itself; look for the control that changes it');
+    }
     // Inputs with their own editing UI (date, time, range, color) take no
     // typed text; their value is set through the DOM.
     const direct = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(loc.type ?? '');
@@ -487,7 +491,8 @@ export class Target {
   async select(values) {
     const list = Array.isArray(values) ? values.map(String) : values === undefined ? [] : [String(values)];
     if (!list.length) throw new ActionError('bad_request', 'select needs values, e.g. ["Norway"]');
-    await this.locate();
+    const loc = await this.locate();
+    if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled: nothing was selected`);
     await this.watch();
     const a = await this.attempt(() => this.call('dom', { op: 'select', values: list }));
     return this.done('select', 'dom', a);

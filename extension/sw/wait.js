@@ -35,7 +35,8 @@ export async function waitFor(tabId, cond, timeoutMs, signal) {
       if (signal.aborted || (err instanceof ActionError && ['bad_request', 'tab_not_found', 'tab_not_allowed'].includes(err.code))) {
         throw err;
       }
-      seen = `the page was loading (${err instanceof Error ? err.message : String(err)})`;
+      seen = err instanceof ActionError ? err.message
+        : `the page was loading (${err instanceof Error ? err.message : String(err)})`;
     }
     if (Date.now() >= deadline) {
       throw new ActionError('timeout', `the condition did not hold within ${timeoutMs} ms; last seen: ${seen}`,

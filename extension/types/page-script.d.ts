@@ -29,6 +29,8 @@ interface PageTreeNode {
   expanded?: boolean;
   selected?: boolean;
   required?: boolean;
+  /** Shown and focusable, but takes no typing. */
+  readonly?: boolean;
   value?: string;
   /** Why the value is left out: 'password' or 'secret'. */
   secret?: string;
@@ -99,6 +101,7 @@ interface PageRoles {
   /** Why a control's value must not be shown: 'password', 'secret', or ''. */
   secretOf(el: Element): string;
   valueOf(el: Element, role: string): string | undefined;
+  readOnly(el: Element): boolean;
   describe(el: Element): string;
 }
 

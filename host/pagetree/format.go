@@ -424,6 +424,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Required {
 		b.WriteString(" required")
 	}
+	if n.Readonly {
+		b.WriteString(" readonly")
+	}
 	switch {
 	case n.Secret != "":
 		b.WriteString(" " + n.Secret) // never the value

@@ -21,6 +21,7 @@ type Node struct {
 	Expanded *bool      `json:"expanded,omitempty"`
 	Selected bool       `json:"selected,omitempty"`
 	Required bool       `json:"required,omitempty"`
+	Readonly bool       `json:"readonly,omitempty"` // shown and focusable, but takes no typing
 	Value    string     `json:"value,omitempty"`
 	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
 	Href     string     `json:"href,omitempty"`

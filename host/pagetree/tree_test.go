@@ -30,13 +30,15 @@ func TestFormatTree(t *testing.T) {
 				{Role: "checkbox", Name: "Remember", Ref: 6, Checked: "false"},
 				{Role: "button", Name: "More", Ref: 7, Expanded: &yes, Disabled: true},
 				{Role: "option", Name: "Go", Ref: 8, Selected: true},
+				{Role: "textbox", Name: "Order", Ref: 9, Readonly: true, Value: "A-17"},
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
 textbox "Password" e5 password
 checkbox "Remember" e6 unchecked
 button "More" e7 expanded disabled
-option "Go" e8 selected`,
+option "Go" e8 selected
+textbox "Order" e9 readonly value="A-17"`,
 		},
 		{
 			name: "text and inline links share a line",
