@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -249,6 +250,48 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")
 	assert.Contains(t, interactive, plan)
+}
+
+// TestControlsDrawnInTheirLabels reads a form whose checkboxes, radios and
+// file input are hidden so that their labels can draw them: a person clicks
+// the label, and the agent gets the control there, by its name.
+func TestControlsDrawnInTheirLabels(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/labels.html")
+	runs := func() map[string]any {
+		var r map[string]any
+		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
+		return r
+	}
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	remember := refOf(t, tree, `checkbox "Remember me"`)
+	terms := refOf(t, tree, `checkbox "I accept the terms"`)
+	refOf(t, tree, `link "terms"`) // a link in the label keeps its own ref
+	refOf(t, tree, `radio "Basic plan"`)
+	photo := refOf(t, tree, `button "Choose a photo"`)
+	assert.NotContains(t, tree, "Never shown", "a hidden label draws nothing")
+	assert.Equal(t, 1, strings.Count(tree, "Remember me"), "the label's text is the control's name, said once")
+
+	a := interact(t, cs, map[string]any{"ref": remember, "action": "click", "tabId": tab})
+	assert.Equal(t, true, a.Checked)
+	a = interact(t, cs, map[string]any{"ref": terms, "action": "check", "tabId": tab})
+	require.NotNil(t, a.Verified)
+	assert.True(t, *a.Verified)
+	r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Pro plan", "value": true}}})
+	require.False(t, r.IsError, textOf(r))
+	assert.Contains(t, ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Basic plan"}), `radio "Basic plan"`)
+
+	file := writeFile(t, filepath.Join(e.home.Path("uploads"), "me.png"), "png")
+	ok(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": photo, "paths": []string{file}})
+	assert.Equal(t, map[string]any{"remember": 1.0, "terms": 1.0, "pro": 1.0, "photo": 1.0, "files": []any{"me.png"}}, runs(),
+		"each control changed once, through its label")
+
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.Contains(t, tree, remember+" checked")
+	assert.Contains(t, tree, refOf(t, tree, `radio "Pro plan"`)+" checked")
 }
 
 // TestReadPageFindsDelegatedClicks reads a page whose elements have no
@@ -500,11 +543,11 @@ func TestFormInput(t *testing.T) {
 		{"label": "Full name", "value": "Ada Lovelace"},
 		{"label": "Email", "value": "ada@example.com"},
 		{"label": "Country", "value": "Norway"},
-		{"label": "Subscribe", "value": "true"},
+		{"label": "Subscribe", "value": true}, // a JSON boolean, as agents send it
 		{"label": "Plan", "value": "Pro"},
 		{"label": "Start date", "value": "2026-12-01"},
 		{"label": "Volume", "value": "8"},
-		{"label": "Seats", "value": "3"},
+		{"label": "Seats", "value": 3},
 		{"label": "Notes", "value": "line one"},
 		{"label": "Bio", "value": "Mathematician"},
 		{"label": "Nickname", "value": "Countess"},

@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame,
-    roleOf, nameOf, visible, startsPointer, secretOf, valueOf, readOnly, describe,
+    roleOf, nameOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   } = oc.roles;
 
   /**
@@ -284,9 +284,8 @@
     const html = /** @type {HTMLInputElement} */ (el);
     if (!!html.disabled || el.getAttribute('aria-disabled') === 'true') return out({ state: 'disabled' });
     if (!shown(el)) {
-      const label = isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
-        ? [...(el.labels ?? [])].find(shown) : undefined;
-      if (!label) return out({ state: 'hidden' });
+      const label = shownLabel(el);
+      if (!label || !shown(label)) return out({ state: 'hidden' });
       el = label;
       via = 'label';
     }

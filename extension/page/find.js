@@ -7,7 +7,7 @@
   if (oc.find) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { refFor, advance, next } = oc.refs;
-  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, visible } = oc.roles;
+  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, visible, shownLabel } = oc.roles;
 
   /**
    * find: ranked candidates for a query: a role and/or a name, text, label,
@@ -37,7 +37,7 @@
     const roleOnly = INTERACTIVE.has(q.toLowerCase()) || STRUCTURE.has(q.toLowerCase()) ? q.toLowerCase() : '';
 
     for (const el of allElements(document)) {
-      if (!visible(el)) continue;
+      if (!visible(el) && !shownLabel(el)) continue;
       const role = roleOf(el);
       if (!role && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
         // Plain text containers match on their own text only.
@@ -155,7 +155,7 @@
       const role = roleOf(el);
       const isGroup = role === 'group' || role === 'radiogroup';
       if (!CONTROL_ROLES.has(role) && !isGroup && !(isInput(el) && el.type === 'file')) continue;
-      if (!visible(el)) continue;
+      if (!visible(el) && !shownLabel(el)) continue;
       const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
         .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());
       let score = 0;

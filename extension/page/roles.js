@@ -356,6 +356,20 @@
   }
 
   /**
+   * The label a person clicks for a checkbox, radio or file input that the
+   * page hides (display:none, hidden) to draw its own in the label: that
+   * label is the control as a person sees it. Undefined for any other
+   * element, or when no label of it shows.
+   * @param {Element} el
+   * @returns {HTMLLabelElement | undefined}
+   */
+  function shownLabel(el) {
+    if (!isInput(el) || !['checkbox', 'radio', 'file'].includes(el.type) || !el.labels) return undefined;
+    for (const label of el.labels) if (visible(label)) return label;
+    return undefined;
+  }
+
+  /**
    * Whether el is where the hand cursor starts: it shows cursor:pointer and
    * its parent another, so el is the thing a person would click, not text
    * inside it.
@@ -437,6 +451,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, secretOf, valueOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };
 })();

@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, childrenOf, visible, startsPointer, secretOf, valueOf, readOnly,
+    roleOf, nameOf, hasOwnName, childrenOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -188,9 +188,13 @@
         breakText(out);
         return;
       }
-      if (tag === 'LABEL' && /** @type {HTMLLabelElement} */ (el).control &&
-          visible(/** @type {HTMLElement} */ (/** @type {HTMLLabelElement} */ (el).control))) {
-        // Its text is its control's name: the control says it.
+      const control = tag === 'LABEL' ? /** @type {HTMLLabelElement} */ (el).control : null;
+      const standIn = !!control && !visible(control) && shownLabel(control) === el;
+      if (control && (standIn || visible(control))) {
+        // Its text is its control's name: the control says it. A control the
+        // page hides to draw its own in the label is said here, where a
+        // person sees and clicks it.
+        if (standIn) out.push(controlNode(control, el, st));
         /** @type {PageTreeNode[]} */
         const kids = [];
         walkChildren(el, kids, st);
@@ -280,6 +284,25 @@
     }
     out.push(node);
     if (block) breakText(out);
+  }
+
+  /**
+   * The node of a control the page hides behind its label, in the label's
+   * place.
+   * @param {Element} control
+   * @param {Element} label
+   * @param {WalkState} st
+   */
+  function controlNode(control, label, st) {
+    st.count++;
+    const role = roleOf(control);
+    /** @type {PageTreeNode} */
+    const node = { role, ref: refFor(control) };
+    const name = nameOf(control, role);
+    if (name) node.name = name;
+    if (getComputedStyle(label).display.startsWith('inline')) node.inline = true;
+    states(control, role, node);
+    return node;
   }
 
   /**

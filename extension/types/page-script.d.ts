@@ -102,6 +102,7 @@ interface PageRoles {
   secretOf(el: Element): string;
   valueOf(el: Element, role: string): string | undefined;
   readOnly(el: Element): boolean;
+  shownLabel(el: Element): HTMLLabelElement | undefined;
   describe(el: Element): string;
 }
 

@@ -32,7 +32,7 @@ func (in *crawlIn) validate() (err error) {
 
 func crawlTool() Tool {
 	return defineJob("crawl",
-		"Crawl from a URL breadth-first in background tabs: each page's content and links. Long crawls: oc_task_start.",
+		"Crawl breadth-first from a URL in background tabs: each page's content and links. Long crawls: oc_task_start.",
 		crawlJob,
 		func(s *jsonschema.Schema) {
 			between(s, "maxPages", 1, 1000)

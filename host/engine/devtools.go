@@ -82,7 +82,7 @@ func nonNilMessages(m browser.Messages) browser.Messages {
 
 type networkListIn struct {
 	tabArgs
-	Filter *browser.RequestFilter `json:"filter,omitempty" jsonschema:"url contains (* wildcard), method, status, type, failed"`
+	Filter *browser.RequestFilter `json:"filter,omitempty" jsonschema:"url part (* wildcard), method, status, type, failed"`
 	Since  int                    `json:"since,omitempty"`
 	Limit  int                    `json:"limit,omitempty"`
 }

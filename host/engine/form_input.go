@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -12,9 +13,32 @@ import (
 )
 
 type formField struct {
-	Ref   string `json:"ref,omitempty"`
-	Label string `json:"label,omitempty" jsonschema:"or its label (a radio group's, value naming the option)"`
-	Value string `json:"value" jsonschema:"text, an option, or true/false"`
+	Ref   string     `json:"ref,omitempty"`
+	Label string     `json:"label,omitempty" jsonschema:"or its label (a radio group's: value names the option)"`
+	Value fieldValue `json:"value" jsonschema:"text, an option or true/false"`
+}
+
+// fieldValue is what goes into a field. Agents send a checkbox's true or a
+// quantity's 3 as JSON booleans and numbers as often as strings; each is
+// taken as the text it prints as.
+type fieldValue string
+
+func (v *fieldValue) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		*v = fieldValue(s)
+		return nil
+	}
+	var any any
+	if err := json.Unmarshal(b, &any); err != nil {
+		return err
+	}
+	switch any.(type) {
+	case bool, float64:
+		*v = fieldValue(strings.TrimSpace(string(b)))
+		return nil
+	}
+	return fmt.Errorf("value: want a string, boolean or number")
 }
 
 type formInputIn struct {
@@ -33,11 +57,14 @@ func (in *formInputIn) validate() error {
 
 func formInputTool() Tool {
 	return defineTab("form_input", GroupCore,
-		"Fill many form controls at once, checking each value took.",
+		"Fill form controls at once, checking each value took.",
 		formInput,
 		func(s *jsonschema.Schema) {
 			one := 1
-			property(s, "fields").MinItems = &one
+			fields := property(s, "fields")
+			fields.MinItems = &one
+			value := property(fields.Items, "value")
+			value.Type, value.Types = "", []string{"string", "boolean", "number"}
 		})
 }
 
@@ -90,7 +117,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 	if f.Label != "" {
 		// A form a script renders after the page loads is waited for.
 		found, err := appearing(ctx, c, func() (browser.Field, bool, error) {
-			r, err := browser.ElementField(tab, f.Label, f.Value).Run(ctx, c)
+			r, err := browser.ElementField(tab, f.Label, string(f.Value)).Run(ctx, c)
 			return r, err == nil, err
 		})
 		if err != nil {
@@ -102,7 +129,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 		}
 	}
 	r.Ref = ref
-	value := f.Value
+	value := string(f.Value)
 	done, err := browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
 	if err != nil {
 		return fail(err)

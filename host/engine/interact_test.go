@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -77,4 +78,30 @@ func TestAFormFieldIsWaitedForByItsLabel(t *testing.T) {
 	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"label":"Email","value":"ada@example.com"}]}`)
 	require.False(t, r.IsError, textOf(t, r))
 	assert.EqualValues(t, 3, looks.Load(), "looked until the form was there")
+}
+
+func TestAFormValueMayBeABooleanOrANumber(t *testing.T) {
+	var got []string
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/form", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			if cmd.Action == "element.act" {
+				var p struct {
+					Text string `json:"text"`
+				}
+				if err := json.Unmarshal(cmd.Params, &p); err != nil {
+					return nil, protocol.Errorf(protocol.CodeInternal, "%v", err)
+				}
+				got = append(got, p.Text)
+				return browser.Acted{Action: "fill", Ref: "e1"}, nil
+			}
+			return pageBrowser(cmd)
+		}))
+	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e1","value":true},{"ref":"e2","value":3},{"ref":"e3","value":"x"}]}`)
+	require.False(t, r.IsError, textOf(t, r))
+	assert.Equal(t, []string{"true", "3", "x"}, got)
+
+	for _, bad := range []string{`{}`, `[1]`, `null`} {
+		r := run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e1","value":`+bad+`}]}`)
+		wantError(t, r, protocol.CodeBadRequest)
+	}
 }

@@ -17,7 +17,7 @@ import (
 const maxScriptResult = 50_000
 
 type javascriptIn struct {
-	Code string `json:"code" jsonschema:"the last expression's value is returned; await works"`
+	Code string `json:"code" jsonschema:"returns the last expression's value; await works"`
 	tabArgs
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
