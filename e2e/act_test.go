@@ -403,6 +403,46 @@ func TestAClickInAFrameUnderABannerIsNotDelivered(t *testing.T) {
 	}
 }
 
+// TestABannerInAFrameNamesItsOwnButtons covers a page's button with a
+// consent manager's frame: nothing is clicked, and the answer names the
+// frame's Accept button by ref (found without a read first); clicking it
+// removes the frame, which is said as such, and the button then runs once.
+func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
+	e := newEnv(t)
+	a, b := fixtureSites(t)
+	cs := e.client("e2e")
+	for _, tc := range []struct{ name, frame string }{
+		{"cross site", siteOnLocalhost(b, "/consent.html")},
+		{"same origin", a.URL + "/consent.html"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := openTab(t, cs, a.URL+"/consent-frame.html?cross="+url.QueryEscape(tc.frame))
+			ok(t, cs, "wait_for", map[string]any{"tabId": tab, "predicate": "window.cmpLoaded === true"})
+			found := ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Pay now"})
+			pay := regexp.MustCompile(`button "Pay now" (e\d+)`).FindStringSubmatch(found)
+			require.NotNil(t, pay, found)
+
+			r := call(t, cs, "interact", map[string]any{"ref": pay[1], "action": "click", "tabId": tab})
+			require.True(t, r.IsError, "covered: %s", textOf(r))
+			blocked := actedOf(t, r)
+			require.NotNil(t, blocked.Blocked, textOf(r))
+			assert.Contains(t, blocked.Blocked.By.Name, "iframe")
+			require.NotEmpty(t, blocked.Blocked.Dismiss, textOf(r))
+			accept := blocked.Blocked.Dismiss[0]
+			assert.Contains(t, accept.Name, "Accept all")
+			assert.Contains(t, blocked.Error.Hint, accept.Ref, "the hint names the button to press")
+
+			done := interact(t, cs, map[string]any{"ref": accept.Ref, "action": "click", "tabId": tab})
+			assert.False(t, done.Navigated, "the tab stayed where it was: %+v", done)
+			require.NotNil(t, done.Change)
+			assert.Equal(t, "dom", done.Change.Type, done.Change.Summary)
+
+			interact(t, cs, map[string]any{"ref": pay[1], "action": "click", "tabId": tab})
+			assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
+		})
+	}
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

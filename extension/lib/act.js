@@ -51,6 +51,7 @@ export function summarize(r, downloads = []) {
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');
   if (r.elementGone) parts.push('the element itself is gone');
+  if (r.frameGone) parts.push('the frame it was in is gone');
   return parts.length ? parts.join(', ') : 'no visible change';
 }
 

@@ -30,6 +30,7 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ added: 2, shown: 2, removed: 1, hidden: 1 }), '2 elements added, 1 removed', 'what was added shows');
   assert.equal(summarize({ dialogs: ['dialog "Sure?"'], urlChanged: true, titleChanged: true, elementGone: true }),
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
+  assert.equal(summarize({ frameGone: true }), 'the frame it was in is gone', "a consent frame its Accept removed");
 });
 
 test('normalize, truthy and roundBox', () => {

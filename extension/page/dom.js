@@ -439,7 +439,10 @@
    * What takes a click meant for el: the outermost element around the hit
    * that does not hold el (the banner, not its paragraph), and the controls
    * in it that would dismiss it. An ancestor of el that takes the click
-   * means el itself lets pointer events through.
+   * means el itself lets pointer events through. A banner drawn in an
+   * iframe (a consent manager's) has its controls in that frame: those of
+   * a same-origin one are read here; a cross-origin one is named by ref
+   * (frame) for the service worker to ask.
    * @param {Element} el
    * @param {Element | null} h
    */
@@ -448,13 +451,64 @@
     if (composedContains(h, el)) {
       return { blocker: { ref: refFor(h), name: describe(h) }, passThrough: true };
     }
+    // A hit inside a same-origin frame that does not hold el: the frame is
+    // what covers el.
+    /** @type {Element} */
     let root = h;
-    const top = h.ownerDocument;
+    while (!holds(root.ownerDocument, el)) {
+      /** @type {Element | null | undefined} */
+      const frame = root.ownerDocument.defaultView?.frameElement;
+      if (!frame) break;
+      root = frame;
+    }
+    const top = root.ownerDocument;
     while (root.parentElement && root.parentElement !== top.body && root.parentElement !== top.documentElement &&
       !composedContains(root.parentElement, el)) {
       root = root.parentElement;
     }
+    const blocker = { ref: refFor(root), name: describe(root) };
+    const dismiss = dismissIn(root);
+    if (dismiss.length) return { blocker, dismiss };
+    const iframe = isFrame(root) ? root : root.querySelector('iframe');
+    if (!iframe || !shown(iframe)) return { blocker, dismiss };
+    const inner = sameOriginDocument(iframe);
+    if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
+    return { blocker, dismiss, frame: { ref: refFor(iframe), url: /** @type {HTMLIFrameElement} */ (iframe).src } };
+  }
+
+  /**
+   * Whether el is in doc, or in a frame of doc's (at any depth).
+   * @param {Document} doc
+   * @param {Element} el
+   */
+  function holds(doc, el) {
+    for (let d = /** @type {Document | undefined} */ (el.ownerDocument); d; d = d.defaultView?.frameElement?.ownerDocument) {
+      if (d === doc) return true;
+    }
+    return false;
+  }
+
+  /**
+   * The document of a same-origin frame element; null for a cross-origin one.
+   * @param {Element} iframe
+   */
+  function sameOriginDocument(iframe) {
+    try {
+      return /** @type {HTMLIFrameElement} */ (iframe).contentDocument;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * The controls in root that would dismiss it, at most four, with refs.
+   * @param {Element | null} root
+   * @returns {Array<{ ref: number, name: string }>}
+   */
+  function dismissIn(root) {
+    /** @type {Array<{ ref: number, name: string }>} */
     const dismiss = [];
+    if (!root) return dismiss;
     for (const c of controlsIn(root)) {
       if (!shown(c)) continue;
       // A styled span has no name of its own: its text is what a person reads.
@@ -463,7 +517,18 @@
       dismiss.push({ ref: refFor(c), name: describe(c) });
       if (dismiss.length === 4) break;
     }
-    return { blocker: { ref: refFor(root), name: describe(root) }, dismiss };
+    return dismiss;
+  }
+
+  /**
+   * dismissers: the controls of this frame's document that would dismiss
+   * it: asked of a cross-origin frame that covers an element of the page
+   * around it (a consent manager's banner).
+   * @param {{ refBase: number }} args
+   */
+  function dismissers({ refBase }) {
+    advance(refBase);
+    return { dismiss: dismissIn(document.documentElement), nextRef: next() };
   }
 
   const CONTROLS = 'button, a[href], [role="button"], [role="link"], input[type="button"], input[type="submit"], ' +
@@ -493,5 +558,5 @@
     return out;
   }
 
-  oc.dom = { locate, dom, deepActive, actionable, reaches };
+  oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers };
 })();

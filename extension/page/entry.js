@@ -16,6 +16,7 @@
     locate: oc.dom.locate,
     actionable: oc.dom.actionable,
     reaches: oc.dom.reaches,
+    dismissers: oc.dom.dismissers,
     dom: oc.dom.dom,
     watch: oc.watch.watch,
     changes: oc.watch.changes,

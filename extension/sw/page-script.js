@@ -301,9 +301,20 @@ function sameOrigin(a, b) {
  * @param {AbortSignal} signal
  */
 export function callHanding(tabId, method, args, signal) {
+  return callHandingIn({ tabId, frameId: 0 }, method, args, signal);
+}
+
+/**
+ * callHanding in one frame of the tab.
+ * @param {{ tabId: number, frameId: number }} where
+ * @param {string} method
+ * @param {Record<string, unknown>} args
+ * @param {AbortSignal} signal
+ */
+export function callHandingIn({ tabId, frameId }, method, args, signal) {
   return serialized(tabId, async () => {
     const base = book.base(tabId);
-    const res = await call({ tabId, frameId: 0 }, method, { ...args, refBase: base }, signal);
+    const res = await call({ tabId, frameId }, method, { ...args, refBase: base }, signal);
     book.record(tabId, res.frameId, res.documentId, base, res.data.nextRef);
     save();
     return res.data;
@@ -382,6 +393,32 @@ export function onRefHanding(t, method, args, signal) {
  */
 export function placeOf(tabId, frameId) {
   return places.get(tabId)?.get(frameId);
+}
+
+/**
+ * The frame that the iframe element iframeRef of frame parentFrameId shows:
+ * the one the last read placed there, else the child frame at its URL (or
+ * the one child of its origin), which is then placed there, so that refs
+ * handed out in it can be acted on.
+ * @param {number} tabId
+ * @param {number} parentFrameId
+ * @param {number} iframeRef
+ * @param {string} url the iframe's src
+ * @returns {Promise<number | undefined>}
+ */
+export async function frameAt(tabId, parentFrameId, iframeRef, url) {
+  const known = places.get(tabId) ?? new Map();
+  for (const [frameId, p] of known) {
+    if (p.parentFrameId === parentFrameId && p.iframeRef === iframeRef) return frameId;
+  }
+  const children = ((await chrome.webNavigation.getAllFrames({ tabId })) ?? [])
+    .filter((f) => f.parentFrameId === parentFrameId);
+  const sameOrigins = children.filter((c) => sameOrigin(c.url, url));
+  const f = children.find((c) => c.url === url) ?? (sameOrigins.length === 1 ? sameOrigins[0] : undefined);
+  if (!f) return undefined;
+  known.set(f.frameId, { parentFrameId, iframeRef });
+  places.set(tabId, known);
+  return f.frameId;
 }
 
 /**

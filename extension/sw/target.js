@@ -55,7 +55,9 @@ const BANNER_MS = 1000;
  * @typedef {{ state: 'ok' | 'hidden' | 'disabled' | 'offscreen' | 'covered', point?: Point,
  *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
- *   passThrough?: boolean }} Reach
+ *   passThrough?: boolean, frame?: { ref: number, url: string }, inFrame?: number }} Reach
+ *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
+ *   inFrame: the frame whose page script said so
  */
 
 /**
@@ -104,7 +106,9 @@ export class Target {
   }
 
   /**
-   * What the watch has seen so far; a page that is gone has navigated.
+   * What the watch has seen so far; a page that is gone has navigated,
+   * unless it was a frame's and the frame itself is gone (a consent
+   * banner's frame its Accept removes).
    * @param {boolean} [stop]
    * @returns {Promise<any>}
    */
@@ -112,7 +116,11 @@ export class Target {
     try {
       return await this.call('changes', { watch: this.watchId, stop });
     } catch (err) {
-      if (err instanceof ActionError && err.code === 'stale_ref') return { navigated: true };
+      if (err instanceof ActionError && err.code === 'stale_ref') {
+        const { tabId, frameId } = this.t;
+        const frame = frameId === 0 ? true : await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+        return frame ? { navigated: true } : { frameGone: true };
+      }
       if (err instanceof pageScript.DialogOpened) return { dialogOpen: true };
       throw err;
     }
@@ -166,14 +174,23 @@ export class Target {
     const start = Date.now();
     /** @type {Reach | undefined} */
     let prev;
+    /** @type {Map<string, Reach['dismiss']>} the dismiss controls found in a covering frame, by its ref */
+    const framed = new Map();
     for (;;) {
       /** @type {Reach} */
       let r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      r.inFrame = this.t.frameId;
       const still = !r.animating || (prev?.state === 'ok' && sameBox(prev.box, r.box));
       if (r.state === 'ok' && still && r.point) {
         const around = await this.throughFrames(r.point);
         if (!around) return r;
         r = around;
+      }
+      if (r.state === 'covered' && !r.dismiss?.length && r.frame) {
+        // A banner drawn in a cross-origin frame: its controls are that frame's.
+        const key = `${r.inFrame}:${r.frame.ref}`;
+        if (!framed.has(key)) framed.set(key, await this.dismissInFrame(r.inFrame ?? 0, r.frame));
+        r.dismiss = framed.get(key);
       }
       const waited = Date.now() - start;
       // A banner with its own dismiss buttons waits for the person or the
@@ -181,6 +198,25 @@ export class Target {
       if (waited >= ACTIONABLE_MS || (r.state === 'covered' && r.dismiss?.length && waited >= BANNER_MS)) return r;
       prev = r;
       await sleep(r.state === 'ok' ? 50 : 100, this.signal);
+    }
+  }
+
+  /**
+   * The controls that would dismiss a cross-origin frame covering the
+   * element: its banner's close, accept or reject buttons, with refs.
+   * @param {number} parentFrameId the frame the iframe element is in
+   * @param {{ ref: number, url: string }} frame the iframe element
+   * @returns {Promise<Array<{ ref: number, name: string }>>}
+   */
+  async dismissInFrame(parentFrameId, frame) {
+    try {
+      const frameId = await pageScript.frameAt(this.t.tabId, parentFrameId, frame.ref, frame.url);
+      if (frameId === undefined) return [];
+      const res = await pageScript.callHandingIn({ tabId: this.t.tabId, frameId }, 'dismissers', {}, this.signal);
+      return res.dismiss ?? [];
+    } catch (err) {
+      if (this.signal.aborted) throw err;
+      return []; // a frame that cannot be read: the blocker is still named
     }
   }
 
@@ -205,6 +241,7 @@ export class Target {
       const iframe = await pageScript.resolve(tabId, place.iframeRef);
       /** @type {Reach & { scrolled?: boolean }} */
       const r = await pageScript.onRefHanding(iframe, 'reaches', { x: at.x - around.x, y: at.y - around.y }, this.signal);
+      r.inFrame = place.parentFrameId;
       if (r.scrolled) {
         this.offset = await pageScript.frameOffset(tabId, this.t.frameId, this.signal);
         return { state: 'offscreen' };

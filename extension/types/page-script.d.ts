@@ -158,6 +158,7 @@ interface PageDom {
   actionable(args: { ref: number; refBase?: number }): Record<string, unknown>;
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
   reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
+  dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;
 }
