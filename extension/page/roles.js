@@ -417,6 +417,11 @@
       return t ? clipValue(t) : undefined;
     }
     if (isGauge(el)) return String(el.value);
+    if (role === 'combobox' && !el.querySelector('input, textarea, [contenteditable]')) {
+      // A combobox drawn with elements shows its choice as its text.
+      const t = /** @type {HTMLElement} */ (el).innerText?.trim().replace(/\s+/g, ' ');
+      if (t) return clipValue(t);
+    }
     const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
     return now ?? undefined;
   }

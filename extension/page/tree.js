@@ -231,7 +231,9 @@
       /** @type {PageTreeNode[]} */
       const kids = [];
       st.controls++;
-      if (role !== 'combobox') walkChildren(el, kids, st);
+      // A closed select's options are not shown; a combobox drawn with
+      // elements may hold the textbox a person types in.
+      if (el.tagName !== 'SELECT') walkChildren(el, kids, st);
       st.controls--;
       const inner = kids.filter((k) => k.ref !== undefined || k.kids?.some((x) => x.ref !== undefined));
       if (inner.length) node.kids = inner;

@@ -163,6 +163,18 @@ test('states: disabled, required, read-only, expanded, selected options of a lis
   ]);
 });
 
+test('a combobox drawn with elements shows its choice, and the textbox inside it', () => {
+  const { snap } = snapshot(`
+    <div role=combobox aria-label=Color aria-expanded=false tabindex=0>Pick a color</div>
+    <div role=combobox aria-expanded=false><input aria-label=City></div>
+    <select aria-label=Size><option>Small</option><option>Large</option></select>`);
+  assert.deepEqual(shape(snap.tree), [
+    { role: 'combobox', name: 'Color', ref: 1, expanded: false, value: 'Pick a color' },
+    { role: 'combobox', ref: 2, expanded: false, kids: [{ role: 'textbox', name: 'City', ref: 3 }] },
+    { role: 'combobox', name: 'Size', ref: 4, value: 'Small' },
+  ]);
+});
+
 test('the handoff banner is not in the tree', () => {
   const { snap } = snapshot('<openchrome-banner><button>Finish</button></openchrome-banner><button>Page</button>');
   assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Page', ref: 1 }]);
