@@ -289,6 +289,18 @@
   }
 
   /**
+   * Whether el is a <dialog> opened with showModal().
+   * @param {Element} el
+   */
+  function isModal(el) {
+    try {
+      return el.matches(':modal');
+    } catch {
+      return false; // a browser that predates :modal
+    }
+  }
+
+  /**
    * The node of a control the page hides behind its label, in the label's
    * place.
    * @param {Element} control
@@ -362,6 +374,8 @@
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
     if (readOnly(el)) node.readonly = true;
+    // A modal dialog makes the rest of the page inert until it closes.
+    if ((role === 'dialog' || role === 'alertdialog') && (aria('modal') === 'true' || isModal(el))) node.modal = true;
     if (role === 'link') {
       const href = el.getAttribute('href');
       if (href !== null) node.href = /** @type {HTMLAnchorElement} */ (el).href || href;

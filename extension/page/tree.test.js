@@ -175,6 +175,14 @@ test('a combobox drawn with elements shows its choice, and the textbox inside it
   ]);
 });
 
+test('a modal dialog says so; one that is merely open does not', () => {
+  const { snap } = snapshot(`
+    <div role=dialog aria-modal=true aria-label="Sign in"><button>Close</button></div>
+    <dialog open aria-label=Tip><p>Hi</p></dialog>`);
+  const dialogs = snap.tree.filter((/** @type {PageTreeNode} */ n) => n.role === 'dialog');
+  assert.deepEqual(dialogs.map((/** @type {PageTreeNode} */ n) => [n.name, !!n.modal]), [['Sign in', true], ['Tip', false]]);
+});
+
 test('the handoff banner is not in the tree', () => {
   const { snap } = snapshot('<openchrome-banner><button>Finish</button></openchrome-banner><button>Page</button>');
   assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Page', ref: 1 }]);

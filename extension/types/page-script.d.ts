@@ -31,6 +31,8 @@ interface PageTreeNode {
   required?: boolean;
   /** Shown and focusable, but takes no typing. */
   readonly?: boolean;
+  /** A dialog that makes the rest of the page inert. */
+  modal?: boolean;
   value?: string;
   /** Why the value is left out: 'password' or 'secret'. */
   secret?: string;

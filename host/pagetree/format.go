@@ -427,6 +427,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Readonly {
 		b.WriteString(" readonly")
 	}
+	if n.Modal {
+		b.WriteString(" modal")
+	}
 	switch {
 	case n.Secret != "":
 		b.WriteString(" " + n.Secret) // never the value

@@ -31,6 +31,7 @@ func TestFormatTree(t *testing.T) {
 				{Role: "button", Name: "More", Ref: 7, Expanded: &yes, Disabled: true},
 				{Role: "option", Name: "Go", Ref: 8, Selected: true},
 				{Role: "textbox", Name: "Order", Ref: 9, Readonly: true, Value: "A-17"},
+				{Role: "dialog", Name: "Sign in", Ref: 10, Modal: true},
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
@@ -38,7 +39,8 @@ textbox "Password" e5 password
 checkbox "Remember" e6 unchecked
 button "More" e7 expanded disabled
 option "Go" e8 selected
-textbox "Order" e9 readonly value="A-17"`,
+textbox "Order" e9 readonly value="A-17"
+dialog "Sign in" e10 modal`,
 		},
 		{
 			name: "text and inline links share a line",
