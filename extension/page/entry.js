@@ -36,6 +36,7 @@
   function call(method, args) {
     const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
     if (!fn) return { error: { code: 'bad_request', message: `the page script has no method ${method}` } };
+    oc.roles.freshLabels(); // the page may have changed since the last call
     try {
       return { ok: fn(args ?? {}) };
     } catch (err) {

@@ -39,6 +39,37 @@
   /** Controls whose labels name them (the "labelable" elements). @param {Element} el */
   const labelable = (el) => ['INPUT', 'TEXTAREA', 'SELECT', 'BUTTON', 'METER', 'PROGRESS', 'OUTPUT'].includes(el.tagName);
 
+  // The ids that labels name in their for attribute, per document or shadow
+  // root, gathered once per call (page/entry.js starts each with
+  // freshLabels): a control's .labels walks its whole tree, which on a page
+  // of 20,000 buttons, asked of each, took half a minute.
+  /** @type {Map<Node, Set<string>>} */
+  let forIds = new Map();
+  const freshLabels = () => {
+    forIds = new Map();
+  };
+
+  /**
+   * The labels of a labelable control; its .labels is asked only when a
+   * label may be there: one around it, or one whose for is its id.
+   * @param {HTMLInputElement} control
+   * @returns {HTMLLabelElement[]}
+   */
+  function labelsOf(control) {
+    let maybe = !!control.closest('label');
+    if (!maybe && control.id) {
+      const root = /** @type {Document | ShadowRoot | Element} */ (control.getRootNode());
+      let ids = forIds.get(root);
+      if (!ids) {
+        ids = new Set();
+        for (const l of root.querySelectorAll('label[for]')) ids.add(/** @type {HTMLLabelElement} */ (l).htmlFor);
+        forIds.set(root, ids);
+      }
+      maybe = ids.has(control.id);
+    }
+    return maybe && control.labels ? [...control.labels] : [];
+  }
+
   // --- roles and names ----------------------------------------------------
 
   // The handoff banner's element (page/banner.js): OpenChrome's, not the
@@ -239,7 +270,7 @@
     if (label?.trim()) return clip(label);
     if (labelable(el)) {
       const control = /** @type {HTMLInputElement} */ (el);
-      const labels = control.labels ? [...control.labels].map((l) => textOf(l, true, el)).join(' ') : '';
+      const labels = labelsOf(control).map((l) => textOf(l, true, el)).join(' ');
       if (labels.trim()) return clip(labels);
       if (isInput(el)) {
         if (['button', 'submit', 'reset'].includes(el.type)) {
@@ -364,8 +395,8 @@
    * @returns {HTMLLabelElement | undefined}
    */
   function shownLabel(el) {
-    if (!isInput(el) || !['checkbox', 'radio', 'file'].includes(el.type) || !el.labels) return undefined;
-    for (const label of el.labels) if (visible(label)) return label;
+    if (!isInput(el) || !['checkbox', 'radio', 'file'].includes(el.type)) return undefined;
+    for (const label of labelsOf(el)) if (visible(label)) return label;
     return undefined;
   }
 
@@ -454,7 +485,7 @@
   }
 
   oc.roles = {
-    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame,
+    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };

@@ -113,3 +113,29 @@ test('the banner is OpenChrome\'s: inBanner knows its contents', () => {
   assert.equal(inBanner(page.$('#finish')), true);
   assert.equal(inBanner(page.$('#page')), false);
 });
+
+test('a control no label can name is not asked for its labels', () => {
+  // .labels walks the control's whole tree: on a page of 20,000 buttons,
+  // asking each took half a minute. Only a label around the control, or one
+  // whose for is its id, makes it worth asking.
+  const page = new TestPage(`
+    <button>One</button><button id=two>Two</button><input id=q aria-label=Query>
+    <label for=named>Named</label><input id=named><label>Around <input id=around></label>`);
+  const w = /** @type {any} */ (page.window);
+  /** @type {string[]} */
+  const asked = [];
+  for (const proto of [w.HTMLButtonElement.prototype, w.HTMLInputElement.prototype]) {
+    const real = Object.getOwnPropertyDescriptor(proto, 'labels');
+    Object.defineProperty(proto, 'labels', {
+      configurable: true,
+      get() {
+        asked.push(this.id || this.textContent);
+        return real?.get?.call(this);
+      },
+    });
+  }
+  page.ok('snapshot', { refBase: 1 });
+  assert.deepEqual([...new Set(asked)].sort(), ['around', 'named']);
+  assert.deepEqual(roleAndName(page, '#named'), ['textbox', 'Named']);
+  assert.deepEqual(roleAndName(page, '#around'), ['textbox', 'Around']);
+});

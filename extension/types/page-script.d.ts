@@ -82,6 +82,8 @@ interface PageRoles {
   isLabel(n: unknown): n is HTMLLabelElement;
   isOption(n: unknown): n is HTMLOptionElement;
   isFrame(n: unknown): n is HTMLIFrameElement;
+  /** Forgets the labels gathered for the last call. */
+  freshLabels(): void;
   /** The handoff banner's tag name: OpenChrome's element, not the page's. */
   BANNER: string;
   SKIP: ReadonlySet<string>;
