@@ -553,6 +553,20 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		assert.Equal(t, 2, strings.Count(tree, `status "inner clicked"`), tree)
 	})
 
+	t.Run("a cross-site frame's form, by label and by query, with no read first", func(t *testing.T) {
+		tab := openTab(t, cs, a.URL+"/frames.html?cross="+siteOnLocalhost(b, "/login.html"))
+		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "predicate": "window.crossLoaded === true"})
+		r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+			{"label": "Username", "value": "tomsmith"},
+			{"label": "Password", "value": "SuperSecretPassword!"},
+		}})
+		require.False(t, r.IsError, textOf(r))
+		assert.Contains(t, ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Login"}), `button "Login"`)
+		interact(t, cs, map[string]any{"query": "button Login", "action": "click", "tabId": tab})
+		// The frame went on to secure.html: its heading is in the tab's tree.
+		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Secure Area"})
+	})
+
 	t.Run("open shadow roots", func(t *testing.T) {
 		tab := openTab(t, cs, a.URL+"/shadow.html")
 		interact(t, cs, map[string]any{"query": "Shadow button", "action": "click", "tabId": tab})

@@ -13,6 +13,7 @@
     text: oc.text.text,
     find: oc.find.find,
     field: oc.find.field,
+    crossFrames: oc.find.crossFrames,
     locate: oc.dom.locate,
     actionable: oc.dom.actionable,
     reaches: oc.dom.reaches,

@@ -202,5 +202,26 @@
     return partial;
   }
 
-  oc.find = { find, field };
+  /**
+   * crossFrames: the shown iframes whose documents this script cannot walk
+   * (cross-origin), with refs, for the service worker to search in turn.
+   * @param {{ refBase: number }} args
+   */
+  function crossFrames({ refBase }) {
+    advance(refBase);
+    const frames = [];
+    for (const el of allElements(document)) {
+      if (el.tagName !== 'IFRAME' || !visible(el)) continue;
+      let inner = null;
+      try {
+        inner = /** @type {HTMLIFrameElement} */ (el).contentDocument;
+      } catch {
+        // cross-origin
+      }
+      if (!inner) frames.push({ ref: refFor(el), url: /** @type {HTMLIFrameElement} */ (el).src });
+    }
+    return { frames, nextRef: next() };
+  }
+
+  oc.find = { find, field, crossFrames };
 })();

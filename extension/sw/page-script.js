@@ -263,9 +263,7 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
   const children = frames.filter((f) => f.parentFrameId === frameId);
   const used = new Set();
   for (const hole of holes) {
-    const url = hole.frame.url;
-    const f = children.find((c) => !used.has(c.frameId) && c.url === url) ??
-      children.find((c) => !used.has(c.frameId) && sameOrigin(c.url, url));
+    const f = matchFrame(children, hole.frame.url, used);
     if (!f) continue;
     used.add(f.frameId);
     try {
@@ -279,6 +277,18 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
       hole.frame.unreadable = true; // the tree still says where it is
     }
   }
+}
+
+/**
+ * The child frame that an iframe whose src is url shows: the first not yet
+ * used at that URL, else at its origin (a frame may have navigated on).
+ * @param {chrome.webNavigation.GetAllFrameResultDetails[]} children
+ * @param {string} url
+ * @param {Set<number>} used
+ */
+function matchFrame(children, url, used) {
+  return children.find((c) => !used.has(c.frameId) && c.url === url) ??
+    children.find((c) => !used.has(c.frameId) && sameOrigin(c.url, url));
 }
 
 /**
@@ -408,17 +418,56 @@ export function placeOf(tabId, frameId) {
  */
 export async function frameAt(tabId, parentFrameId, iframeRef, url) {
   const known = places.get(tabId) ?? new Map();
+  /** @type {Set<number>} frames placed at another iframe */
+  const used = new Set();
   for (const [frameId, p] of known) {
-    if (p.parentFrameId === parentFrameId && p.iframeRef === iframeRef) return frameId;
+    if (p.parentFrameId !== parentFrameId) continue;
+    if (p.iframeRef === iframeRef) return frameId;
+    used.add(frameId);
   }
   const children = ((await chrome.webNavigation.getAllFrames({ tabId })) ?? [])
     .filter((f) => f.parentFrameId === parentFrameId);
-  const sameOrigins = children.filter((c) => sameOrigin(c.url, url));
-  const f = children.find((c) => c.url === url) ?? (sameOrigins.length === 1 ? sameOrigins[0] : undefined);
+  const f = matchFrame(children, url, used);
   if (!f) return undefined;
   known.set(f.frameId, { parentFrameId, iframeRef });
   places.set(tabId, known);
   return f.frameId;
+}
+
+/** The most cross-origin frames a search goes into. */
+const MAX_SEARCHED_FRAMES = 10;
+
+/**
+ * The tab's cross-origin frames that the top frame's page script cannot
+ * walk, shown ones only, each placed at its iframe (so refs found in it can
+ * be acted on), parents before their children; none when the tab has no
+ * frame of another origin, which costs one webNavigation call.
+ * @param {number} tabId
+ * @param {AbortSignal} signal
+ * @returns {Promise<number[]>}
+ */
+export async function crossFrames(tabId, signal) {
+  const all = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
+  const byId = new Map(all.map((f) => [f.frameId, f]));
+  if (!all.some((f) => f.frameId !== 0 && !sameOrigin(f.url, byId.get(f.parentFrameId)?.url ?? ''))) return [];
+  /** @type {number[]} */
+  const out = [];
+  /** @param {number} frameId @param {number} depth */
+  const visit = async (frameId, depth) => {
+    if (depth > 3) return;
+    const { frames } = await callHandingIn({ tabId, frameId }, 'crossFrames', {}, signal);
+    for (const f of frames) {
+      if (out.length >= MAX_SEARCHED_FRAMES) return;
+      const child = await frameAt(tabId, frameId, f.ref, f.url);
+      if (child === undefined || out.includes(child)) continue;
+      out.push(child);
+      await visit(child, depth + 1).catch((err) => {
+        if (signal.aborted) throw err; // a frame that cannot be read is searched no further
+      });
+    }
+  };
+  await visit(0, 0);
+  return out;
 }
 
 /**

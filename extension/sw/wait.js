@@ -79,5 +79,41 @@ async function probe(tabId, cond, signal) {
       throw err;
     }
   }
-  return (await pageScript.call({ tabId, frameId: 0 }, 'check', cond, signal)).data;
+  /** @type {{ ok: boolean, seen: string }} */
+  const top = (await pageScript.call({ tabId, frameId: 0 }, 'check', cond, signal)).data;
+  // Text a frame shows is on the page too (a payment frame's "Paid").
+  const text = typeof cond.text === 'string' ? cond.text : undefined;
+  const gone = typeof cond.textGone === 'string' ? cond.textGone : undefined;
+  if ((text !== undefined && !top.ok) || (gone !== undefined && top.ok)) {
+    const want = /** @type {string} */ (text ?? gone);
+    if (await inAFrame(tabId, want)) {
+      return text !== undefined
+        ? { ok: true, seen: `text "${want}" is in a frame of the page` }
+        : { ok: false, seen: `text "${want}" is still in a frame of the page` };
+    }
+  }
+  return top;
+}
+
+/**
+ * Whether a frame of the tab, other than the top one, shows text.
+ * @param {number} tabId
+ * @param {string} text
+ */
+async function inAFrame(tabId, text) {
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
+  if (frames.length < 2) return false;
+  try {
+    const results = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      world: 'ISOLATED',
+      injectImmediately: true,
+      // Runs in each frame: self-contained, no closure.
+      func: (/** @type {string} */ t) => (document.body?.innerText ?? '').includes(t),
+      args: [text],
+    });
+    return results.some((r) => r.frameId !== 0 && r.result === true);
+  } catch {
+    return false; // a frame no script may run in
+  }
 }

@@ -153,6 +153,7 @@ interface PageFind {
     others: number;
     nextRef: number;
   };
+  crossFrames(args: { refBase: number }): { frames: Array<{ ref: number; url: string }>; nextRef: number };
 }
 
 /** page/dom.js */

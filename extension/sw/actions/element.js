@@ -90,7 +90,20 @@ async function find(params, { tabId, signal }) {
   const query = stringParam(params, 'query');
   if (!query?.trim()) throw new ActionError('bad_request', 'query is empty');
   const limit = intParam(params, 'limit', 1, 100) ?? 10;
-  return pageScript.callHanding(tabId, 'find', { query, limit }, signal);
+  const top = await pageScript.callHanding(tabId, 'find', { query, limit }, signal);
+  // Then the cross-origin frames the top's script cannot walk (a payment or
+  // consent frame); an equal score keeps the top's candidate first.
+  /** @type {Array<{ ref: number, role: string, name: string, why: string, score: number }>} */
+  let candidates = top.candidates;
+  let total = top.total;
+  for (const frameId of await pageScript.crossFrames(tabId, signal).catch(() => [])) {
+    const r = await pageScript.callHandingIn({ tabId, frameId }, 'find', { query, limit }, signal).catch(() => null);
+    if (!r) continue;
+    candidates = [...candidates, ...r.candidates];
+    total += r.total;
+  }
+  candidates = candidates.sort((a, b) => b.score - a.score).slice(0, limit);
+  return { ...top, candidates, total };
 }
 
 /**
@@ -101,7 +114,18 @@ async function find(params, { tabId, signal }) {
 async function field(params, { tabId, signal }) {
   const label = stringParam(params, 'label');
   if (!label?.trim()) throw new ActionError('bad_request', 'label is empty');
-  return pageScript.callHanding(tabId, 'field', { label, value: stringParam(params, 'value') }, signal);
+  const args = { label, value: stringParam(params, 'value') };
+  try {
+    return await pageScript.callHanding(tabId, 'field', args, signal);
+  } catch (err) {
+    if (!(err instanceof ActionError && err.code === 'not_found')) throw err;
+    // A field in a cross-origin frame (a card number in a payment frame).
+    for (const frameId of await pageScript.crossFrames(tabId, signal).catch(() => [])) {
+      const r = await pageScript.callHandingIn({ tabId, frameId }, 'field', args, signal).catch(() => null);
+      if (r) return r;
+    }
+    throw err;
+  }
 }
 
 /**
