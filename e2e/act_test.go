@@ -527,6 +527,25 @@ func TestDialogs(t *testing.T) {
 	interact(t, cs, map[string]any{"action": "accept_dialog", "text": "Ada", "tabId": tab})
 	assert.Equal(t, `"prompt: Ada"`, status(t, cs, tab))
 	fails(t, cs, "interact", map[string]any{"action": "accept_dialog", "tabId": tab}, protocol.CodeBadRequest)
+
+	// A page that asks before it is left: navigate says so at once, and
+	// the answer decides whether the tab leaves.
+	interact(t, cs, map[string]any{"query": "Unsaved changes", "action": "click", "tabId": tab})
+	next := site.URL + "/list.html"
+	err = fails(t, cs, "navigate", map[string]any{"url": next, "tabId": tab}, protocol.CodeConflict)
+	assert.Contains(t, err.Message, "beforeunload")
+	assert.Contains(t, err.Hint, "accept_dialog")
+	interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
+	assert.Equal(t, `"unsaved"`, status(t, cs, tab), "it stayed")
+	fails(t, cs, "navigate", map[string]any{"url": next, "tabId": tab}, protocol.CodeConflict)
+	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	ok(t, cs, "wait_for", map[string]any{"url": next, "tabId": tab})
+
+	// A page that alerts as it loads: the navigation says which dialog holds it.
+	err = fails(t, cs, "navigate", map[string]any{"url": site.URL + "/dialogs.html?greet=1", "tabId": tab}, protocol.CodeConflict)
+	assert.Contains(t, err.Message, `alert "Welcome back"`)
+	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	ok(t, cs, "wait_for", map[string]any{"text": "Unsaved changes", "tabId": tab})
 }
 
 func TestActingInFramesShadowRootsAndMenus(t *testing.T) {

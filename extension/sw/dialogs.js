@@ -80,6 +80,8 @@ export async function answer(tabId, accept, promptText, { signal } = {}) {
  * @param {Dialog} d
  */
 export function describe(d) {
+  // Chrome shows its own words for beforeunload, whatever the page set.
+  if (d.type === 'beforeunload') return 'beforeunload "Leave site? Changes you made may not be saved."';
   return `${d.type} "${d.message}"`;
 }
 

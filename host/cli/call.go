@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/openchrome/openchrome/bridge"
@@ -33,7 +34,7 @@ func callCmd(ctx context.Context, args []string, env Env) error {
 		return fmt.Errorf("usage: openchrome call TOOL ['{json args}'] [--out FILE]")
 	}
 	tool, raw := pos[0], json.RawMessage(`{}`)
-	if len(pos) == 2 {
+	if len(pos) == 2 && strings.TrimSpace(pos[1]) != "" { // '' from a script is no arguments
 		raw = json.RawMessage(pos[1])
 		if !json.Valid(raw) {
 			return fmt.Errorf("the arguments are not valid JSON: %s", pos[1])

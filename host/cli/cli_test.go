@@ -54,6 +54,7 @@ func TestCommands(t *testing.T) {
 		{"call needs a tool", []string{"call"}, 1, "", "usage: openchrome call TOOL"},
 		{"call refuses bad JSON", []string{"call", "navigate", "{url:"}, 1, "", "not valid JSON"},
 		{"call without a daemon names the fix", []string{"call", "tabs_context"}, 1, "", "openchrome doctor"},
+		{"call takes empty arguments as none", []string{"call", "tabs_context", " "}, 1, "", "openchrome doctor"},
 		{"mcp refuses an unknown group", []string{"mcp", "--tools", "core,magic"}, 1, "", `unknown tool group "magic"`},
 		{"bad flag", []string{"install", "--frobnicate"}, 1, "", "flag provided but not defined"},
 		{"native mode without a hello", []string{"chrome-extension://pmdndpcaaogpfkegdbdkbpfpldaklhac/"}, 1, "", "hello"},

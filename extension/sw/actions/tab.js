@@ -6,6 +6,7 @@ import { boolParam, enumParam, stringParam } from '../../lib/params.js';
 import { action, tabAction } from '../../lib/router.js';
 import { checkUrl } from '../../lib/url.js';
 import * as cdp from '../cdp.js';
+import * as dialogs from '../dialogs.js';
 import * as evidence from '../evidence.js';
 import * as navigation from '../navigation.js';
 import * as policy from '../policy.js';
@@ -145,12 +146,30 @@ async function navigate(params, { tabId, signal }) {
  */
 async function go(tabId, begin, options) {
   const start = Date.now();
+  // Attached, so that a beforeunload dialog the page raises is seen: the
+  // navigation waits on it, and so would this call.
+  await cdp.attach(tabId).catch(() => {});
+  const dialog = dialogs.next(tabId);
+  const going = navigation.navigate(tabId, begin, options);
+  going.catch(() => {}); // it may end after a dialog ended the call
   try {
-    return await navigation.navigate(tabId, begin, options);
+    const first = await Promise.race([going, dialog.opened.then((d) => ({ dialog: d }))]);
+    if (first && typeof first === 'object' && 'dialog' in first) {
+      const d = first.dialog;
+      if (d.type === 'beforeunload') {
+        throw new ActionError('conflict', `the page asks before it is left (${dialogs.describe(d)}): it has not navigated yet`,
+          'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
+      }
+      throw new ActionError('conflict', `a JavaScript dialog opened while the page loaded: ${dialogs.describe(d)}`,
+        'call interact with action accept_dialog or dismiss_dialog; the page loads on after it');
+    }
+    return /** @type {Awaited<typeof going>} */ (first);
   } catch (err) {
     const no = policy.refusedSince(tabId, start);
     if (no) throw new ActionError('domain_blocked', `${no.message}: the navigation to ${no.url} was stopped`, no.hint);
     throw err;
+  } finally {
+    dialog.cancel();
   }
 }
 
