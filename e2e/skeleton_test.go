@@ -189,6 +189,12 @@ func TestJavascriptTool(t *testing.T) {
 	assert.Equal(t, `42`, ok(t, cs, "javascript_tool", map[string]any{"code": "await new Promise(r => setTimeout(() => r(6 * 7), 10))"}))
 	assert.Equal(t, "undefined", ok(t, cs, "javascript_tool", map[string]any{"code": "void 0"}))
 	assert.Equal(t, `{"links":1}`, ok(t, cs, "javascript_tool", map[string]any{"code": "({links: document.links.length})"}))
+	// What JSON would make {} says what it is; markup stays readable.
+	assert.Equal(t, `"<h1>Fixture Home</h1>"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.querySelector('h1')"}))
+	assert.Equal(t, `["<a href=\"/second.html\">Second page</a>"]`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.querySelectorAll('a')"}))
+	assert.Equal(t, `{"a":1}`, ok(t, cs, "javascript_tool", map[string]any{"code": "new Map([['a', 1]])"}))
+	assert.Equal(t, `"1970-01-01T00:00:00.000Z"`, ok(t, cs, "javascript_tool", map[string]any{"code": "new Date(0)"}))
+	assert.Equal(t, `"Error: nope"`, ok(t, cs, "javascript_tool", map[string]any{"code": "new Error('nope')"}))
 
 	err := fails(t, cs, "javascript_tool", map[string]any{"code": "throw new Error('the page said no')"}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Message, "the page said no")

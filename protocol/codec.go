@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -96,7 +95,7 @@ func (w *Writer) Write(payload []byte) error {
 
 // WriteFrame encodes f and writes it as one frame.
 func (w *Writer) WriteFrame(f Frame) error {
-	b, err := json.Marshal(f)
+	b, err := Marshal(f)
 	if err != nil {
 		return fmt.Errorf("protocol: encode %s frame: %w", f.frameType(), err)
 	}

@@ -261,7 +261,7 @@ func (f Answer) MarshalJSON() ([]byte, error) {
 
 // typed marshals v, a struct, as a JSON object whose first member is "type".
 func typed(typ string, v any) ([]byte, error) {
-	b, err := json.Marshal(v)
+	b, err := Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +273,7 @@ func typed(typ string, v any) ([]byte, error) {
 }
 
 // Encode marshals a frame.
-func Encode(f Frame) ([]byte, error) { return json.Marshal(f) }
+func Encode(f Frame) ([]byte, error) { return Marshal(f) }
 
 // DecodeAgentFrame decodes a frame of the agent channel: the WebSocket between
 // an agent and the broker. A "result" there is a [CallResult].

@@ -144,3 +144,21 @@ func errorsIsCoded(err error) bool {
 	e, ok := err.(*Error)
 	return ok && e.Code.Known()
 }
+
+func TestFramesKeepAPagesMarkup(t *testing.T) {
+	// A page's "<h1>" or "a && b" reaches an agent as it is, not as
+	// "\u003ch1\u003e": the escaping costs tokens and reads badly.
+	f := CommandResult{ID: "c1", OK: true, Data: json.RawMessage(`{"value":"<h1>a && b</h1>"}`)}
+	for name, encode := range map[string]func(Frame) ([]byte, error){
+		"Encode": Encode,
+		"Writer": func(f Frame) ([]byte, error) {
+			var buf bytes.Buffer
+			err := NewWriter(&buf, 1<<20).WriteFrame(f)
+			return buf.Bytes(), err
+		},
+	} {
+		b, err := encode(f)
+		require.NoError(t, err, name)
+		assert.Contains(t, string(b), `"<h1>a && b</h1>"`, name)
+	}
+}

@@ -21,7 +21,7 @@ func ErrorResult(err error) *ToolResult {
 	if e.Hint != "" {
 		text += "\nhint: " + e.Hint
 	}
-	structured, _ := json.Marshal(struct {
+	structured, _ := Marshal(struct {
 		Error *Error `json:"error"`
 	}{e})
 	return &ToolResult{

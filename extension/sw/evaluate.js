@@ -69,7 +69,7 @@ async function valueOf(tabId, res, signal) {
     } else if (result.objectId) {
       res = await cdp.send(tabId, 'Runtime.callFunctionOn', {
         objectId: result.objectId,
-        functionDeclaration: 'function () { return this; }',
+        functionDeclaration: PLAIN.toString(),
         returnByValue: true,
       }, { signal });
       throwIfThrew(res);
@@ -97,6 +97,32 @@ async function valueOf(tabId, res, signal) {
     out.value = result.unserializableValue;
   }
   return out;
+}
+
+/**
+ * Runs in the page, on the value a script returned (this), before it is sent
+ * as JSON: what JSON would turn into {} says what it is instead. An element
+ * is its outer HTML (clipped), a list of nodes a list of them, an error its
+ * message, a date its ISO time, a Map an object, a Set an array, a function
+ * its name.
+ * @this {any}
+ */
+function PLAIN() {
+  const node = (/** @type {Node} */ n) => {
+    const html = n instanceof Element ? n.outerHTML : `${n.nodeName} ${n.textContent ?? ''}`;
+    return html.length > 300 ? `${html.slice(0, 300)}…` : html;
+  };
+  if (this instanceof Node) return node(this);
+  if ((this instanceof NodeList || this instanceof HTMLCollection || Array.isArray(this)) &&
+      this.length > 0 && [...this].every((x) => x instanceof Node)) {
+    return [...this].map(node);
+  }
+  if (this instanceof Error) return String(this);
+  if (this instanceof Date) return Number.isNaN(this.valueOf()) ? 'Invalid Date' : this.toISOString();
+  if (this instanceof Map) return Object.fromEntries(this);
+  if (this instanceof Set) return [...this];
+  if (typeof this === 'function') return `function ${this.name || '(anonymous)'}`;
+  return this;
 }
 
 /**

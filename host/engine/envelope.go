@@ -106,12 +106,12 @@ func (e *Engine) endEnvelope(ctx context.Context, c *call, tk *task.Ticket, a ca
 	if len(r.StructuredContent) > 0 {
 		var obj map[string]json.RawMessage
 		if json.Unmarshal(r.StructuredContent, &obj) == nil {
-			obj["envelope"], _ = marshal(struct {
+			obj["envelope"], _ = protocol.Marshal(struct {
 				TaskID string `json:"task_id"`
 				Calls  int    `json:"calls"`
 				task.Budget
 			}{s.TaskID, s.Calls, s.Budget})
-			if b, err := marshal(obj); err == nil {
+			if b, err := protocol.Marshal(obj); err == nil {
 				r.StructuredContent = b
 			}
 		}

@@ -93,7 +93,7 @@ func taskFinishTool() Tool {
 }
 
 func mustJSON(v any) string {
-	b, err := marshal(v)
+	b, err := protocol.Marshal(v)
 	if err != nil {
 		panic("engine: " + err.Error()) // our own structs
 	}

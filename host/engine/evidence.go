@@ -14,6 +14,7 @@ import (
 	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/host/task"
+	"github.com/openchrome/openchrome/protocol"
 )
 
 type evidenceIn struct {
@@ -88,7 +89,7 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 	// What the tab logged since it joined the group, as the console and
 	// network tools show it.
 	addJSON := func(part string, v any, n, dropped int) error {
-		b, err := marshal(v)
+		b, err := protocol.Marshal(v)
 		if err != nil {
 			return err
 		}

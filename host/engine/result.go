@@ -11,7 +11,7 @@ import (
 // the same object as structuredContent for programs. A v that is not a JSON
 // object goes into structuredContent as {"value": v}.
 func jsonResult(v any) (*protocol.ToolResult, error) {
-	b, err := marshal(v)
+	b, err := protocol.Marshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -23,7 +23,7 @@ func jsonResult(v any) (*protocol.ToolResult, error) {
 // textResult answers with text for the agent and structured, marshaled, for
 // programs.
 func textResult(text string, structured any) (*protocol.ToolResult, error) {
-	b, err := marshal(structured)
+	b, err := protocol.Marshal(structured)
 	if err != nil {
 		return nil, err
 	}
@@ -39,16 +39,4 @@ func objectOf(b []byte) json.RawMessage {
 		return b
 	}
 	return json.RawMessage(`{"value":` + string(b) + `}`)
-}
-
-// marshal is json.Marshal without HTML escaping: results are read by
-// models, for whom "->" reads better than "-\u003e".
-func marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/openchrome/openchrome/protocol"
 )
 
 // Limits of an [Args] summary below its total size. They keep one long
@@ -181,11 +183,8 @@ func (w *argsWriter) str(s string) {
 // quote writes s as a JSON string, without the HTML escaping of
 // json.Marshal that would make "<" unreadable.
 func (w *argsWriter) quote(s string) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s) // a string always encodes
-	w.b.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	b, _ := protocol.Marshal(s) // a string always encodes
+	w.b.Write(b)
 }
 
 // skipValue consumes the next value, however deep.
