@@ -40,7 +40,13 @@ export const MAX_LIMIT = 500;
 /**
  * The fields of a CDP Runtime.RemoteObject we read.
  * @typedef {{ type?: string, subtype?: string, className?: string, value?: unknown,
- *   unserializableValue?: string, description?: string }} RemoteObject
+ *   unserializableValue?: string, description?: string, preview?: ObjectPreview }} RemoteObject
+ */
+/**
+ * The fields of a CDP Runtime.ObjectPreview we read: the first few
+ * properties of an object or items of an array, their values as text.
+ * @typedef {{ subtype?: string, overflow?: boolean,
+ *   properties?: Array<{ name: string, type: string, subtype?: string, value?: string }> }} ObjectPreview
  */
 /**
  * @typedef {{ callFrames?: Array<{ functionName?: string, url?: string, lineNumber?: number,
@@ -235,8 +241,27 @@ function remoteText(o) {
       // by value yet not JSON: fall through to the description
     }
   }
+  // A plain object or array shows its first properties, as DevTools does:
+  // {id: 7, name: "Ada"}, not "Object".
+  if (o.preview && (o.subtype === undefined || o.subtype === 'array') && o.type === 'object') return previewText(o.preview);
   if (o.description !== undefined) return o.description;
   return o.subtype === 'null' ? 'null' : String(o.type ?? '');
+}
+
+/**
+ * An object's preview as DevTools prints it: {a: 1, b: "x"} or [1, 2, …].
+ * @param {ObjectPreview} p
+ */
+function previewText(p) {
+  const array = p.subtype === 'array';
+  const items = (p.properties ?? []).map((x) => {
+    const v = x.type === 'string' ? JSON.stringify(x.value ?? '')
+      : x.subtype === 'null' ? 'null'
+        : x.value ?? x.type;
+    return array ? v : `${x.name}: ${v}`;
+  });
+  if (p.overflow) items.push('…');
+  return array ? `[${items.join(', ')}]` : `{${items.join(', ')}}`;
 }
 
 /** @param {string} text */

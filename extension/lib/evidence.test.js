@@ -53,6 +53,33 @@ test('every console call is kept, at the level DevTools files it under', () => {
   for (const type of ['clear', 'endGroup']) assert.equal(fromConsoleAPI({ type, args }), undefined, type);
 });
 
+test('objects and arrays show their first properties, as DevTools does', () => {
+  // As Chromium reports console.log('user', {id: 7, name: 'Ada', tags: [...], next: null}, [1, 2, ...]).
+  assert.equal(fromConsoleAPI({
+    type: 'log',
+    args: [
+      { type: 'string', value: 'user' },
+      {
+        type: 'object', className: 'Object', description: 'Object', preview: {
+          properties: [
+            { name: 'id', type: 'number', value: '7' },
+            { name: 'name', type: 'string', value: 'Ada' },
+            { name: 'tags', type: 'object', subtype: 'array', value: 'Array(3)' },
+            { name: 'next', type: 'object', subtype: 'null', value: 'null' },
+          ],
+        },
+      },
+      {
+        type: 'object', subtype: 'array', className: 'Array', description: 'Array(120)', preview: {
+          subtype: 'array', overflow: true,
+          properties: [{ name: '0', type: 'number', value: '1' }, { name: '1', type: 'number', value: '2' }],
+        },
+      },
+      { type: 'object', subtype: 'node', description: 'div#main', preview: { properties: [] } },
+    ],
+  })?.text, 'user {id: 7, name: "Ada", tags: Array(3), next: null} [1, 2, …] div#main');
+});
+
 test('console.assert is an error', () => {
   assert.equal(fromConsoleAPI({ type: 'assert', args: [{ type: 'string', value: 'x > 0' }] })?.text,
     'Assertion failed: x > 0');
