@@ -2,6 +2,8 @@ package engine
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -23,14 +25,37 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 		}
 	}
 	if err := resolved.Validate(v); err != nil {
+		hint := "see the tool's input schema in tools/list"
+		if near := nearName(resolved.Schema(), v); near != "" {
+			hint = near
+		}
 		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", describeSchemaError(err.Error())).
-			WithHint("see the tool's input schema in tools/list")
+			WithHint(hint)
 	}
 	b, _ := json.Marshal(v) // v came from JSON: it marshals
 	if err := json.Unmarshal(b, in); err != nil {
 		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %v", err)
 	}
 	return nil
+}
+
+// nearName says which property an unknown argument meant when they differ
+// only in case, '_' or '-' (taskId for task_id, full_page for fullPage).
+func nearName(s *jsonschema.Schema, v map[string]any) string {
+	fold := func(k string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	}
+	for _, arg := range slices.Sorted(maps.Keys(v)) {
+		if _, known := s.Properties[arg]; known {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			if fold(name) == fold(arg) {
+				return fmt.Sprintf("did you mean %q? (for %q)", name, arg)
+			}
+		}
+	}
+	return ""
 }
 
 var (

@@ -62,6 +62,24 @@ func TestDecodeArgsNamesTheField(t *testing.T) {
 	assert.Equal(t, schemaIn{URL: "x", Quality: 80, Steps: []schemaStep{{Action: "click", Ref: "e2"}}}, in)
 }
 
+func TestAnUnknownArgumentNamesTheOneItMeant(t *testing.T) {
+	s, err := jsonschema.For[schemaIn](nil)
+	require.NoError(t, err)
+	resolved, err := s.Resolve(nil)
+	require.NoError(t, err)
+	tests := []struct{ args, hint string }{
+		{`{"url":"x","Qual_ity":1}`, `did you mean "quality"? (for "Qual_ity")`},
+		{`{"URL":"x"}`, `did you mean "url"? (for "URL")`},
+		{`{"url":"x","colour":1}`, `see the tool's input schema in tools/list`},
+	}
+	for _, tt := range tests {
+		var in schemaIn
+		err := decodeArgs(resolved, json.RawMessage(tt.args), &in)
+		require.ErrorIs(t, err, protocol.ErrBadRequest, tt.args)
+		assert.Equal(t, tt.hint, protocol.AsError(err).Hint, tt.args)
+	}
+}
+
 func TestDescribeSchemaErrorPassesUnknownTextThrough(t *testing.T) {
 	assert.Equal(t, "x: something new", describeSchemaError("validating root: validating /properties/x: something new"))
 	assert.Equal(t, "odd", describeSchemaError("validating root: odd"))
