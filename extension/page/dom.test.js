@@ -180,3 +180,29 @@ test('a covered element names its blocker and the controls that would dismiss it
     [refFor(page.$('#x')), refFor(page.$('#reject')), refFor(page.$('#accept')), refFor(necessary)],
     'the styled ×, a button (not its span), a role=button, one in a shadow root; not "Learn more"');
 });
+
+test('a banner drawn in a cross-origin frame is named by the frame, for the worker to ask it', () => {
+  const page = new TestPage(`
+    <button id=pay>Pay</button>
+    <div id=cmp-box><iframe id=cmp src="https://consent.example/banner"></iframe></div>`);
+  // A cross-origin frame's document is out of reach, as in a browser.
+  Object.defineProperty(page.$('#cmp'), 'contentDocument', { get: () => null });
+  page.place('#pay', { x: 10, y: 10, width: 80, height: 30 });
+  page.place('#cmp', { x: 0, y: 0, width: 800, height: 200 });
+  const { refFor } = page.ns.refs;
+  const out = page.ok('actionable', { ref: refFor(page.$('#pay')), refBase: 1 });
+  assert.equal(out.state, 'covered');
+  assert.equal(out.blocker.ref, refFor(page.$('#cmp-box')));
+  assert.deepEqual(out.dismiss, []);
+  assert.deepEqual(out.frame, { ref: refFor(page.$('#cmp')), url: 'https://consent.example/banner' });
+});
+
+test('dismissers names the controls of a frame document that would dismiss it', () => {
+  const page = new TestPage(`
+    <p>We use cookies.</p><button id=manage>Manage options</button><button id=accept>Accept all</button>`);
+  page.place('#manage', { x: 10, y: 10, width: 80, height: 30 });
+  page.place('#accept', { x: 100, y: 10, width: 80, height: 30 });
+  const out = page.ok('dismissers', { refBase: 1 });
+  const { refFor } = page.ns.refs;
+  assert.deepEqual(out.dismiss, [{ ref: refFor(page.$('#accept')), name: 'button "Accept all"' }]);
+});

@@ -70,3 +70,15 @@ test('field finds the control a person would call by its label', () => {
   assert.equal(missing.error.code, 'not_found');
   assert.match(missing.error.message, /no form field labelled "Phone"/);
 });
+
+test('crossFrames names the shown iframes whose documents the script cannot walk', () => {
+  const page = new TestPage(`
+    <iframe id=pay src="https://pay.example/card"></iframe>
+    <iframe id=own></iframe>
+    <iframe id=hidden src="https://ads.example/" style="display:none"></iframe>`);
+  for (const id of ['#pay', '#hidden']) Object.defineProperty(page.$(id), 'contentDocument', { get: () => null });
+  const { refFor } = page.ns.refs;
+  const out = page.ok('crossFrames', { refBase: 1 });
+  assert.deepEqual(out.frames, [{ ref: refFor(page.$('#pay')), url: 'https://pay.example/card' }],
+    'not the same-origin frame (walked in place), not the hidden one');
+});
