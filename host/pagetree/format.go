@@ -240,7 +240,8 @@ func (w *treeWriter) row(n *Node, depth int) {
 	parts := make([]string, len(cells))
 	for i, ls := range cells {
 		if len(ls) == 1 {
-			parts[i] = ls[0]
+			// A "|" of the page's is not a cell border.
+			parts[i] = strings.ReplaceAll(ls[0], "|", `\|`)
 		}
 	}
 	line := strings.Join(parts, " | ")
