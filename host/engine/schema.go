@@ -66,6 +66,7 @@ var (
 	reBound   = regexp.MustCompile(`^(minimum|maximum|exclusiveMinimum|exclusiveMaximum): .* (?:less|greater) than ([-\d.e+]+)$`)
 	reMissing = regexp.MustCompile(`^required: missing properties: \[(.*)\]$`)
 	reExtra   = regexp.MustCompile(`^unexpected additional properties \[(.*)\]$`)
+	reItems   = regexp.MustCompile(`^(minItems|maxItems): array length \d+ is (?:less|greater) than (\d+)$`)
 )
 
 // describeSchemaError turns jsonschema-go's validation error into one line
@@ -108,10 +109,24 @@ func describeSchemaError(msg string) string {
 		}
 	case reMissing.MatchString(detail):
 		return join(field, "missing required "+fields(reMissing.FindStringSubmatch(detail)[1]))
+	case reItems.MatchString(detail):
+		m := reItems.FindStringSubmatch(detail)
+		if m[1] == "minItems" {
+			return join(field, "needs at least "+m[2]+" item"+plural(m[2]))
+		}
+		return join(field, "takes at most "+m[2]+" item"+plural(m[2]))
 	case reExtra.MatchString(detail):
 		return join(field, "unknown "+fields(reExtra.FindStringSubmatch(detail)[1]))
 	}
 	return join(field, detail)
+}
+
+// plural is "s" unless n is "1".
+func plural(n string) string {
+	if n == "1" {
+		return ""
+	}
+	return "s"
 }
 
 // fieldPath turns a schema pointer into the argument's path:

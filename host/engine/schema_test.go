@@ -28,6 +28,8 @@ func TestDecodeArgsNamesTheField(t *testing.T) {
 	require.NoError(t, err)
 	enum(s, "format", "png", "jpeg")
 	between(s, "quality", 1, 100)
+	one, two := 1, 2
+	property(s, "steps").MinItems, property(s, "steps").MaxItems = &one, &two
 	resolved, err := s.Resolve(nil)
 	require.NoError(t, err)
 
@@ -44,6 +46,8 @@ func TestDecodeArgsNamesTheField(t *testing.T) {
 		{`{"url":"x","steps":[{"ref":"e1"}]}`, `invalid arguments: steps[]: missing required field "action"`},
 		{`{"url":"x","steps":[{"action":5}]}`, `invalid arguments: steps[].action: want string, got integer`},
 		{`{"url":"x","steps":"no"}`, `invalid arguments: steps: want array, got string`},
+		{`{"url":"x","steps":[]}`, `invalid arguments: steps: needs at least 1 item`},
+		{`{"url":"x","steps":[{"action":"a"},{"action":"b"},{"action":"c"}]}`, `invalid arguments: steps: takes at most 2 items`},
 		{`{"url":"x","tabid":1}`, `invalid arguments: unknown field "tabid"`},
 		{`{"a":1,"b":2,"url":"x"}`, `invalid arguments: unknown fields "a", "b"`},
 		{`[1]`, `invalid arguments: not a JSON object`},
