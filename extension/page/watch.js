@@ -42,7 +42,8 @@
       // The element's own document: a same-origin frame's, for its elements.
       this.observer.observe(el?.ownerDocument ?? document, {
         subtree: true, childList: true, characterData: true, attributes: true,
-        attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked', 'aria-selected'],
+        attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked',
+          'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-valuetext', 'aria-disabled', 'aria-current'],
       });
     }
 

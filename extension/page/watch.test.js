@@ -28,6 +28,15 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a watch counts the state a widget keeps in ARIA: a slider value, a pressed button', () => {
+  const page = new TestPage('<div id=s role=slider aria-valuenow=50 tabindex=0></div><button id=b aria-pressed=false>Bold</button>');
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#s')) });
+  page.$('#s').setAttribute('aria-valuenow', '60');
+  page.$('#b').setAttribute('aria-pressed', 'true');
+  page.$('#s').setAttribute('data-internal', 'x'); // not a state a person sees
+  assert.equal(page.ok('changes', { watch }).attributes, 2);
+});
+
 test('a watch counts the elements that show and hide around the element', () => {
   const page = new TestPage(`
     <style>.menu { display: none } .open .menu { display: block }</style>
