@@ -209,6 +209,15 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Regexp(t, `Found a link "bug" e\d+ -> /?bugs\.html \?`, tree, "the question keeps its mark")
 	})
 
+	t.Run("a button drawn anew as the pointer comes over it is found again and clicked once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/reach.html")
+		a := interact(t, cs, map[string]any{"query": "Publish", "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered)
+		r := runs(t, tab)
+		assert.EqualValues(t, 1, r["publish"])
+		assert.EqualValues(t, 2, r["redrawn"], "the pointer came over the first button, then over the new one")
+	})
+
 	t.Run("a disabled element is refused, not forced", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/form.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)

@@ -150,6 +150,15 @@ export class Target {
     try {
       const d = await Promise.race([fn().then(() => undefined), next.opened]);
       if (d) return { dialog: d, navigated: false, opened: [], report: {} };
+    } catch (err) {
+      // A stale_ref means nothing reached the page, and a query may be
+      // looked up again; here the document went while the action was sent,
+      // so it may have reached it.
+      if (err instanceof ActionError && err.code === 'stale_ref') {
+        throw new ActionError('conflict', `the page changed as the action on ${this.label} was sent: it may have reached it`,
+          'call read_page to see where the page is before acting again');
+      }
+      throw err;
     } finally {
       next.cancel();
     }
@@ -509,13 +518,14 @@ export class Target {
       await input.insert(this.t.tabId, text, this.signal);
     }
     await sleep(SETTLE_MS);
-    const now = await this.locate();
+    // The text went in: a page that reloads or leaves now does not undo it.
+    const now = await this.locate().catch(() => undefined);
     const want = action === 'fill' ? text : undefined;
     const out = await this.done(action, strategy, { navigated: false, opened: [], report: await this.report() });
     if (loc.secret) {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field
-    } else if (want !== undefined) {
+    } else if (want !== undefined && now) {
       out.verified = normalize(now.value) === normalize(want);
     }
     return out;

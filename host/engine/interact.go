@@ -124,21 +124,31 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	a := browser.Act{TabID: tab, Ref: s.Ref, Action: s.Action, Text: s.Text, Key: s.Key,
 		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
 	var found *browser.Candidate
-	if s.Query != "" {
-		r, err := c.findAppearing(ctx, tab, s.Query)
-		if err != nil {
+	var done browser.Acted
+	for tries := 1; ; tries++ {
+		if s.Query != "" {
+			r, err := c.findAppearing(ctx, tab, s.Query)
+			if err != nil {
+				return acted{}, err
+			}
+			if len(r.Candidates) == 0 {
+				return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page matches %q (waited %s)", s.Query, appearWait).
+					WithHint("call find or read_page for refs")
+			}
+			found = &r.Candidates[0]
+			a.Ref = fmt.Sprintf("e%d", found.Ref)
+		}
+		var err error
+		done, err = browser.ElementAct(a).Run(ctx, c)
+		if err == nil {
+			break
+		}
+		// stale_ref: the page changed between finding the element and acting
+		// on it, and nothing reached the page (the extension says conflict
+		// when it may have). A query is looked up again; a ref is the agent's.
+		if s.Query == "" || tries == maxRefinds || protocol.AsError(err).Code != protocol.CodeStaleRef {
 			return acted{}, err
 		}
-		if len(r.Candidates) == 0 {
-			return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page matches %q (waited %s)", s.Query, appearWait).
-				WithHint("call find or read_page for refs")
-		}
-		found = &r.Candidates[0]
-		a.Ref = fmt.Sprintf("e%d", found.Ref)
-	}
-	done, err := browser.ElementAct(a).Run(ctx, c)
-	if err != nil {
-		return acted{}, err
 	}
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)
@@ -162,10 +172,12 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 
 // How long a step's query waits for something on the page to match it, and
 // how often it looks: as long as the extension waits for a matched element
-// to become actionable.
+// to become actionable. A page that keeps changing under a query is looked
+// at maxRefinds times at most.
 const (
 	appearWait = 5 * time.Second
 	appearPoll = 100 * time.Millisecond
+	maxRefinds = 3
 )
 
 // findAppearing asks for query's candidates until one shows or appearWait

@@ -105,3 +105,45 @@ func TestAFormValueMayBeABooleanOrANumber(t *testing.T) {
 		wantError(t, r, protocol.CodeBadRequest)
 	}
 }
+
+func TestAQueryIsLookedUpAgainWhenThePageChangesUnderIt(t *testing.T) {
+	tests := []struct {
+		name      string
+		args      string
+		failures  []protocol.Code // what element.act answers first, in turn
+		wantActs  int
+		wantError protocol.Code
+	}{
+		{"a query is found again after a stale ref", `{"query":"Next","action":"click","tabId":7}`,
+			[]protocol.Code{protocol.CodeStaleRef}, 2, ""},
+		{"a page that keeps changing is given up on", `{"query":"Next","action":"click","tabId":7}`,
+			[]protocol.Code{protocol.CodeStaleRef, protocol.CodeStaleRef, protocol.CodeStaleRef}, 3, protocol.CodeStaleRef},
+		{"a ref is the agent's: never another element", `{"ref":"e4","action":"click","tabId":7}`,
+			[]protocol.Code{protocol.CodeStaleRef}, 1, protocol.CodeStaleRef},
+		{"an action that may have reached the page is never sent again", `{"query":"Next","action":"click","tabId":7}`,
+			[]protocol.Code{protocol.CodeConflict}, 1, protocol.CodeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var acts atomic.Int32
+			e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/wizard", Active: true}},
+				func(cmd protocol.Command) (any, *protocol.Error) {
+					if cmd.Action == "element.act" {
+						n := int(acts.Add(1))
+						if n <= len(tt.failures) {
+							return nil, protocol.Errorf(tt.failures[n-1], "no")
+						}
+						return browser.Acted{Action: "click", Ref: "e9"}, nil
+					}
+					return pageBrowser(cmd)
+				}))
+			r := run(t, e, "interact", tt.args)
+			assert.EqualValues(t, tt.wantActs, acts.Load())
+			if tt.wantError != "" {
+				wantError(t, r, tt.wantError)
+			} else {
+				require.False(t, r.IsError, textOf(t, r))
+			}
+		})
+	}
+}
