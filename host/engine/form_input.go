@@ -112,27 +112,35 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 		r.Error = protocol.AsError(err)
 		return r
 	}
-	ref := f.Ref
-	action := "fill"
-	if f.Label != "" {
-		// A form a script renders after the page loads is waited for.
-		found, err := appearing(ctx, c, func() (browser.Field, bool, error) {
-			r, err := browser.ElementField(tab, f.Label, string(f.Value)).Run(ctx, c)
-			return r, err == nil, err
-		})
-		if err != nil {
+	value := string(f.Value)
+	var done browser.Acted
+	for tries := 1; ; tries++ {
+		ref, action := f.Ref, "fill"
+		if f.Label != "" {
+			// A form a script renders after the page loads is waited for.
+			found, err := appearing(ctx, c, func() (browser.Field, bool, error) {
+				r, err := browser.ElementField(tab, f.Label, value).Run(ctx, c)
+				return r, err == nil, err
+			})
+			if err != nil {
+				return fail(err)
+			}
+			ref = fmt.Sprintf("e%d", found.Ref)
+			if found.Role == "radio" {
+				action = "check" // the group's option named value
+			}
+		}
+		r.Ref = ref
+		var err error
+		done, err = browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
+		if err == nil {
+			break
+		}
+		// As a step by query: a field drawn anew is looked up again by its
+		// label; nothing reached the page (see runStep).
+		if f.Label == "" || tries == maxRefinds || protocol.AsError(err).Code != protocol.CodeStaleRef {
 			return fail(err)
 		}
-		ref = fmt.Sprintf("e%d", found.Ref)
-		if found.Role == "radio" {
-			action = "check" // the group's option named value
-		}
-	}
-	r.Ref = ref
-	value := string(f.Value)
-	done, err := browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
-	if err != nil {
-		return fail(err)
 	}
 	c.learnSecret(done, value)
 	if done.Blocked != nil {

@@ -147,3 +147,24 @@ func TestAQueryIsLookedUpAgainWhenThePageChangesUnderIt(t *testing.T) {
 		})
 	}
 }
+
+func TestAFormFieldDrawnAnewIsFoundAgainByItsLabel(t *testing.T) {
+	var acts, fields atomic.Int32
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/signup", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "element.field":
+				return browser.Field{Ref: int(4 + fields.Add(1)), Role: "textbox", Name: "Email"}, nil
+			case "element.act":
+				if acts.Add(1) == 1 {
+					return nil, protocol.Errorf(protocol.CodeStaleRef, "ref e5 is gone: the element was removed from the page")
+				}
+				return browser.Acted{Action: "fill", Ref: "e6"}, nil
+			}
+			return pageBrowser(cmd)
+		}))
+	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"label":"Email","value":"ada@example.com"},{"ref":"e9","value":"x"}]}`)
+	assert.EqualValues(t, 2, fields.Load(), "the label was looked up again")
+	assert.EqualValues(t, 3, acts.Load())
+	assert.Contains(t, textOf(t, r), `"ref":"e6"`)
+}
