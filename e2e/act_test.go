@@ -710,6 +710,26 @@ func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
 	assert.Contains(t, err.Message, "step 1")
 }
 
+// TestScrollingThePage scrolls a long page with interact and no element, as
+// a person turns the wheel over it: the answer says where the view is.
+func TestScrollingThePage(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/list.html")
+
+	down := interact(t, cs, map[string]any{"action": "scroll", "tabId": tab})
+	require.NotNil(t, down.Change, "%+v", down)
+	assert.Equal(t, "dom", down.Change.Type)
+	assert.Regexp(t, `^scrolled to y \d+ of a \d+ px page$`, down.Changes)
+	assert.NotEqual(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}))
+
+	interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "amount": 100000, "tabId": tab})
+	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}))
+	top := interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "tabId": tab})
+	assert.Equal(t, "none", top.Change.Type, "at the top already: %s", top.Changes)
+}
+
 func TestComputer(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -41,7 +41,8 @@ func (s step) validate() error {
 	bad := func(format string, args ...any) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest, format, args...)
 	}
-	noTarget := s.Action == "accept_dialog" || s.Action == "dismiss_dialog" || s.Action == "press"
+	// A key goes to whatever has focus; a scroll without an element scrolls the page.
+	noTarget := s.Action == "accept_dialog" || s.Action == "dismiss_dialog" || s.Action == "press" || s.Action == "scroll"
 	switch {
 	case s.Ref != "" && s.Query != "":
 		return bad("pass ref or query, not both")

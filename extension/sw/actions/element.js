@@ -8,6 +8,7 @@ import { sleep } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
+import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
 import { SETTLE_MS, runInput } from '../input-effects.js';
@@ -36,6 +37,19 @@ async function act(params, { tabId, signal }) {
   if (action === 'press' && params.ref === undefined) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
     return { action, key, ...(await runInput(tabId, (s) => input.press(tabId, key, s), signal)) };
+  }
+  if (action === 'scroll' && params.ref === undefined) {
+    // The page itself, as a person scrolls with the wheel over it.
+    const direction = enumParam(params, 'direction', DIRECTIONS) ?? 'down';
+    const m = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
+    const { clientWidth: w, clientHeight: h } = m.cssLayoutViewport;
+    const px = typeof params.amount === 'number' && params.amount > 0 ? params.amount : Math.round(h * 0.8);
+    const dx = direction === 'left' ? -px : direction === 'right' ? px : 0;
+    const dy = direction === 'up' ? -px : direction === 'down' ? px : 0;
+    const centre = { x: Math.round(w / 2), y: Math.round(h / 2) };
+    const out = await runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal);
+    const after = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal }).catch(() => undefined);
+    return { action, delivered: true, ...out, changes: after ? scrolled(m, after) : 'no visible change' };
   }
 
   const t = await pageScript.resolve(tabId, params.ref);
@@ -126,6 +140,25 @@ async function field(params, { tabId, signal }) {
     }
     throw err;
   }
+}
+
+/**
+ * What a page scroll did, from the layout metrics before and after it:
+ * where the view is now, and how much the page grew (a feed loading more).
+ * @param {any} before CDP Page.getLayoutMetrics
+ * @param {any} after
+ */
+function scrolled(before, after) {
+  const y0 = Math.round(before.cssVisualViewport.pageY);
+  const y1 = Math.round(after.cssVisualViewport.pageY);
+  const x0 = Math.round(before.cssVisualViewport.pageX);
+  const x1 = Math.round(after.cssVisualViewport.pageX);
+  const height = Math.round(after.cssContentSize.height);
+  const grew = height - Math.round(before.cssContentSize.height);
+  const parts = [];
+  if (y1 !== y0 || x1 !== x0) parts.push(`scrolled to ${x1 ? `x ${x1}, ` : ''}y ${y1} of a ${height} px page`);
+  if (grew > 0) parts.push(`the page grew ${grew} px`);
+  return parts.length ? parts.join(', ') : 'no visible change';
 }
 
 /**
