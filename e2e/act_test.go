@@ -170,6 +170,22 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["send"])
 	})
 
+	t.Run("a button whose handler throws: delivered once, and the error is said", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		r := call(t, cs, "interact", map[string]any{"query": "Broken save", "action": "click", "tabId": tab})
+		require.False(t, r.IsError, textOf(r))
+		var a struct {
+			acted
+			PageErrors []string `json:"pageErrors"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(textOf(r)), &a))
+		assert.True(t, a.Delivered)
+		assert.Equal(t, []string{"TypeError: saveDraft is not a function"}, a.PageErrors)
+		require.NotNil(t, a.Change)
+		assert.Contains(t, a.Change.Summary, "the page threw")
+		assert.EqualValues(t, 1, runs(t, tab)["broken"])
+	})
+
 	t.Run("a button enabled after a delay is waited for, then clicked once", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
 		interact(t, cs, map[string]any{"query": "Late button", "action": "click", "tabId": tab})

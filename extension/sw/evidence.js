@@ -242,6 +242,20 @@ export function read(tabId, query) {
 }
 
 /**
+ * The uncaught exceptions tabId's pages threw since ts (a Date.now()
+ * value), the last three, one line each: an action's result says what its
+ * handler threw, which "no visible change" alone hides.
+ * @param {number} tabId
+ * @param {number} ts
+ * @returns {string[]}
+ */
+export function exceptionsSince(tabId, ts) {
+  const ring = rings.get(tabId);
+  if (!ring) return [];
+  return ring.entries.flatMap((e) => (e.kind === 'exception' && e.ts >= ts ? [e.text.split('\n', 1)[0]] : [])).slice(-3);
+}
+
+/**
  * tabId's requests.
  * @param {number} tabId
  * @returns {NetworkLog}

@@ -27,6 +27,7 @@ import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
+import * as evidence from './evidence.js';
 import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
@@ -395,6 +396,8 @@ export class Target {
       // Playwright MCP's modal state: the next call answers it.
       out.fileChooser = { multiple: a.chooser.multiple, next: 'upload_file with the paths, without ref' };
     }
+    const thrown = evidence.exceptionsSince(this.t.tabId, this.started ?? Date.now());
+    if (thrown.length) out.pageErrors = thrown;
     let r = a.report;
     if (!a.navigated && !a.dialog) {
       r = await this.report(true);

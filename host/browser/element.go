@@ -41,19 +41,22 @@ type Acted struct {
 	Navigated  *bool        `json:"navigated,omitempty"`
 	// NavigationBlocked: the navigation the action started was stopped by
 	// the person's site policy before it left the browser.
-	NavigationBlocked *Refused        `json:"navigationBlocked,omitempty"`
-	OK                *bool           `json:"ok,omitempty"`
-	Opened            []int           `json:"opened,omitempty"` // tabs the action opened, now the agent's
-	Ref               string          `json:"ref,omitempty"`
-	Strategy          string          `json:"strategy,omitempty"`
-	Target            string          `json:"target,omitempty"`
-	Title             *string         `json:"title,omitempty"`
-	To                string          `json:"to,omitempty"` // drag: what it was dropped on
-	Tried             []Tried         `json:"tried,omitempty"`
-	URL               *string         `json:"url,omitempty"`
-	Value             json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
-	ValueSet          bool            `json:"value_set,omitempty"`
-	Verified          *bool           `json:"verified,omitempty"`
+	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`
+	OK                *bool    `json:"ok,omitempty"`
+	Opened            []int    `json:"opened,omitempty"` // tabs the action opened, now the agent's
+	// PageErrors: what the page threw while it acted on the input (an
+	// uncaught exception in the click's handler), one line each.
+	PageErrors []string        `json:"pageErrors,omitempty"`
+	Ref        string          `json:"ref,omitempty"`
+	Strategy   string          `json:"strategy,omitempty"`
+	Target     string          `json:"target,omitempty"`
+	Title      *string         `json:"title,omitempty"`
+	To         string          `json:"to,omitempty"` // drag: what it was dropped on
+	Tried      []Tried         `json:"tried,omitempty"`
+	URL        *string         `json:"url,omitempty"`
+	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
+	ValueSet   bool            `json:"value_set,omitempty"`
+	Verified   *bool           `json:"verified,omitempty"`
 }
 
 // Blocked says what covers an element an action was meant for: nothing was

@@ -35,10 +35,12 @@ type effects struct {
 	downloads []browser.Started
 	chooser   *browser.FileChooser
 	changes   string // the page's own account: "2 elements added"
+	threw     bool   // the page threw while it handled the input
 }
 
 func actedEffects(a browser.Acted) effects {
-	e := effects{closed: a.Closed, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes}
+	e := effects{closed: a.Closed, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
+		threw: len(a.PageErrors) > 0}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
 	}
@@ -94,6 +96,11 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"none", "input delivered"}, nil
 	case e.changes != "no visible change":
 		return change{"dom", e.changes}, nil
+	}
+	if e.threw {
+		// Nothing changed because the page's own handler failed: say so,
+		// or the agent tries again and again.
+		return change{"none", "input delivered; no visible change; the page threw an error (pageErrors)"}, nil
 	}
 	return change{"none", "input delivered; no visible change"}, nil
 }

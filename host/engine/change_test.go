@@ -19,6 +19,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		nextTool string
 	}{
 		{"nothing visible", effects{changes: "no visible change"}, "none", "input delivered; no visible change", ""},
+		{"nothing visible: the handler threw", effects{changes: "no visible change", threw: true}, "none",
+			"input delivered; no visible change; the page threw an error (pageErrors)", ""},
 		{"the page changed", effects{changes: "2 elements added"}, "dom", "2 elements added", ""},
 		{"a navigation", effects{navigated: true, url: "http://a/next", changes: "x"}, "navigation", "navigated to http://a/next", "read_page"},
 		{"a new tab", effects{opened: []int{8, 9}, navigated: true}, "new_tab", "opened tab 9, now the current tab", "read_page"},
