@@ -78,3 +78,27 @@ export function truthy(s) {
 export function roundBox(b) {
   return { x: Math.round(b.x), y: Math.round(b.y), width: Math.round(b.width), height: Math.round(b.height) };
 }
+
+/**
+ * The part of CDP's Page.getLayoutMetrics a page scroll reads.
+ * @typedef {{ cssVisualViewport: { pageX: number, pageY: number }, cssContentSize: { height: number } }} LayoutMetrics
+ */
+
+/**
+ * What a page scroll did, from the layout metrics before and after it:
+ * where the view is now, and how much the page grew (a feed loading more).
+ * @param {LayoutMetrics} before
+ * @param {LayoutMetrics} after
+ */
+export function scrolled(before, after) {
+  const y0 = Math.round(before.cssVisualViewport.pageY);
+  const y1 = Math.round(after.cssVisualViewport.pageY);
+  const x0 = Math.round(before.cssVisualViewport.pageX);
+  const x1 = Math.round(after.cssVisualViewport.pageX);
+  const height = Math.round(after.cssContentSize.height);
+  const grew = height - Math.round(before.cssContentSize.height);
+  const parts = [];
+  if (y1 !== y0 || x1 !== x0) parts.push(`scrolled to ${x1 ? `x ${x1}, ` : ''}y ${y1} of a ${height} px page`);
+  if (grew > 0) parts.push(`the page grew ${grew} px`);
+  return parts.length ? parts.join(', ') : 'no visible change';
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, describeTarget, normalize, roundBox, summarize, truthy,
+  ACT_ACTIONS, describeTarget, normalize, roundBox, scrolled, summarize, truthy,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -39,4 +39,13 @@ test('normalize, truthy and roundBox', () => {
   for (const yes of ['true', 'yes', 'on', '1', 'checked', 'x']) assert.equal(truthy(yes), true, yes);
   for (const no of ['false', 'NO', 'off', '0', 'unchecked', '', '  ']) assert.equal(truthy(no), false, no);
   assert.deepEqual(roundBox({ x: 1.4, y: 1.6, width: 10.5, height: 0.2 }), { x: 1, y: 2, width: 11, height: 0 });
+});
+
+test('scrolled says where the view went and how much the page grew', () => {
+  const at = (/** @type {number} */ y, /** @type {number} */ height, x = 0) =>
+    ({ cssVisualViewport: { pageX: x, pageY: y }, cssContentSize: { height } });
+  assert.equal(scrolled(at(0, 1481), at(525.4, 2181)), 'scrolled to y 525 of a 2181 px page, the page grew 700 px');
+  assert.equal(scrolled(at(100, 900), at(0, 900)), 'scrolled to y 0 of a 900 px page');
+  assert.equal(scrolled(at(0, 900, 0), at(0, 900, 300)), 'scrolled to x 300, y 0 of a 900 px page');
+  assert.equal(scrolled(at(0, 900), at(0, 900)), 'no visible change', 'at the top already');
 });

@@ -3,7 +3,7 @@
 // How element.act acts (the click ladder, fill, select, ...) is
 // sw/target.js.
 
-import { ACT_ACTIONS, DIRECTIONS } from '../../lib/act.js';
+import { ACT_ACTIONS, DIRECTIONS, scrolled } from '../../lib/act.js';
 import { sleep } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
@@ -140,25 +140,6 @@ async function field(params, { tabId, signal }) {
     }
     throw err;
   }
-}
-
-/**
- * What a page scroll did, from the layout metrics before and after it:
- * where the view is now, and how much the page grew (a feed loading more).
- * @param {any} before CDP Page.getLayoutMetrics
- * @param {any} after
- */
-function scrolled(before, after) {
-  const y0 = Math.round(before.cssVisualViewport.pageY);
-  const y1 = Math.round(after.cssVisualViewport.pageY);
-  const x0 = Math.round(before.cssVisualViewport.pageX);
-  const x1 = Math.round(after.cssVisualViewport.pageX);
-  const height = Math.round(after.cssContentSize.height);
-  const grew = height - Math.round(before.cssContentSize.height);
-  const parts = [];
-  if (y1 !== y0 || x1 !== x0) parts.push(`scrolled to ${x1 ? `x ${x1}, ` : ''}y ${y1} of a ${height} px page`);
-  if (grew > 0) parts.push(`the page grew ${grew} px`);
-  return parts.length ? parts.join(', ') : 'no visible change';
 }
 
 /**
