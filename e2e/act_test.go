@@ -186,6 +186,16 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["broken"])
 	})
 
+	t.Run("a mailto link is clicked once, though Chrome drops the debugger as it hands it to another app", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		for i := 1; i <= 2; i++ {
+			a := interact(t, cs, map[string]any{"query": "Email support", "action": "click", "tabId": tab})
+			assert.True(t, a.Delivered)
+			assert.EqualValues(t, i, runs(t, tab)["mail"])
+		}
+		assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "Email support", "the tab goes on")
+	})
+
 	t.Run("a button enabled after a delay is waited for, then clicked once", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
 		interact(t, cs, map[string]any{"query": "Late button", "action": "click", "tabId": tab})

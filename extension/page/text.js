@@ -163,7 +163,9 @@
       switch (c.tagName) {
         case 'A': {
           const href = c.getAttribute('href');
-          return href && inner ? `[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})` : inner;
+          // A javascript: link goes nowhere a reader can follow.
+          return href && inner && !/^\s*javascript:/i.test(href)
+            ? `[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})` : inner;
         }
         case 'STRONG': case 'B':
           return inner ? `**${inner}**` : '';

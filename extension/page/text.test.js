@@ -37,13 +37,13 @@ test('text: a visible subtree\'s text as Markdown, from main when there is one',
 test('text: tables and links elsewhere', () => {
   const page = new TestPage(`
     <table><tr><th>Name</th><th>Size</th></tr><tr><td>a|b</td><td>2</td></tr></table>
-    <p><a href="https://other.test/x">away</a> <a href="#top">up</a></p>`);
+    <p><a href="https://other.test/x">away</a> <a href="#top">up</a> <a href="javascript:void(0)">menu</a></p>`);
   assert.equal(page.ok('text').markdown, [
     '| Name | Size |',
     '| --- | --- |',
     '| a\\|b | 2 |',
     '',
-    '[away](https://other.test/x) [up](#top)',
+    '[away](https://other.test/x) [up](#top) menu',
   ].join('\n'));
 });
 

@@ -44,7 +44,15 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
   for (let i = 1; i <= count; i++) {
     const base = { x: p.x, y: p.y, button, clickCount: i, modifiers };
     await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mousePressed', buttons: BUTTON_BITS[button] }, { signal });
-    await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mouseReleased', buttons: 0 }, { signal });
+    try {
+      await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mouseReleased', buttons: 0 }, { signal });
+    } catch (err) {
+      // The click went through and handed the page to another app (a
+      // mailto: or tel: link): Chrome drops our session as it does, and
+      // the release's answer with it. The click has happened.
+      if (!/detached while handling/i.test(err instanceof Error ? err.message : String(err))) throw err;
+      return;
+    }
   }
 }
 

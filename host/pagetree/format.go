@@ -438,8 +438,9 @@ func (w *treeWriter) label(n *Node) string {
 		b.WriteString(" value=" + strconv.Quote(n.Value))
 	}
 	// A link to a place on the page itself says nothing its name does not:
-	// following it does not leave the page.
-	if n.Href != "" && !SamePage(w.f.Base, n.Href) {
+	// following it does not leave the page; nor does a javascript: one,
+	// which only runs the page's script.
+	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) {
 		b.WriteString(" -> " + w.linkTarget(n.Href))
 	}
 	if n.Frame != nil {
@@ -486,3 +487,8 @@ var refPattern = regexp.MustCompile(`\be\d+\b`)
 
 // hasRef reports whether a written line holds a ref.
 func hasRef(line string) bool { return refPattern.MatchString(line) }
+
+// isScriptURL reports whether href is a javascript: URL.
+func isScriptURL(href string) bool {
+	return len(href) >= 11 && strings.EqualFold(href[:11], "javascript:")
+}

@@ -32,6 +32,7 @@ func TestFormatTree(t *testing.T) {
 				{Role: "option", Name: "Go", Ref: 8, Selected: true},
 				{Role: "textbox", Name: "Order", Ref: 9, Readonly: true, Value: "A-17"},
 				{Role: "dialog", Name: "Sign in", Ref: 10, Modal: true},
+				{Role: "link", Name: "Open menu", Ref: 11, Href: "JavaScript:void(0)"},
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
@@ -40,7 +41,8 @@ checkbox "Remember" e6 unchecked
 button "More" e7 expanded disabled
 option "Go" e8 selected
 textbox "Order" e9 readonly value="A-17"
-dialog "Sign in" e10 modal`,
+dialog "Sign in" e10 modal
+link "Open menu" e11`,
 		},
 		{
 			name: "text and inline links share a line",
