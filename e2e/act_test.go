@@ -885,6 +885,18 @@ func TestTheTypedPasswordNeverComesBack(t *testing.T) {
 	secretsOnDisk(t, string(e.home), password)
 }
 
+// TestTypingPressesTheKeysAPersonWould types a tab and a line break: Tab
+// moves to the next field, as it does under a person's hands.
+func TestTypingPressesTheKeysAPersonWould(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+	interact(t, cs, map[string]any{"query": "Full name", "action": "type", "text": "Ada Lovelace\tada@example.com", "tabId": tab})
+	assert.Equal(t, `["Ada Lovelace","ada@example.com"]`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": `["#full-name", "#email"].map((s) => document.querySelector(s).value)`}))
+}
+
 func TestATabLeavingTheGroupIsReleased(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

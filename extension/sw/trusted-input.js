@@ -154,10 +154,13 @@ async function pressChord(tabId, chord, signal) {
 export async function type(tabId, text, signal) {
   await showForInput(tabId);
   for (const ch of text) {
-    if (ch === '\n') {
-      await pressChord(tabId, 'Enter', signal);
+    // The keys a person presses for them: Enter for a line break (a new
+    // line in a textarea, a submit in a form), Tab to the next field.
+    if (ch === '\n' || ch === '\t') {
+      await pressChord(tabId, ch === '\n' ? 'Enter' : 'Tab', signal);
       continue;
     }
+    if (ch === '\r') continue; // of a \r\n: its \n is the Enter
     const k = charKey(ch);
     if (!k) {
       await cdp.send(tabId, 'Input.insertText', { text: ch }, { signal });
