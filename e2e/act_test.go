@@ -747,13 +747,14 @@ func TestScrollingThePage(t *testing.T) {
 	down := interact(t, cs, map[string]any{"action": "scroll", "tabId": tab})
 	require.NotNil(t, down.Change, "%+v", down)
 	assert.Equal(t, "dom", down.Change.Type)
-	assert.Regexp(t, `^scrolled to y \d+ of a \d+ px page$`, down.Changes)
+	assert.Regexp(t, `^scrolled the page to y \d+ of \d+ px$`, down.Changes)
 	assert.NotEqual(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}))
 
 	interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "amount": 100000, "tabId": tab})
 	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}))
 	top := interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "tabId": tab})
 	assert.Equal(t, "none", top.Change.Type, "at the top already: %s", top.Changes)
+	assert.Contains(t, top.Change.Summary, "the page did not move")
 }
 
 func TestComputer(t *testing.T) {

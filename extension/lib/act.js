@@ -80,25 +80,19 @@ export function roundBox(b) {
 }
 
 /**
- * The part of CDP's Page.getLayoutMetrics a page scroll reads.
- * @typedef {{ cssVisualViewport: { pageX: number, pageY: number }, cssContentSize: { height: number } }} LayoutMetrics
- */
-
-/**
- * What a page scroll did, from the layout metrics before and after it:
- * where the view is now, and how much the page grew (a feed loading more).
- * @param {LayoutMetrics} before
- * @param {LayoutMetrics} after
+ * What a page scroll did, from where what the wheel scrolls was before and
+ * after it (page/dom.js scrollState): where the view is now and how much
+ * the content grew (a feed loading more); or that nothing moved, and why
+ * that may be.
+ * @param {ScrollState} before
+ * @param {ScrollState} after
  */
 export function scrolled(before, after) {
-  const y0 = Math.round(before.cssVisualViewport.pageY);
-  const y1 = Math.round(after.cssVisualViewport.pageY);
-  const x0 = Math.round(before.cssVisualViewport.pageX);
-  const x1 = Math.round(after.cssVisualViewport.pageX);
-  const height = Math.round(after.cssContentSize.height);
-  const grew = height - Math.round(before.cssContentSize.height);
-  const parts = [];
-  if (y1 !== y0 || x1 !== x0) parts.push(`scrolled to ${x1 ? `x ${x1}, ` : ''}y ${y1} of a ${height} px page`);
-  if (grew > 0) parts.push(`the page grew ${grew} px`);
-  return parts.length ? parts.join(', ') : 'no visible change';
+  const what = after.pane ?? 'the page';
+  if (before.pane !== after.pane || after.top !== before.top || after.left !== before.left) {
+    const grew = before.pane === after.pane ? after.height - before.height : 0;
+    const at = `${after.left ? `x ${after.left}, ` : ''}y ${after.top} of ${after.height} px`;
+    return `scrolled ${what} to ${at}${grew > 0 ? `, it grew ${grew} px` : ''}`;
+  }
+  return `no visible change: ${what} did not move (it is at its end, or what scrolls is elsewhere: scroll that element by ref)`;
 }

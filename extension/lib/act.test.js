@@ -41,11 +41,12 @@ test('normalize, truthy and roundBox', () => {
   assert.deepEqual(roundBox({ x: 1.4, y: 1.6, width: 10.5, height: 0.2 }), { x: 1, y: 2, width: 11, height: 0 });
 });
 
-test('scrolled says where the view went and how much the page grew', () => {
-  const at = (/** @type {number} */ y, /** @type {number} */ height, x = 0) =>
-    ({ cssVisualViewport: { pageX: x, pageY: y }, cssContentSize: { height } });
-  assert.equal(scrolled(at(0, 1481), at(525.4, 2181)), 'scrolled to y 525 of a 2181 px page, the page grew 700 px');
-  assert.equal(scrolled(at(100, 900), at(0, 900)), 'scrolled to y 0 of a 900 px page');
-  assert.equal(scrolled(at(0, 900, 0), at(0, 900, 300)), 'scrolled to x 300, y 0 of a 900 px page');
-  assert.equal(scrolled(at(0, 900), at(0, 900)), 'no visible change', 'at the top already');
+test('scrolled says where the view went, how much it grew, or that nothing moved', () => {
+  const page = (/** @type {number} */ top, /** @type {number} */ height, left = 0) => ({ top, left, height });
+  assert.equal(scrolled(page(0, 1481), page(525, 2181)), 'scrolled the page to y 525 of 2181 px, it grew 700 px');
+  assert.equal(scrolled(page(100, 900), page(0, 900)), 'scrolled the page to y 0 of 900 px');
+  assert.equal(scrolled(page(0, 900), page(0, 900, 300)), 'scrolled the page to x 300, y 0 of 900 px');
+  const pane = { pane: 'list "Inbox"', top: 400, left: 0, height: 5000 };
+  assert.equal(scrolled({ ...pane, top: 0 }, pane), 'scrolled list "Inbox" to y 400 of 5000 px');
+  assert.match(scrolled(page(0, 900), page(0, 900)), /^no visible change: the page did not move \(it is at its end/);
 });

@@ -521,6 +521,27 @@
   }
 
   /**
+   * scrollState: what a wheel at (x, y) would scroll, and where it is: the
+   * innermost element around the hit that scrolls (a mail app's message
+   * list), else the page. Asked before and after a page scroll, so its
+   * account names the pane that moved.
+   * @param {{ x: number, y: number }} args
+   */
+  function scrollState({ x, y }) {
+    for (let el = hitAt(x, y); el && el !== document.documentElement && el !== document.body;
+      el = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host ?? null) {
+      const cs = getComputedStyle(el);
+      const scrolls = /(auto|scroll|overlay)/.test(`${cs.overflowY} ${cs.overflowX}`) &&
+        (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
+      if (scrolls) {
+        return { pane: describe(el), top: Math.round(el.scrollTop), left: Math.round(el.scrollLeft), height: el.scrollHeight };
+      }
+    }
+    const page = document.scrollingElement ?? document.documentElement;
+    return { top: Math.round(scrollY), left: Math.round(scrollX), height: page.scrollHeight };
+  }
+
+  /**
    * dismissers: the controls of this frame's document that would dismiss
    * it: asked of a cross-origin frame that covers an element of the page
    * around it (a consent manager's banner).
@@ -558,5 +579,5 @@
     return out;
   }
 
-  oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers };
+  oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers, scrollState };
 })();

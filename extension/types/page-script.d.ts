@@ -164,6 +164,7 @@ interface PageDom {
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
   reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
   dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
+  scrollState(args: { x: number; y: number }): ScrollState;
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;
 }
@@ -225,3 +226,11 @@ interface PageNamespace {
 }
 
 declare var __openchrome: PageNamespace | undefined;
+
+/** Where what a wheel scrolls is: a pane (named) or the page. */
+interface ScrollState {
+  pane?: string;
+  top: number;
+  left: number;
+  height: number;
+}

@@ -94,15 +94,18 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
 		return change{"none", "input delivered"}, nil
-	case e.changes != "no visible change":
+	case !strings.HasPrefix(e.changes, "no visible change"):
 		return change{"dom", e.changes}, nil
 	}
+	// The page's account may say more: "no visible change: the page did
+	// not move…".
+	summary := "input delivered; " + e.changes
 	if e.threw {
 		// Nothing changed because the page's own handler failed: say so,
 		// or the agent tries again and again.
-		return change{"none", "input delivered; no visible change; the page threw an error (pageErrors)"}, nil
+		summary += "; the page threw an error (pageErrors)"
 	}
-	return change{"none", "input delivered; no visible change"}, nil
+	return change{"none", summary}, nil
 }
 
 // blockedError is the error of an action something covered: nothing was

@@ -22,6 +22,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"nothing visible: the handler threw", effects{changes: "no visible change", threw: true}, "none",
 			"input delivered; no visible change; the page threw an error (pageErrors)", ""},
 		{"the page changed", effects{changes: "2 elements added"}, "dom", "2 elements added", ""},
+		{"nothing visible, and why", effects{changes: "no visible change: the page did not move"}, "none",
+			"input delivered; no visible change: the page did not move", ""},
 		{"a navigation", effects{navigated: true, url: "http://a/next", changes: "x"}, "navigation", "navigated to http://a/next", "read_page"},
 		{"a new tab", effects{opened: []int{8, 9}, navigated: true}, "new_tab", "opened tab 9, now the current tab", "read_page"},
 		{"a download", effects{downloads: []browser.Started{{ID: 1, Name: "a.csv"}}, opened: []int{9}}, "download", "download started: a.csv", "downloads"},

@@ -39,7 +39,8 @@ async function act(params, { tabId, signal }) {
     return { action, key, ...(await runInput(tabId, (s) => input.press(tabId, key, s), signal)) };
   }
   if (action === 'scroll' && params.ref === undefined) {
-    // The page itself, as a person scrolls with the wheel over it.
+    // The page itself, as a person scrolls with the wheel over it: what
+    // moves is what lies under the middle of the view, a pane or the page.
     const direction = enumParam(params, 'direction', DIRECTIONS) ?? 'down';
     const m = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
     const { clientWidth: w, clientHeight: h } = m.cssLayoutViewport;
@@ -47,11 +48,12 @@ async function act(params, { tabId, signal }) {
     const dx = direction === 'left' ? -px : direction === 'right' ? px : 0;
     const dy = direction === 'up' ? -px : direction === 'down' ? px : 0;
     const centre = { x: Math.round(w / 2), y: Math.round(h / 2) };
+    const where = () => pageScript.call({ tabId, frameId: 0 }, 'scrollState', centre, signal).then((r) => r.data);
+    const before = await where();
     const out = await runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal);
-    const after = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal }).catch(() => undefined);
-    return { action, delivered: true, ...out, changes: after ? scrolled(m, after) : 'no visible change' };
+    const after = out.navigated ? undefined : await where().catch(() => undefined);
+    return { action, delivered: true, ...out, changes: after ? scrolled(before, after) : 'no visible change' };
   }
-
   const t = await pageScript.resolve(tabId, params.ref);
   const offset = await pageScript.frameOffset(tabId, t.frameId, signal);
   const el = new Target(t, offset, signal);
