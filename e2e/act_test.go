@@ -78,15 +78,20 @@ func interact(t testing.TB, cs *mcp.ClientSession, args map[string]any) acted {
 	return a
 }
 
+// pageRuns reads a fixture page's window.runs: how many times each of its
+// handlers ran, as the page itself counted.
+func pageRuns(t testing.TB, cs *mcp.ClientSession, tab int) map[string]any {
+	t.Helper()
+	var r map[string]any
+	require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
+	return r
+}
+
 func TestAClickHappensOnce(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
-	runs := func(t *testing.T, tab int) map[string]any {
-		var r map[string]any
-		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
-		return r
-	}
+	runs := func(t *testing.T, tab int) map[string]any { return pageRuns(t, cs, tab) }
 
 	t.Run("a plain click, and what it opened", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/dialogs.html")
@@ -257,11 +262,7 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/listeners.html")
-	runs := func() map[string]any {
-		var r map[string]any
-		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
-		return r
-	}
+	runs := func() map[string]any { return pageRuns(t, cs, tab) }
 
 	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	assert.NotContains(t, tree, "Invisible words", "a visibility:hidden parent's own text stays hidden")
@@ -295,11 +296,7 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/labels.html")
-	runs := func() map[string]any {
-		var r map[string]any
-		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &r))
-		return r
-	}
+	runs := func() map[string]any { return pageRuns(t, cs, tab) }
 
 	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	remember := refOf(t, tree, `checkbox "Remember me"`)
@@ -358,9 +355,7 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 		interact(t, cs, map[string]any{"ref": ref, "action": "click", "tabId": tab})
 		want[id] = 1.0
 	}
-	var runs map[string]any
-	require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"})), &runs))
-	assert.Equal(t, want, runs, "each clicked once, through its delegate")
+	assert.Equal(t, want, pageRuns(t, cs, tab), "each clicked once, through its delegate")
 }
 
 // TestReadPageMarksListenersInCrossOriginFrames reads listeners.html inside
