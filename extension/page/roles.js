@@ -72,6 +72,8 @@
 
   // --- roles and names ----------------------------------------------------
 
+  const SVG_NS = 'http://www.w3.org/2000/svg';
+
   // The handoff banner's element (page/banner.js): OpenChrome's, not the
   // page's, so no tree, text, search or fingerprint shows it.
   const BANNER = 'OPENCHROME-BANNER';
@@ -344,6 +346,14 @@
       if (el.tagName === 'IMG') {
         out += el.getAttribute('alt') ?? '';
         return;
+      }
+      if (el.namespaceURI === SVG_NS) {
+        // An icon names itself with its <title>, as alt does for an image.
+        const title = el.querySelector(':scope > title')?.textContent?.trim();
+        if (title) {
+          out += ` ${title} `;
+          return;
+        }
       }
       if (isInput(el) && el !== root && !secretOf(el)) {
         out += ` ${el.value} `;

@@ -139,3 +139,11 @@ test('a control no label can name is not asked for its labels', () => {
   assert.deepEqual(roleAndName(page, '#named'), ['textbox', 'Named']);
   assert.deepEqual(roleAndName(page, '#around'), ['textbox', 'Around']);
 });
+
+test('an icon button is named by its svg title, or by text kept for screen readers', () => {
+  const page = new TestPage(`
+    <button id=search><svg width=16 height=16><title>Search</title><circle cx=8 cy=8 r=6></circle></svg></button>
+    <button id=close><span class=sr-only>Close dialog</span><span aria-hidden=true>×</span></button>`);
+  assert.deepEqual(roleAndName(page, '#search'), ['button', 'Search']);
+  assert.deepEqual(roleAndName(page, '#close'), ['button', 'Close dialog']);
+});
