@@ -133,8 +133,8 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 				return acted{}, err
 			}
 			if len(r.Candidates) == 0 {
-				return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page matches %q (waited %s)", s.Query, appearWait).
-					WithHint("call find or read_page for refs")
+				return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
+					WithHint("call find or read_page for refs, or tabs_context if it is another tab")
 			}
 			found = &r.Candidates[0]
 			a.Ref = fmt.Sprintf("e%d", found.Ref)

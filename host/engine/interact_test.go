@@ -55,7 +55,7 @@ func TestAQueryThatNeverMatchesIsNotFoundAfterTheWait(t *testing.T) {
 	e, fb := newEngineWith(t, Options{Now: clock}, protocol.Version, appearingBrowser(1000, &finds))
 	r := run(t, e, "interact", `{"query":"Nothing like it","action":"click","tabId":7}`)
 	err := wantError(t, r, protocol.CodeNotFound)
-	assert.Contains(t, err.Message, `nothing on the page matches "Nothing like it" (waited 5s)`)
+	assert.Contains(t, err.Message, `nothing on the page of tab 7 matches "Nothing like it" (waited 5s)`)
 	assert.Greater(t, finds.Load(), int32(1), "looked again")
 	assert.NotContains(t, fb.actions(), "element.act", "nothing was done")
 }
