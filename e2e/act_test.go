@@ -893,6 +893,26 @@ func TestTypingPressesTheKeysAPersonWould(t *testing.T) {
 		"code": `["#full-name", "#email"].map((s) => document.querySelector(s).value)`}))
 }
 
+// TestASubmitTheBrowserStopsSaysWhy clicks Save on a form whose email the
+// browser's own validation refuses: the answer says the form was not sent,
+// and why, as the bubble a person sees does.
+func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+	interact(t, cs, map[string]any{"query": "Email", "action": "fill", "text": "ada", "tabId": tab})
+	a := interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
+	assert.True(t, a.Delivered)
+	assert.Contains(t, a.Changes, `the form was not sent: textbox "Email": `)
+	assert.Equal(t, `""`, status(t, cs, tab), "not submitted")
+
+	interact(t, cs, map[string]any{"query": "Email", "action": "fill", "text": "ada@example.com", "tabId": tab})
+	a = interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
+	assert.NotContains(t, a.Changes, "not sent")
+	assert.Contains(t, status(t, cs, tab), "ada@example.com")
+}
+
 func TestATabLeavingTheGroupIsReleased(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -41,6 +41,7 @@ export function describeTarget(loc) {
  */
 export function summarize(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
+  if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
   if (r.removed) parts.push(`${r.removed} removed`);

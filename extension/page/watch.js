@@ -38,6 +38,17 @@
         if (e.isTrusted) this.trustedClicks++;
       };
       if (el) el.addEventListener('click', this.onClick, { capture: true });
+      // The browser's own validation stopping a submit fires invalid at the
+      // first control it complains of; a person sees why in a bubble the
+      // DOM does not hold.
+      /** @type {{ control: string, message: string } | undefined} */
+      this.invalid = undefined;
+      this.doc = el?.ownerDocument ?? document;
+      this.onInvalid = (/** @type {Event} */ e) => {
+        const c = /** @type {HTMLInputElement} */ (e.target);
+        if (!this.invalid && c instanceof Element) this.invalid = { control: describe(c), message: c.validationMessage };
+      };
+      this.doc.addEventListener('invalid', this.onInvalid, { capture: true });
       this.observer = new MutationObserver((records) => this.count(records));
       // The element's own document: a same-origin frame's, for its elements.
       this.observer.observe(el?.ownerDocument ?? document, {
@@ -107,11 +118,13 @@
         checked: alive && isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
           ? el.checked : undefined,
         focused: alive ? deepActive() === el : undefined,
+        invalid: this.invalid,
       };
     }
 
     stop() {
       if (this.el) this.el.removeEventListener('click', this.onClick, { capture: true });
+      this.doc.removeEventListener('invalid', this.onInvalid, { capture: true });
       this.observer.disconnect();
     }
   }

@@ -37,6 +37,15 @@ test('a watch counts the state a widget keeps in ARIA: a slider value, a pressed
   assert.equal(page.ok('changes', { watch }).attributes, 2);
 });
 
+test('a watch hears the browser stop a submit: the first control it complains of', () => {
+  const page = new TestPage('<form><label>Email <input id=email required></label><button id=send>Send</button></form>');
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#send')) });
+  /** @type {HTMLFormElement} */ (page.$('form')).reportValidity();
+  const r = page.ok('changes', { watch, stop: true });
+  assert.equal(r.invalid.control, 'textbox "Email"');
+  assert.ok(r.invalid.message, 'with the message a person reads');
+});
+
 test('a watch counts the elements that show and hide around the element', () => {
   const page = new TestPage(`
     <style>.menu { display: none } .open .menu { display: block }</style>
