@@ -444,7 +444,11 @@ func (w *treeWriter) label(n *Node) string {
 		b.WriteString(" -> " + w.linkTarget(n.Href))
 	}
 	if n.Frame != nil {
-		b.WriteString(" -> " + RelativeURL(w.f.Base, n.Frame.URL))
+		// A frame written in place (srcdoc, about:blank) comes from nowhere
+		// worth naming.
+		if !strings.HasPrefix(n.Frame.URL, "about:") {
+			b.WriteString(" -> " + RelativeURL(w.f.Base, n.Frame.URL))
+		}
 		if n.Frame.Unreadable {
 			b.WriteString(" (content not readable)")
 		}

@@ -208,10 +208,14 @@ navigation "related" e6: link "next" e7 -> /c`,
 			want: `main e1`,
 		},
 		{
-			name:  "frames show where they come from",
-			nodes: []Node{{Role: "iframe", Name: "Ads", Ref: 3, Frame: &FrameInfo{URL: "http://ads.example/x", CrossOrigin: true, Unreadable: true}}},
-			f:     Options{Base: base},
-			want:  `iframe "Ads" e3 -> http://ads.example/x (content not readable)`,
+			name: "frames show where they come from, unless written in place",
+			nodes: []Node{
+				{Role: "iframe", Name: "Ads", Ref: 3, Frame: &FrameInfo{URL: "http://ads.example/x", CrossOrigin: true, Unreadable: true}},
+				{Role: "iframe", Ref: 4, Frame: &FrameInfo{URL: "about:srcdoc", CrossOrigin: true}, Kids: []Node{{Role: "button", Name: "Go", Ref: 5}}},
+			},
+			f: Options{Base: base},
+			want: `iframe "Ads" e3 -> http://ads.example/x (content not readable)
+iframe e4: button "Go" e5`,
 		},
 	}
 	for _, tt := range tests {
