@@ -374,6 +374,12 @@
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
     if (readOnly(el)) node.readonly = true;
+    // A control named by a symbol (×, 🗑, ⋮) says what it does in its
+    // tooltip: the title a person sees on hovering it.
+    if (INTERACTIVE.has(role) && node.name && !/[\p{L}\p{N}]/u.test(node.name)) {
+      const title = el.getAttribute('title')?.trim();
+      if (title && title !== node.name) node.title = title.slice(0, 100);
+    }
     // A modal dialog makes the rest of the page inert until it closes.
     if ((role === 'dialog' || role === 'alertdialog') && (aria('modal') === 'true' || isModal(el))) node.modal = true;
     if (role === 'link') {

@@ -183,6 +183,16 @@ test('a modal dialog says so; one that is merely open does not', () => {
   assert.deepEqual(dialogs.map((/** @type {PageTreeNode} */ n) => [n.name, !!n.modal]), [['Sign in', true], ['Tip', false]]);
 });
 
+test('a control named by a symbol keeps its tooltip; one named in words does not need it', () => {
+  const { snap } = snapshot(`
+    <button title="Delete item">🗑</button><button title="Close">×</button><button title="Saves the draft">Save</button>`);
+  assert.deepEqual(shape(snap.tree), [
+    { role: 'button', name: '🗑', ref: 1, title: 'Delete item' },
+    { role: 'button', name: '×', ref: 2, title: 'Close' },
+    { role: 'button', name: 'Save', ref: 3 },
+  ]);
+});
+
 test('the handoff banner is not in the tree', () => {
   const { snap } = snapshot('<openchrome-banner><button>Finish</button></openchrome-banner><button>Page</button>');
   assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Page', ref: 1 }]);

@@ -33,6 +33,8 @@ interface PageTreeNode {
   readonly?: boolean;
   /** A dialog that makes the rest of the page inert. */
   modal?: boolean;
+  /** The tooltip of a control whose name is only a symbol. */
+  title?: string;
   value?: string;
   /** Why the value is left out: 'password' or 'secret'. */
   secret?: string;

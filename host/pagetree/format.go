@@ -431,6 +431,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Modal {
 		b.WriteString(" modal")
 	}
+	if n.Title != "" {
+		b.WriteString(" title=" + strconv.Quote(n.Title))
+	}
 	switch {
 	case n.Secret != "":
 		b.WriteString(" " + n.Secret) // never the value

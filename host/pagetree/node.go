@@ -23,6 +23,7 @@ type Node struct {
 	Required bool       `json:"required,omitempty"`
 	Readonly bool       `json:"readonly,omitempty"` // shown and focusable, but takes no typing
 	Modal    bool       `json:"modal,omitempty"`    // a dialog that makes the rest of the page inert
+	Title    string     `json:"title,omitempty"`    // the tooltip of a control named only by a symbol
 	Value    string     `json:"value,omitempty"`
 	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
 	Href     string     `json:"href,omitempty"`

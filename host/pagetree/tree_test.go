@@ -33,6 +33,7 @@ func TestFormatTree(t *testing.T) {
 				{Role: "textbox", Name: "Order", Ref: 9, Readonly: true, Value: "A-17"},
 				{Role: "dialog", Name: "Sign in", Ref: 10, Modal: true},
 				{Role: "link", Name: "Open menu", Ref: 11, Href: "JavaScript:void(0)"},
+				{Role: "button", Name: "×", Ref: 12, Title: "Close"},
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
@@ -42,7 +43,8 @@ button "More" e7 expanded disabled
 option "Go" e8 selected
 textbox "Order" e9 readonly value="A-17"
 dialog "Sign in" e10 modal
-link "Open menu" e11`,
+link "Open menu" e11
+button "×" e12 title="Close"`,
 		},
 		{
 			name: "text and inline links share a line",
