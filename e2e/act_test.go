@@ -913,6 +913,21 @@ func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
 	assert.Contains(t, status(t, cs, tab), "ada@example.com")
 }
 
+// TestARichTextEditorIsOneTextbox reads an editor drawn as a frame whose
+// body is editable: one textbox, its text the value, filled by ref.
+func TestARichTextEditorIsOneTextbox(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/editor.html")
+	ok(t, cs, "wait_for", map[string]any{"tabId": tab, "predicate": "window.editorLoaded === true"})
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	body := refOf(t, tree, `textbox "Message body"`)
+	assert.Contains(t, tree, body+` value="Draft"`)
+	interact(t, cs, map[string]any{"ref": body, "action": "fill", "text": "Hello from the agent", "tabId": tab})
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), body+` value="Hello from the agent"`)
+}
+
 func TestATabLeavingTheGroupIsReleased(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

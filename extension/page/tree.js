@@ -416,13 +416,37 @@
       // A click in a frame does not reach the listeners of the page around it.
       const { listened } = st;
       st.listened = listening.has(doc) ? 1 : 0;
-      walkChildren(doc.body, kids, st);
+      walkBody(doc, kids, st);
       st.listened = listened;
-      trimText(kids);
       if (kids.length) node.kids = kids;
       return;
     }
     node.frame = { url: el.src || 'about:blank', crossOrigin: true };
+  }
+
+  /**
+   * Walks doc's body into out. A body that is itself editable (a rich text
+   * editor's frame: TinyMCE, CKEditor, designMode) is one textbox, its text
+   * the value, as a person sees one box to type in.
+   * @param {Document} doc
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   */
+  function walkBody(doc, out, st) {
+    const body = /** @type {HTMLElement} */ (doc.body);
+    if (body.isContentEditable) {
+      st.count++;
+      /** @type {PageTreeNode} */
+      const node = { role: 'textbox', ref: refFor(body) };
+      const name = nameOf(body, 'textbox');
+      if (name) node.name = name;
+      const value = valueOf(body, 'textbox');
+      if (value) node.value = value;
+      out.push(node);
+      return;
+    }
+    walkChildren(body, out, st);
+    trimText(out);
   }
 
   /**
@@ -438,8 +462,7 @@
     };
     /** @type {PageTreeNode[]} */
     const kids = [];
-    if (document.body) walkChildren(document.body, kids, st);
-    trimText(kids);
+    if (document.body) walkBody(document, kids, st);
     return {
       url: location.href,
       title: document.title,
