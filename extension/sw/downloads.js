@@ -93,8 +93,14 @@ export async function startedSince(tabId, start) {
     await changeWithin(deadline - Date.now());
   }
   if (!ledger.list(tabId).some((o) => o.at >= start)) return [];
-  return (await list(tabId)).filter((d) => (ledger.owned.get(d.id)?.at ?? 0) >= start)
-    .map((d) => ({ id: d.id, name: d.name || d.url }));
+  const since = async () => (await list(tabId)).filter((d) => (ledger.owned.get(d.id)?.at ?? 0) >= start);
+  let started = await since();
+  // Chrome names the file a moment after the download begins.
+  while (started.some((d) => !d.name) && Date.now() < deadline) {
+    await changeWithin(deadline - Date.now());
+    started = await since();
+  }
+  return started.map((d) => ({ id: d.id, name: d.name || d.url }));
 }
 
 /**
