@@ -98,6 +98,9 @@ async function locate(params, { tabId, signal }) {
   return pageScript.onRef(t, 'locate', {}, signal);
 }
 
+/** find's score for an element whose name is the query (page/find.js). */
+const EXACT = 90;
+
 /**
  * element.find: ranked candidates for a query.
  * @type {TabAction}
@@ -107,11 +110,13 @@ async function find(params, { tabId, signal }) {
   if (!query?.trim()) throw new ActionError('bad_request', 'query is empty');
   const limit = intParam(params, 'limit', 1, 100) ?? 10;
   const top = await pageScript.callHanding(tabId, 'find', { query, limit }, signal);
-  // Then the cross-origin frames the top's script cannot walk (a payment or
-  // consent frame); an equal score keeps the top's candidate first.
   /** @type {Array<{ ref: number, role: string, name: string, why: string, score: number }>} */
   let candidates = top.candidates;
   let total = top.total;
+  // An element of the page itself named exactly so is the one meant.
+  if (candidates.some((c) => c.score >= EXACT)) return top;
+  // Else the cross-origin frames the top's script cannot walk (a payment or
+  // consent frame) too; an equal score keeps the top's candidate first.
   for (const frameId of await pageScript.crossFrames(tabId, signal).catch(() => [])) {
     const r = await pageScript.callHandingIn({ tabId, frameId }, 'find', { query, limit }, signal).catch(() => null);
     if (!r) continue;
