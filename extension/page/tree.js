@@ -371,6 +371,10 @@
     const expanded = aria('expanded');
     if (expanded !== null) node.expanded = expanded === 'true';
     else if (el.tagName === 'DETAILS') node.expanded = /** @type {HTMLDetailsElement} */ (el).open;
+    else if (el.tagName === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS') {
+      // The summary is what a person clicks to open or close its details.
+      node.expanded = /** @type {HTMLDetailsElement} */ (el.parentElement).open;
+    }
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
     if (readOnly(el)) node.readonly = true;

@@ -193,6 +193,20 @@ test('a control named by a symbol keeps its tooltip; one named in words does not
   ]);
 });
 
+test('a details summary says whether it is open', () => {
+  const { snap } = snapshot('<details><summary>More options</summary><p>Hidden</p></details><details open><summary>Shown</summary><p>Body</p></details>');
+  /** @type {Array<[string | undefined, boolean | undefined]>} */
+  const summaries = [];
+  const visit = (/** @type {PageTreeNode[]} */ nodes) => {
+    for (const n of nodes) {
+      if (n.role === 'button') summaries.push([n.name, n.expanded]);
+      if (n.kids) visit(n.kids);
+    }
+  };
+  visit(snap.tree);
+  assert.deepEqual(summaries, [['More options', false], ['Shown', true]]);
+});
+
 test('the handoff banner is not in the tree', () => {
   const { snap } = snapshot('<openchrome-banner><button>Finish</button></openchrome-banner><button>Page</button>');
   assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Page', ref: 1 }]);
