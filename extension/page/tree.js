@@ -376,6 +376,9 @@
       node.expanded = /** @type {HTMLDetailsElement} */ (el.parentElement).open;
     }
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
+    // The page, step or tab a navigation marks as the one a person is on.
+    const current = aria('current');
+    if (current !== null && current !== 'false' && INTERACTIVE.has(role)) node.current = true;
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
     if (readOnly(el)) node.readonly = true;
     // A control named by a symbol (×, 🗑, ⋮) says what it does in its

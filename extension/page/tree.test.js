@@ -193,6 +193,12 @@ test('a control named by a symbol keeps its tooltip; one named in words does not
   ]);
 });
 
+test('the link a navigation marks current says so', () => {
+  const { snap } = snapshot('<nav><a href=/a aria-current=page>Home</a><a href=/b aria-current=false>Blog</a></nav>');
+  const links = snap.tree[0].kids;
+  assert.deepEqual(links.map((/** @type {PageTreeNode} */ l) => [l.name, !!l.current]), [['Home', true], ['Blog', false]]);
+});
+
 test('a details summary says whether it is open', () => {
   const { snap } = snapshot('<details><summary>More options</summary><p>Hidden</p></details><details open><summary>Shown</summary><p>Body</p></details>');
   /** @type {Array<[string | undefined, boolean | undefined]>} */

@@ -35,6 +35,8 @@ interface PageTreeNode {
   modal?: boolean;
   /** The tooltip of a control whose name is only a symbol. */
   title?: string;
+  /** aria-current: the page, step or tab a person is on. */
+  current?: boolean;
   value?: string;
   /** Why the value is left out: 'password' or 'secret'. */
   secret?: string;

@@ -406,6 +406,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Selected {
 		b.WriteString(" selected")
 	}
+	if n.Current {
+		b.WriteString(" current")
+	}
 	if n.Expanded != nil {
 		if *n.Expanded {
 			b.WriteString(" expanded")

@@ -24,6 +24,7 @@ type Node struct {
 	Readonly bool       `json:"readonly,omitempty"` // shown and focusable, but takes no typing
 	Modal    bool       `json:"modal,omitempty"`    // a dialog that makes the rest of the page inert
 	Title    string     `json:"title,omitempty"`    // the tooltip of a control named only by a symbol
+	Current  bool       `json:"current,omitempty"`  // aria-current: the page, step or tab a person is on
 	Value    string     `json:"value,omitempty"`
 	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
 	Href     string     `json:"href,omitempty"`

@@ -34,6 +34,7 @@ func TestFormatTree(t *testing.T) {
 				{Role: "dialog", Name: "Sign in", Ref: 10, Modal: true},
 				{Role: "link", Name: "Open menu", Ref: 11, Href: "JavaScript:void(0)"},
 				{Role: "button", Name: "×", Ref: 12, Title: "Close"},
+				{Role: "link", Name: "Home", Ref: 13, Current: true},
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
@@ -44,7 +45,8 @@ option "Go" e8 selected
 textbox "Order" e9 readonly value="A-17"
 dialog "Sign in" e10 modal
 link "Open menu" e11
-button "×" e12 title="Close"`,
+button "×" e12 title="Close"
+link "Home" e13 current`,
 		},
 		{
 			name: "text and inline links share a line",
