@@ -195,13 +195,11 @@ export async function send(tabId, method, params = {}, { signal, sessionId } = {
       );
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
-      // Detached between attach and send (DevTools opened, a crash), or
-      // while the command ran (Chrome drops the session when a link hands the
-      // page to another app, mailto: or tel:): attach again once. Input is
-      // never sent twice: it may have reached the page the first time.
-      const text = messageOf(err);
-      if (attempt === 0 && (/not attached/i.test(text) ||
-          (/detached while handling/i.test(text) && !method.startsWith('Input.')))) {
+      // Detached between attach and send (DevTools opened, a crash): attach
+      // again once. Never when it went while the command ran ("Detached
+      // while handling command"): the command may have run (a script, an
+      // input), and Stop detaches on purpose.
+      if (attempt === 0 && /not attached/i.test(messageOf(err))) {
         attached.delete(tabId);
         continue;
       }
