@@ -54,6 +54,7 @@ async function act(params, { tabId, signal }) {
     const after = out.navigated ? undefined : await where().catch(() => undefined);
     return { action, delivered: true, ...out, changes: after ? scrolled(before, after) : 'no visible change' };
   }
+
   const t = await pageScript.resolve(tabId, params.ref);
   const offset = await pageScript.frameOffset(tabId, t.frameId, signal);
   const el = new Target(t, offset, signal);
