@@ -12,6 +12,8 @@
   } = oc.roles;
 
   const MAX_NODES = 60000;
+  /** Roles an aria-activedescendant points at. */
+  const ACTIVE_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'row', 'tab']);
 
   /**
    * @typedef {{ count: number, truncated: boolean, labels: Set<string>, pre: number, listened: number,
@@ -376,6 +378,12 @@
       node.expanded = /** @type {HTMLDetailsElement} */ (el.parentElement).open;
     }
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
+    // The option a combobox or list points at as the keys move (what Enter
+    // would take): the focused element names it by aria-activedescendant.
+    if (el.id && ACTIVE_ROLES.has(role)) {
+      const owner = el.ownerDocument.activeElement;
+      if (owner && owner.getAttribute('aria-activedescendant') === el.id) node.active = true;
+    }
     // The page, step or tab a navigation marks as the one a person is on.
     const current = aria('current');
     if (current !== null && current !== 'false' && INTERACTIVE.has(role)) node.current = true;

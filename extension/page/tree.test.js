@@ -199,6 +199,18 @@ test('the link a navigation marks current says so', () => {
   assert.deepEqual(links.map((/** @type {PageTreeNode} */ l) => [l.name, !!l.current]), [['Home', true], ['Blog', false]]);
 });
 
+test('the option a focused combobox points at is active', () => {
+  const { page, snap: before } = snapshot(`
+    <input id=q role=combobox aria-label=Search aria-controls=l aria-expanded=true>
+    <ul id=l role=listbox><li role=option id=o1>python</li><li role=option id=o2>pytorch</li></ul>`);
+  const q = page.$('#q');
+  q.focus();
+  q.setAttribute('aria-activedescendant', 'o2');
+  const snap = page.ok('snapshot', { refBase: before.nextRef });
+  const options = snap.tree.find((/** @type {PageTreeNode} */ n) => n.role === 'listbox').kids;
+  assert.deepEqual(options.map((/** @type {PageTreeNode} */ o) => [o.name, !!o.active]), [['python', false], ['pytorch', true]]);
+});
+
 test('a details summary says whether it is open', () => {
   const { snap } = snapshot('<details><summary>More options</summary><p>Hidden</p></details><details open><summary>Shown</summary><p>Body</p></details>');
   /** @type {Array<[string | undefined, boolean | undefined]>} */

@@ -37,6 +37,8 @@ interface PageTreeNode {
   title?: string;
   /** aria-current: the page, step or tab a person is on. */
   current?: boolean;
+  /** The option the focused element points at (aria-activedescendant). */
+  active?: boolean;
   value?: string;
   /** Why the value is left out: 'password' or 'secret'. */
   secret?: string;

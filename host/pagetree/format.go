@@ -409,6 +409,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Current {
 		b.WriteString(" current")
 	}
+	if n.Active {
+		b.WriteString(" active")
+	}
 	if n.Expanded != nil {
 		if *n.Expanded {
 			b.WriteString(" expanded")

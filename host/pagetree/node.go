@@ -25,6 +25,7 @@ type Node struct {
 	Modal    bool       `json:"modal,omitempty"`    // a dialog that makes the rest of the page inert
 	Title    string     `json:"title,omitempty"`    // the tooltip of a control named only by a symbol
 	Current  bool       `json:"current,omitempty"`  // aria-current: the page, step or tab a person is on
+	Active   bool       `json:"active,omitempty"`   // the option the focused element points at
 	Value    string     `json:"value,omitempty"`
 	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
 	Href     string     `json:"href,omitempty"`

@@ -35,6 +35,7 @@ func TestFormatTree(t *testing.T) {
 				{Role: "link", Name: "Open menu", Ref: 11, Href: "JavaScript:void(0)"},
 				{Role: "button", Name: "×", Ref: 12, Title: "Close"},
 				{Role: "link", Name: "Home", Ref: 13, Current: true},
+				{Role: "option", Name: "pytorch", Ref: 14, Active: true},
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
@@ -46,7 +47,8 @@ textbox "Order" e9 readonly value="A-17"
 dialog "Sign in" e10 modal
 link "Open menu" e11
 button "×" e12 title="Close"
-link "Home" e13 current`,
+link "Home" e13 current
+option "pytorch" e14 active`,
 		},
 		{
 			name: "text and inline links share a line",
