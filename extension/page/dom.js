@@ -10,7 +10,7 @@
   const { PageError } = oc;
   const { element, refFor, advance, next } = oc.refs;
   const {
-    isElement, isInput, isTextArea, isSelect, isLabel, isFrame,
+    isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
     roleOf, nameOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   } = oc.roles;
 
@@ -82,7 +82,7 @@
     if (isTextArea(el)) return !el.readOnly && !el.disabled;
     if (isInput(el)) {
       return !el.readOnly && !el.disabled &&
-        !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes(el.type);
+        !UNTYPED.has(el.type);
     }
     return /** @type {HTMLElement} */ (el).isContentEditable;
   }

@@ -73,6 +73,8 @@
   // --- roles and names ----------------------------------------------------
 
   const SVG_NS = 'http://www.w3.org/2000/svg';
+  /** Input types no text is typed into: readonly means nothing to them. */
+  const UNTYPED = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden']);
 
   // The handoff banner's element (page/banner.js): OpenChrome's, not the
   // page's, so no tree, text, search or fingerprint shows it.
@@ -476,7 +478,7 @@
    */
   function readOnly(el) {
     if (isInput(el)) {
-      return el.readOnly && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'range', 'color', 'hidden'].includes(el.type);
+      return el.readOnly && !UNTYPED.has(el.type);
     }
     if (isTextArea(el)) return el.readOnly;
     return el.getAttribute('aria-readonly') === 'true';
@@ -496,7 +498,7 @@
 
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
-    BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
+    BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };
 })();

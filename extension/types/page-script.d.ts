@@ -98,6 +98,8 @@ interface PageRoles {
   SECTION: ReadonlySet<string>;
   BLOCK: ReadonlySet<string>;
   INLINE: ReadonlySet<string>;
+  /** Input types no text is typed into. */
+  UNTYPED: ReadonlySet<string>;
   inBanner(el: Element): boolean;
   roleOf(el: Element): string;
   nameOf(el: Element, role: string): string;

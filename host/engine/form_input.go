@@ -113,8 +113,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 		return r
 	}
 	value := string(f.Value)
-	var done browser.Acted
-	for tries := 1; ; tries++ {
+	done, err := refinding(f.Label != "", func() (browser.Acted, error) {
 		ref, action := f.Ref, "fill"
 		if f.Label != "" {
 			// A form a script renders after the page loads is waited for.
@@ -123,7 +122,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 				return r, err == nil, err
 			})
 			if err != nil {
-				return fail(err)
+				return browser.Acted{}, err
 			}
 			ref = fmt.Sprintf("e%d", found.Ref)
 			if found.Role == "radio" {
@@ -131,16 +130,10 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 			}
 		}
 		r.Ref = ref
-		var err error
-		done, err = browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
-		if err == nil {
-			break
-		}
-		// As a step by query: a field drawn anew is looked up again by its
-		// label; nothing reached the page (see runStep).
-		if f.Label == "" || tries == maxRefinds || protocol.AsError(err).Code != protocol.CodeStaleRef {
-			return fail(err)
-		}
+		return browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
+	})
+	if err != nil {
+		return fail(err)
 	}
 	c.learnSecret(done, value)
 	if done.Blocked != nil {

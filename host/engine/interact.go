@@ -125,31 +125,23 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	a := browser.Act{TabID: tab, Ref: s.Ref, Action: s.Action, Text: s.Text, Key: s.Key,
 		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
 	var found *browser.Candidate
-	var done browser.Acted
-	for tries := 1; ; tries++ {
+	done, err := refinding(s.Query != "", func() (browser.Acted, error) {
 		if s.Query != "" {
 			r, err := c.findAppearing(ctx, tab, s.Query)
 			if err != nil {
-				return acted{}, err
+				return browser.Acted{}, err
 			}
 			if len(r.Candidates) == 0 {
-				return acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
+				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
 					WithHint("call find or read_page for refs, or tabs_context if it is another tab")
 			}
 			found = &r.Candidates[0]
 			a.Ref = fmt.Sprintf("e%d", found.Ref)
 		}
-		var err error
-		done, err = browser.ElementAct(a).Run(ctx, c)
-		if err == nil {
-			break
-		}
-		// stale_ref: the page changed between finding the element and acting
-		// on it, and nothing reached the page (the extension says conflict
-		// when it may have). A query is looked up again; a ref is the agent's.
-		if s.Query == "" || tries == maxRefinds || protocol.AsError(err).Code != protocol.CodeStaleRef {
-			return acted{}, err
-		}
+		return browser.ElementAct(a).Run(ctx, c)
+	})
+	if err != nil {
+		return acted{}, err
 	}
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)
@@ -180,6 +172,21 @@ const (
 	appearPoll = 100 * time.Millisecond
 	maxRefinds = 3
 )
+
+// refinding runs act, an element's lookup and the action on it, again when
+// the action says stale_ref and the element was looked up (by query or
+// label), maxRefinds times at most. stale_ref means the page changed between
+// the lookup and the action and nothing reached the page (the extension
+// says conflict when it may have); an element the agent named by ref is the
+// agent's, never another.
+func refinding(lookedUp bool, act func() (browser.Acted, error)) (browser.Acted, error) {
+	for tries := 1; ; tries++ {
+		done, err := act()
+		if err == nil || !lookedUp || tries == maxRefinds || protocol.AsError(err).Code != protocol.CodeStaleRef {
+			return done, err
+		}
+	}
+}
 
 // findAppearing asks for query's candidates until one shows or appearWait
 // has passed: a button a script adds a moment after the page loads is acted
