@@ -498,6 +498,13 @@ func TestDragByRef(t *testing.T) {
 	assert.Equal(t, "pointer", a.Strategy)
 	assert.Equal(t, `"Gamma,Alpha,Beta"`, eval("document.getElementById('order').textContent"))
 
+	// A target a screen away: the page scrolls to it while the drag is held.
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	a = interact(t, cs, map[string]any{"ref": refOf(t, tree, `generic "Notes.txt"`), "action": "drag",
+		"target": refOf(t, tree, `region "Far archive"`), "tabId": tab})
+	assert.Equal(t, "html5", a.Strategy)
+	assert.Equal(t, `"notes"`, eval("document.getElementById('far-got').textContent"), "dropped where it was aimed")
+
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "tabId": tab}, protocol.CodeBadRequest)
 }
 

@@ -24,12 +24,13 @@ export const DIRECTIONS = /** @type {const} */ (['up', 'down', 'left', 'right'])
 
 /**
  * role "name", for results and errors.
- * @param {{ role?: string, tag?: string, name?: string }} loc a locate report
+ * @param {{ role?: string, tag?: string, name?: string, text?: string }} loc a locate report
  * @returns {string}
  */
 export function describeTarget(loc) {
   const role = loc.role || loc.tag || '';
-  return loc.name ? `${role} "${loc.name}"` : role;
+  const name = loc.name || loc.text;
+  return name ? `${role} "${name}"` : role;
 }
 
 /**

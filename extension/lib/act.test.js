@@ -18,6 +18,7 @@ test('element.act takes the actions of protocol/testdata/interact-actions.json, 
 test('a target is its role (or tag) and its name', () => {
   assert.equal(describeTarget({ role: 'button', tag: 'button', name: 'Save' }), 'button "Save"');
   assert.equal(describeTarget({ role: '', tag: 'div', name: '' }), 'div');
+  assert.equal(describeTarget({ role: '', tag: 'div', name: '', text: 'Right-click me' }), 'div "Right-click me"');
   assert.equal(describeTarget({ role: 'textbox', tag: 'input' }), 'textbox');
 });
 

@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
-    roleOf, nameOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   } = oc.roles;
 
   /**
@@ -43,11 +43,14 @@
     const role = roleOf(el);
     const box = boxOf(el);
     const html = /** @type {HTMLInputElement} */ (el);
+    const name = nameOf(el, role);
     return {
       tag: el.tagName.toLowerCase(),
       type: isInput(el) ? el.type : undefined,
       role,
-      name: nameOf(el, role),
+      name,
+      // What a nameless target shows, so the answer can say which one it was.
+      text: name ? undefined : clip(textOf(el, true)).slice(0, 40) || undefined,
       box,
       visible: visible(el) && box.width > 0 && box.height > 0,
       inViewport: box.x + box.width > 0 && box.y + box.height > 0 && box.x < innerWidth && box.y < innerHeight,

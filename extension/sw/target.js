@@ -272,6 +272,9 @@ export class Target {
     for (let tries = 0; ; tries++) {
       const r = await this.reach();
       if (r.state !== 'ok' || !r.point) throw this.unreachable(action, r);
+      // Watched from here: what changed while it was waited for (a spinner
+      // going) is not the action's doing; what the pointer's arrival does is.
+      if (this.watchId === undefined) await this.watch();
       await input.move(this.t.tabId, this.tabPoint(r.point), this.signal);
       const again = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
       if (again.state === 'ok' && again.point && (again.via === r.via) &&
@@ -293,7 +296,6 @@ export class Target {
       count: action === 'double_click' ? 2 : 1,
     };
     await this.locate();
-    await this.watch();
     /** @type {Point} */
     let p;
     try {
@@ -301,6 +303,7 @@ export class Target {
     } catch (err) {
       if (err instanceof Unreachable && err.reach.state === 'offscreen' && action === 'click') {
         // No pointer can reach it, so none has: the DOM's click is the only one.
+        await this.watch();
         const a = await this.attempt(() => this.call('dom', { op: 'click' }));
         return this.done(action, 'dom', a);
       }
@@ -345,7 +348,7 @@ export class Target {
    * @param {Reach} r
    */
   async blocked(action, r) {
-    await this.report(true).catch(() => {});
+    if (this.watchId !== undefined) await this.report(true).catch(() => {});
     const by = r.blocker ? { ref: `e${r.blocker.ref}`, name: r.blocker.name } : undefined;
     return {
       action,
@@ -417,25 +420,33 @@ export class Target {
    */
   async drag(targetRef, to) {
     await this.locate();
-    /** @type {Point} */
-    let b;
+    /** @type {() => Promise<Point>} */
+    let where;
     let onto;
     if (targetRef !== undefined) {
       const dest = new Target(await pageScript.resolve(this.t.tabId, targetRef),
         { x: 0, y: 0 }, this.signal);
-      dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
       await dest.locate();
-      const r = await dest.reach();
-      // A drop target may lie under what is dragged over it: its box is enough.
-      if ((r.state !== 'ok' && r.state !== 'covered') || !r.box) throw dest.unreachable('drag onto', r).error;
-      b = dest.tabPoint(r.point ?? Target.centre(r.box));
+      // Looked at before the press, so a drop target that cannot take it
+      // fails the call with nothing pressed; and again once the drag is
+      // under way, when it is brought into view (the page may have
+      // scrolled to what is dragged).
+      const drop = async () => {
+        const r = await dest.reach();
+        // A drop target may lie under what is dragged over it: its box is enough.
+        if ((r.state !== 'ok' && r.state !== 'covered') || !r.box) throw dest.unreachable('drag onto', r).error;
+        dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
+        return dest.tabPoint(r.point ?? Target.centre(r.box));
+      };
+      await drop();
+      where = drop;
       onto = dest.label;
     } else if (Array.isArray(to) && to.length === 2 && to.every((n) => typeof n === 'number' && Number.isFinite(n))) {
-      b = { x: to[0], y: to[1] };
+      const b = { x: to[0], y: to[1] };
+      where = async () => b;
     } else {
       throw new ActionError('bad_request', 'drag needs target (the ref to drop on) or to ([x, y] in the viewport)');
     }
-    await this.watch();
     /** @type {Point} */
     let p;
     try {
@@ -445,17 +456,35 @@ export class Target {
       throw err instanceof Unreachable ? err.error : err;
     }
     const from = this.tabPoint(p);
+    const toward = await this.toward(targetRef, to);
     /** @type {{ html5?: boolean }} */
     let how = {};
-    const a = await this.attempt(async () => { how = await input.drag(this.t.tabId, from, b, this.signal); });
+    const a = await this.attempt(async () => { how = await input.drag(this.t.tabId, from, toward, where, this.signal); });
     const out = await this.done('drag', how.html5 ? 'html5' : 'pointer', a);
     if (onto) out.to = onto;
     return out;
   }
 
+  /**
+   * Where a drop target lies from here now, without scrolling: the centre
+   * of its box, in tab coordinates.
+   * @param {unknown} targetRef
+   * @param {unknown} to
+   * @returns {Promise<Point>}
+   */
+  async toward(targetRef, to) {
+    if (targetRef === undefined) {
+      const [x, y] = /** @type {[number, number]} */ (to);
+      return { x, y };
+    }
+    const dest = new Target(await pageScript.resolve(this.t.tabId, targetRef), { x: 0, y: 0 }, this.signal);
+    dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
+    const loc = await dest.locate();
+    return dest.tabPoint(Target.centre(loc.box));
+  }
+
   async hover() {
     await this.locate();
-    await this.watch();
     try {
       await this.pointAt('hover');
     } catch (err) {

@@ -57,44 +57,75 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
 }
 
 /**
- * Drags from a to b with the left button, in steps, as a hand would. A page
- * that starts an HTML5 drag (draggable, dragstart) gets it through CDP's
- * drag interception, as mouse moves alone never deliver one: dragenter,
- * dragover and drop at b with the drag's data. A page that follows the
- * mouse itself (a sortable list) gets the moves and the release.
+ * Drags from a with the left button, in steps, as a hand would: press, a
+ * first few pixels toward where it goes (so the page knows a drag has
+ * begun: an HTML5 drag, a list's activation distance), then where(), which
+ * may scroll the page while the button is held, as a person's page
+ * scrolls under a drag, and answers the drop point; then the moves there
+ * and the release. A page that starts an HTML5 drag (draggable, dragstart)
+ * gets it through CDP's drag interception, as mouse moves alone never
+ * deliver one: dragenter, dragover and drop at the point with the drag's
+ * data. A page that follows the mouse itself (a sortable list) gets the
+ * moves and the release. Should where() fail, the drag is let go where it
+ * began.
  * @param {number} tabId
  * @param {Point} a
- * @param {Point} b
+ * @param {Point} toward a point in the direction it goes
+ * @param {() => Promise<Point>} where the drop point, once the drag is under way
  * @param {AbortSignal} signal
  * @returns {Promise<{ html5: boolean }>}
  */
-export async function drag(tabId, a, b, signal) {
+export async function drag(tabId, a, toward, where, signal) {
   await showForInput(tabId);
   /** @type {unknown} */
   let data;
   const stop = onDragIntercepted(tabId, (d) => { data = d; });
   await cdp.send(tabId, 'Input.setInterceptDrags', { enabled: true }, { signal });
+  /** @param {Point} p */
+  const held = (p) => cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'left', buttons: 1 }, { signal });
+  /** @param {Point} p */
+  const release = (p) => cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: p.x, y: p.y, button: 'left', buttons: 0, clickCount: 1 }, { signal });
   try {
     await moveTo(tabId, a, signal);
     await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: a.x, y: a.y, button: 'left', buttons: 1, clickCount: 1 }, { signal });
-    const steps = 8;
-    for (let i = 1; i <= steps && data === undefined; i++) {
-      const x = a.x + ((b.x - a.x) * i) / steps;
-      const y = a.y + ((b.y - a.y) * i) / steps;
-      await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 }, { signal });
+    const d = Math.hypot(toward.x - a.x, toward.y - a.y);
+    const unit = d > 0 ? { x: (toward.x - a.x) / d, y: (toward.y - a.y) / d } : { x: 0, y: 1 };
+    let at = a;
+    for (const px of [START_PX / 2, START_PX]) {
+      at = { x: a.x + unit.x * Math.min(px, d || px), y: a.y + unit.y * Math.min(px, d || px) };
+      await held(at);
+    }
+    /** @type {Point} */
+    let b;
+    try {
+      b = await where();
+    } catch (err) {
+      if (data !== undefined) await cdp.send(tabId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: a.x, y: a.y, data }).catch(() => {});
+      await held(a).catch(() => {});
+      await release(a).catch(() => {});
+      throw err;
+    }
+    const from = at;
+    for (let i = 1; i <= STEPS; i++) {
+      await held({ x: from.x + ((b.x - from.x) * i) / STEPS, y: from.y + ((b.y - from.y) * i) / STEPS });
     }
     if (data !== undefined) {
       for (const type of ['dragEnter', 'dragOver', 'drop']) {
         await cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: b.x, y: b.y, data }, { signal });
       }
     }
-    await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: b.x, y: b.y, button: 'left', buttons: 0, clickCount: 1 }, { signal });
+    await release(b);
     return { html5: data !== undefined };
   } finally {
     stop();
     cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
   }
 }
+
+/** How far a drag goes before its drop point is looked up: past the few pixels pages wait for. */
+const START_PX = 12;
+/** The moves from there to the drop point. */
+const STEPS = 8;
 
 /** Waiting drags by tab. @type {Map<number, (data: unknown) => void>} */
 const dragWaiters = new Map();

@@ -53,7 +53,7 @@ async function move(params, { tabId, signal }) {
 async function drag(params, { tabId, signal }) {
   const from = pointParam(params, 'at');
   const to = pointParam(params, 'to');
-  return runInput(tabId, (s) => input.drag(tabId, from, to, s), signal);
+  return runInput(tabId, (s) => input.drag(tabId, from, to, async () => to, s), signal);
 }
 
 /**
