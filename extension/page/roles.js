@@ -307,7 +307,7 @@
     if (NAME_FROM_CONTENT.has(role)) {
       // A heading's name leaves out the links inside it (they are listed
       // as its children); a link or button takes all its content.
-      const text = textOf(el, role !== 'heading');
+      const text = textOf(el, role !== 'heading') || drawnText(el);
       if (text) return clip(text);
     }
     const placeholder = el.getAttribute('placeholder') ?? el.getAttribute('aria-placeholder');
@@ -368,6 +368,43 @@
     };
     visit(root);
     return out.replace(/\s+/g, ' ').trim();
+  }
+
+  /** How many elements drawnText looks at. */
+  const DRAWN_MAX = 20;
+
+  /**
+   * The words a style sheet draws on el and inside it (::before and
+   * ::after content): what names a control whose label is in CSS. An icon
+   * font's glyph (a private-use character) is not a word.
+   * @param {Element} root
+   */
+  function drawnText(root) {
+    let out = '';
+    const walk = root.ownerDocument.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+    /** @type {Node | null} */
+    let n = root;
+    for (let seen = 0; n && seen < DRAWN_MAX; n = walk.nextNode(), seen++) {
+      const el = /** @type {Element} */ (n);
+      if (el !== root && !visible(el)) continue;
+      out += ` ${contentOf(el, '::before')} ${contentOf(el, '::after')} `;
+    }
+    return clip(out.replace(/[\uE000-\uF8FF]/g, ''));
+  }
+
+  /**
+   * The text of a pseudo-element's content: its strings and attr() values.
+   * @param {Element} el
+   * @param {string} pseudo
+   */
+  function contentOf(el, pseudo) {
+    const c = getComputedStyle(el, pseudo).content;
+    if (!c || c === 'none' || c === 'normal') return '';
+    let s = '';
+    for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
+      s += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : el.getAttribute(m[2]) ?? '';
+    }
+    return s;
   }
 
   /** @param {string} s */
