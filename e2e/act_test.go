@@ -175,6 +175,27 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["send"])
 	})
 
+	t.Run("what a click's request brings back is in its answer", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/answers.html")
+		a := interact(t, cs, map[string]any{"query": "Search", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "dom", a.Change.Type, "the results came 400 ms after the click")
+		assert.Contains(t, a.Change.Summary, "3 elements added")
+		assert.EqualValues(t, 1, pageRuns(t, cs, tab)["search"])
+
+		a = interact(t, cs, map[string]any{"query": "Sign in", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "navigation", a.Change.Type, "the script's redirect once the sign-in was answered")
+		assert.Equal(t, "navigated to "+site.URL+"/", a.Change.Summary)
+
+		tab = openTab(t, cs, site.URL+"/answers.html")
+		a = interact(t, cs, map[string]any{"query": "Sync", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "none", a.Change.Type)
+		assert.Contains(t, a.Change.Summary, "1 request it started still running", "a request that does not end is said, not waited for")
+		assert.Equal(t, map[string]any{"search": 0.0, "signin": 0.0, "sync": 1.0}, pageRuns(t, cs, tab))
+	})
+
 	t.Run("a button whose handler throws: delivered once, and the error is said", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
 		r := call(t, cs, "interact", map[string]any{"query": "Broken save", "action": "click", "tabId": tab})

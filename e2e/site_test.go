@@ -9,8 +9,10 @@ import (
 	"net/http/httptest"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -25,7 +27,7 @@ import (
 //go:embed testdata/site/*
 var sitePages embed.FS
 
-// fixtureSite serves testdata/site/ on 127.0.0.1.
+// fixtureSite serves testdata/site/ on 127.0.0.1, and /api/wait (see wait).
 func fixtureSite(t testing.TB) *httptest.Server {
 	t.Helper()
 	return fixtureSiteOn(t, "127.0.0.1")
@@ -44,10 +46,26 @@ func fixtureSiteOn(t testing.TB, ip string) *httptest.Server {
 		l.Close()
 		t.Fatalf("fixture site must be on loopback, got %s", l.Addr())
 	}
-	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: http.FileServer(http.FS(root))}}
+	mux := http.NewServeMux()
+	mux.Handle("/", http.FileServer(http.FS(root)))
+	mux.HandleFunc("/api/wait", wait)
+	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: mux}}
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return srv
+}
+
+// wait answers {"ok":true} after ?ms= milliseconds, or not at all when the
+// page stops waiting: a request a button's script sends (answers.html).
+func wait(w http.ResponseWriter, r *http.Request) {
+	ms, _ := strconv.Atoi(r.URL.Query().Get("ms"))
+	select {
+	case <-time.After(time.Duration(ms) * time.Millisecond):
+	case <-r.Context().Done():
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, `{"ok":true}`)
 }
 
 // fixtureSites serves the fixture site twice, on two loopback ports, for

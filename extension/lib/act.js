@@ -54,7 +54,10 @@ export function summarize(r, downloads = []) {
   if (r.titleChanged) parts.push('title changed');
   if (r.elementGone) parts.push('the element itself is gone');
   if (r.frameGone) parts.push('the frame it was in is gone');
-  return parts.length ? parts.join(', ') : 'no visible change';
+  const running = r.requestsRunning ? `${r.requestsRunning} request${r.requestsRunning === 1 ? '' : 's'} it started still running` : '';
+  if (!parts.length) return running ? `no visible change yet: ${running}` : 'no visible change';
+  if (running) parts.push(running);
+  return parts.join(', ');
 }
 
 /**

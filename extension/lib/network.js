@@ -15,6 +15,14 @@ export const NETWORK_CAPACITY = 500;
 export const MAX_URL = 2048;
 
 /**
+ * The requests an action is waited on for: what a page fetches to answer a
+ * click (a search's results, a form sent by script, a module it loads).
+ * Not a navigation's document (navigation.js waits for that), nor the
+ * streams and pings that may never end.
+ */
+const AWAITED = new Set(['XHR', 'Fetch', 'Script', 'Preflight']);
+
+/**
  * A request as the tools list it.
  * @typedef {{ id: number, method: string, url: string, type: string,
  *   state: 'pending' | 'done' | 'failed', status?: number, statusText?: string,
@@ -24,7 +32,7 @@ export const MAX_URL = 2048;
 
 /**
  * What the log keeps of a request beyond what it lists.
- * @typedef {Request & { requestId: string, started: number,
+ * @typedef {Request & { requestId: string, started: number, ended?: number,
  *   responseHeaders?: Record<string, string> }} Kept
  */
 
@@ -134,8 +142,30 @@ export class NetworkLog {
    */
   end(r, timestamp, state) {
     r.state = state;
+    r.ended = this.now();
     if (typeof timestamp === 'number' && r.started) r.ms = Math.max(0, Math.round((timestamp - r.started) * 1000));
     if (this.byRequestId.get(r.requestId) === r) this.byRequestId.delete(r.requestId);
+  }
+
+  /**
+   * The awaited requests (AWAITED) sent at or after since, on the log's
+   * clock: how many are still pending, how many were sent, and when the
+   * last of them ended (0 for none).
+   * @param {number} since
+   * @returns {{ pending: number, sent: number, lastEnded: number }}
+   */
+  activity(since) {
+    let pending = 0;
+    let sent = 0;
+    let lastEnded = 0;
+    for (let i = this.requests.length - 1; i >= 0 && this.requests[i].ts >= since; i--) {
+      const r = this.requests[i];
+      if (!AWAITED.has(r.type)) continue;
+      sent++;
+      if (r.state === 'pending') pending++;
+      else lastEnded = Math.max(lastEnded, r.ended ?? 0);
+    }
+    return { pending, sent, lastEnded };
   }
 
   /**
@@ -181,7 +211,7 @@ export class NetworkLog {
  * @returns {Request}
  */
 function shown(r) {
-  const { requestId: _requestId, started: _started, responseHeaders: _headers, ...rest } = r;
+  const { requestId: _requestId, started: _started, ended: _ended, responseHeaders: _headers, ...rest } = r;
   return rest;
 }
 

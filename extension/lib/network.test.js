@@ -84,3 +84,21 @@ test('networkQuery reads and checks its params', () => {
     assert.throws(() => networkQuery(bad), ActionError, JSON.stringify(bad));
   }
 });
+
+test('activity counts what an action may be waiting on, from a time on', () => {
+  const n = log();
+  n.sent({ requestId: 'old', request: { url: 'http://a.test/poll', method: 'GET' }, type: 'XHR' }); // ts 1000
+  const since = 1001;
+  assert.deepEqual(n.activity(since), { pending: 0, sent: 0, lastEnded: 0 }, 'one sent before it does not count');
+  n.sent({ requestId: 'img', request: { url: 'http://a.test/a.png', method: 'GET' }, type: 'Image' }); // 1001
+  n.sent({ requestId: 'es', request: { url: 'http://a.test/stream', method: 'GET' }, type: 'EventSource' }); // 1002
+  assert.deepEqual(n.activity(since), { pending: 0, sent: 0, lastEnded: 0 }, 'nor images and streams');
+  n.sent({ requestId: 'api', request: { url: 'http://a.test/api', method: 'POST' }, type: 'Fetch' }); // 1003
+  assert.deepEqual(n.activity(since), { pending: 1, sent: 1, lastEnded: 0 });
+  n.finished({ requestId: 'api' }); // ended 1004
+  assert.deepEqual(n.activity(since), { pending: 0, sent: 1, lastEnded: 1004 });
+  n.sent({ requestId: 'mod', request: { url: 'http://a.test/m.js', method: 'GET' }, type: 'Script' }); // 1005
+  n.failed({ requestId: 'mod', errorText: 'net::ERR_FAILED' }); // 1006
+  assert.deepEqual(n.activity(since), { pending: 0, sent: 2, lastEnded: 1006 }, 'a failure ends one too');
+  assert.equal(n.list().requests.some((r) => 'ended' in r), false, 'the list does not show when it ended');
+});

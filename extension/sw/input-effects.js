@@ -6,6 +6,7 @@
 import { sleep } from '../lib/abort.js';
 import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
+import * as evidence from './evidence.js';
 import * as fileChooser from './file-chooser.js';
 import * as navigation from './navigation.js';
 import * as policy from './policy.js';
@@ -16,6 +17,37 @@ import { unlessClosed } from './tab-group.js';
 export const SETTLE_MS = 60;
 /** How long to wait for a navigation the input started. */
 export const NAVIGATION_MS = 15000;
+/** How long to wait for the requests the input started to end. */
+export const REQUESTS_MS = 3000;
+/** How often they are looked at. */
+const REQUESTS_POLL_MS = 25;
+
+/**
+ * Waits, up to REQUESTS_MS, until the requests sent since start (the ones a
+ * page fetches to answer input: lib/network.js AWAITED) have ended and none
+ * ended in the last SETTLE_MS, so that what the page does with an answer
+ * (results drawn, a redirect after a sign-in) is there when it is looked
+ * at. A request that chains on another counts as it is sent while waiting.
+ * A navigation ends the wait: the requests of the page it leaves may never
+ * say they ended, and settleNavigation waits for the next page. Says how
+ * many were still running when the time was up.
+ * @param {number} tabId
+ * @param {number} start
+ * @param {AbortSignal} signal
+ * @returns {Promise<number>}
+ */
+export async function settleRequests(tabId, start, signal) {
+  const log = evidence.requestsOf(tabId);
+  const deadline = Date.now() + REQUESTS_MS;
+  for (;;) {
+    if (navigation.startedSince(tabId, start)) return 0;
+    const a = log.activity(start);
+    const now = Date.now();
+    if (!a.pending && now - a.lastEnded >= SETTLE_MS) return 0;
+    if (now >= deadline) return a.pending;
+    await sleep(REQUESTS_POLL_MS, signal);
+  }
+}
 
 /**
  * Runs input fn unless a dialog blocks the page, and says what it did: where
@@ -47,10 +79,12 @@ async function effects(tabId, fn, signal) {
     next.cancel();
   }
   await sleep(SETTLE_MS, signal);
+  const running = dialogs.current(tabId) ? 0 : await settleRequests(tabId, start, signal);
   const navigated = await navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
   const tab = await chrome.tabs.get(tabId);
   /** @type {Record<string, unknown>} */
   const out = { navigated, url: tab.url, title: tab.title };
+  if (running) out.requestsRunning = running;
   const d = dialogs.current(tabId);
   if (d) out.dialog = dialogs.describe(d);
   const opened = await popups.openedSince(tabId, start);

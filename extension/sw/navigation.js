@@ -86,6 +86,16 @@ export async function settleNavigation(tabId, since, timeoutMs, signal) {
   return nav.committed || inProgress.has(tabId) || (nav.error !== undefined && nav.error !== 'net::ERR_ABORTED');
 }
 
+/**
+ * Whether tabId's main frame began to navigate since (a Date.now() value).
+ * @param {number} tabId
+ * @param {number} since
+ */
+export function startedSince(tabId, since) {
+  const nav = last.get(tabId);
+  return !!nav && nav.at >= since;
+}
+
 // Registered at the top level, in the worker's first evaluation: an event
 // that wakes a stopped worker is dispatched only to the listeners present
 // then. Frame 0 is the tab's main frame (prerendered and fenced frames have

@@ -28,7 +28,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, SETTLE_MS } from './input-effects.js';
+import { NAVIGATION_MS, SETTLE_MS, settleRequests } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -40,10 +40,12 @@ import * as input from './trusted-input.js';
 /** @typedef {{ x: number, y: number }} Point */
 /**
  * What one try did: a dialog it opened, whether it navigated or closed the
- * tab, the tabs, downloads and file chooser it opened, and the watch's report.
+ * tab, the tabs, downloads and file chooser it opened, the requests it
+ * started that were still running when it stopped waiting, and the watch's
+ * report.
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
- *   refused?: { url: string, message: string, hint: string }, report: any }} Attempt
+ *   refused?: { url: string, message: string, hint: string }, running?: number, report: any }} Attempt
  */
 
 /** How long an action waits for its element to become actionable. */
@@ -164,7 +166,10 @@ export class Target {
       next.cancel();
     }
     await sleep(SETTLE_MS, this.signal);
-    const open = dialogs.current(this.t.tabId);
+    let open = dialogs.current(this.t.tabId);
+    if (open) return { dialog: open, navigated: false, opened: [], report: {} };
+    const running = await settleRequests(this.t.tabId, start, this.signal);
+    open = dialogs.current(this.t.tabId);
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     const navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     const opened = await popups.openedSince(this.t.tabId, start);
@@ -172,7 +177,7 @@ export class Target {
     const chooser = fileChooser.openedSince(this.t.tabId, start);
     const refused = policy.refusedSince(this.t.tabId, start);
     const report = navigated ? { navigated: true } : await this.report();
-    return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, report };
+    return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, running, report };
   }
 
   /**
@@ -401,9 +406,9 @@ export class Target {
     }
     const thrown = evidence.exceptionsSince(this.t.tabId, this.started ?? Date.now());
     if (thrown.length) out.pageErrors = thrown;
-    let r = a.report;
     if (!a.navigated && !a.dialog) {
-      r = await this.report(true);
+      const r = await this.report(true);
+      if (a.running) r.requestsRunning = a.running;
       out.changes = summarize(r, a.downloads);
       if (r.value !== undefined) out.value = r.value;
       if (r.checked !== undefined) out.checked = r.checked;

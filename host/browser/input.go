@@ -32,8 +32,11 @@ type Inputted struct {
 	// started, before it left the browser.
 	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`
 	Opened            []int    `json:"opened,omitempty"` // tabs the input opened, now the agent's
-	Title             string   `json:"title"`
-	URL               string   `json:"url"`
+	// RequestsRunning: requests the input started that had not ended when
+	// the extension stopped waiting for them.
+	RequestsRunning int    `json:"requestsRunning,omitempty"`
+	Title           string `json:"title"`
+	URL             string `json:"url"`
 }
 
 // InputAction sends raw input: action is click, move, drag, type, key or

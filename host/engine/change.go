@@ -36,6 +36,7 @@ type effects struct {
 	chooser   *browser.FileChooser
 	changes   string // the page's own account: "2 elements added"
 	threw     bool   // the page threw while it handled the input
+	running   int    // requests the input started, still running when the extension stopped waiting
 }
 
 func actedEffects(a browser.Acted) effects {
@@ -52,7 +53,7 @@ func actedEffects(a browser.Acted) effects {
 
 func inputEffects(in browser.Inputted) effects {
 	return effects{navigated: in.Navigated, url: in.URL, closed: in.Closed, dialog: in.Dialog,
-		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser}
+		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning}
 }
 
 // changeOf says what input on tab did, and the call that obviously comes
@@ -91,6 +92,8 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		}
 	case e.navigated:
 		return change{"navigation", "navigated to " + e.url}, []nextAction{onTab("read_page", map[string]any{})}
+	case e.changes == "" && e.running > 0:
+		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
 		return change{"none", "input delivered"}, nil

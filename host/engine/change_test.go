@@ -31,6 +31,7 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"a dialog before all", effects{dialog: `confirm "Sure?"`, navigated: true}, "dialog", `a dialog opened: confirm "Sure?"`, "interact"},
 		{"the tab closed", effects{closed: true}, "tab_closed", "the page closed its own tab", "tabs_context"},
 		{"raw input, unwatched", effects{}, "none", "input delivered", ""},
+		{"raw input, a request still running", effects{running: 2}, "none", "input delivered; 2 request(s) it started still running", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
