@@ -425,8 +425,10 @@ export class Target {
    */
   async drag(targetRef, to) {
     await this.locate();
-    /** @type {() => Promise<Point>} */
+    /** @type {() => Promise<Point>} the drop point, brought into view */
     let where;
+    /** @type {() => Promise<Point>} where the drop point lies now, without scrolling */
+    let toward;
     let onto;
     if (targetRef !== undefined) {
       const dest = new Target(await pageScript.resolve(this.t.tabId, targetRef),
@@ -436,19 +438,22 @@ export class Target {
       // fails the call with nothing pressed; and again once the drag is
       // under way, when it is brought into view (the page may have
       // scrolled to what is dragged).
-      const drop = async () => {
+      where = async () => {
         const r = await dest.reach();
         // A drop target may lie under what is dragged over it: its box is enough.
         if ((r.state !== 'ok' && r.state !== 'covered') || !r.box) throw dest.unreachable('drag onto', r).error;
         dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
         return dest.tabPoint(r.point ?? Target.centre(r.box));
       };
-      await drop();
-      where = drop;
+      toward = async () => {
+        dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
+        return dest.tabPoint(Target.centre((await dest.locate()).box));
+      };
+      await where();
       onto = dest.label;
     } else if (Array.isArray(to) && to.length === 2 && to.every((n) => typeof n === 'number' && Number.isFinite(n))) {
       const b = { x: to[0], y: to[1] };
-      where = async () => b;
+      where = toward = async () => b;
     } else {
       throw new ActionError('bad_request', 'drag needs target (the ref to drop on) or to ([x, y] in the viewport)');
     }
@@ -461,31 +466,13 @@ export class Target {
       throw err instanceof Unreachable ? err.error : err;
     }
     const from = this.tabPoint(p);
-    const toward = await this.toward(targetRef, to);
+    const aim = await toward();
     /** @type {{ html5?: boolean }} */
     let how = {};
-    const a = await this.attempt(async () => { how = await input.drag(this.t.tabId, from, toward, where, this.signal); });
+    const a = await this.attempt(async () => { how = await input.drag(this.t.tabId, from, aim, where, this.signal); });
     const out = await this.done('drag', how.html5 ? 'html5' : 'pointer', a);
     if (onto) out.to = onto;
     return out;
-  }
-
-  /**
-   * Where a drop target lies from here now, without scrolling: the centre
-   * of its box, in tab coordinates.
-   * @param {unknown} targetRef
-   * @param {unknown} to
-   * @returns {Promise<Point>}
-   */
-  async toward(targetRef, to) {
-    if (targetRef === undefined) {
-      const [x, y] = /** @type {[number, number]} */ (to);
-      return { x, y };
-    }
-    const dest = new Target(await pageScript.resolve(this.t.tabId, targetRef), { x: 0, y: 0 }, this.signal);
-    dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
-    const loc = await dest.locate();
-    return dest.tabPoint(Target.centre(loc.box));
   }
 
   async hover() {
