@@ -189,6 +189,10 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Equal(t, "navigated to "+site.URL+"/", a.Change.Summary)
 
 		tab = openTab(t, cs, site.URL+"/answers.html")
+		a = interact(t, cs, map[string]any{"query": "Town", "action": "type", "text": "Par", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "2 elements added", a.Change.Summary, "the suggestions asked for as it was typed")
+
 		a = interact(t, cs, map[string]any{"query": "Sync", "action": "click", "tabId": tab})
 		require.NotNil(t, a.Change)
 		assert.Equal(t, "none", a.Change.Type)

@@ -526,6 +526,7 @@ export class Target {
     // the DOM (as a framework sees it) only when no key could reach it.
     const { focused } = direct ? { focused: false } :
       await this.call('dom', { op: action === 'fill' ? 'selectText' : 'focus' });
+    const start = Date.now();
     let strategy = 'keyboard';
     if (!focused) {
       if (action === 'type') {
@@ -541,11 +542,14 @@ export class Target {
     } else {
       await input.insert(this.t.tabId, text, this.signal);
     }
-    await sleep(SETTLE_MS);
+    await sleep(SETTLE_MS, this.signal);
+    // Suggestions a search box fetches as it is typed in.
+    const running = dialogs.current(this.t.tabId) ? 0 : await settleRequests(this.t.tabId, start, this.signal);
     // The text went in: a page that reloads or leaves now does not undo it.
     const now = await this.locate().catch(() => undefined);
     const want = action === 'fill' ? text : undefined;
-    const out = await this.done(action, strategy, { navigated: false, opened: [], report: await this.report() });
+    const report = await this.report();
+    const out = await this.done(action, strategy, { navigated: !!report.navigated, opened: [], running, report });
     if (loc.secret) {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field
