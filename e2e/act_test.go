@@ -198,6 +198,37 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Equal(t, "none", a.Change.Type)
 		assert.Contains(t, a.Change.Summary, "1 request it started still running", "a request that does not end is said, not waited for")
 		assert.Equal(t, map[string]any{"search": 0.0, "signin": 0.0, "sync": 1.0}, pageRuns(t, cs, tab))
+		ok(t, cs, "tabs_close", map[string]any{"tabId": tab}) // its request ends with it
+	})
+
+	t.Run("a query two elements answer alike clicks neither, and says where each is", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		err := fails(t, cs, "interact", map[string]any{"query": "Add to cart", "action": "click", "tabId": tab}, protocol.CodeConflict)
+		assert.Regexp(t, `"Add to cart" matches 2 elements .* alike: e\d+ \(button "Add to cart" near "Blue shirt"\), e\d+ \(button "Add to cart" near "Red shirt"\); nothing was done`, err.Message)
+		assert.Equal(t, []any{}, runs(t, tab)["cart"])
+
+		found := ok(t, cs, "find", map[string]any{"query": "Add to cart", "tabId": tab})
+		red := regexp.MustCompile(`button "Add to cart" (e\d+) near "Red shirt"`).FindStringSubmatch(found)
+		require.NotNil(t, red, found)
+		interact(t, cs, map[string]any{"ref": red[1], "action": "click", "tabId": tab})
+		assert.Equal(t, []any{"red"}, runs(t, tab)["cart"])
+
+		// A label two fields answer alike: neither is filled.
+		tab = openTab(t, cs, site.URL+"/answers.html")
+		r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Email", "value": "ada@example.com"}}})
+		require.True(t, r.IsError, textOf(r))
+		var filled struct {
+			Fields []struct {
+				Error *protocol.Error `json:"error"`
+			} `json:"fields"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(textOf(r)), &filled))
+		require.Len(t, filled.Fields, 1)
+		require.NotNil(t, filled.Fields[0].Error)
+		assert.Equal(t, protocol.CodeConflict, filled.Fields[0].Error.Code)
+		assert.Regexp(t, `"Email" matches 2 elements .* alike: e\d+ \(textbox "Email" near "Sign in"\), e\d+ \(textbox "Email" near "Newsletter"\)`, filled.Fields[0].Error.Message)
+		assert.Equal(t, `""`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+			"code": "document.getElementById('signin-email').value + document.getElementById('news-email').value"}))
 	})
 
 	t.Run("a button whose handler throws: delivered once, and the error is said", func(t *testing.T) {

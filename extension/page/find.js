@@ -7,7 +7,7 @@
   if (oc.find) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { refFor, advance, next } = oc.refs;
-  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, visible, shownLabel } = oc.roles;
+  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, visible, shownLabel } = oc.roles;
 
   /**
    * find: ranked candidates for a query: a role and/or a name, text, label,
@@ -78,9 +78,40 @@
       (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     const candidates = ranked.slice(0, limit).map(([el, { score, why }]) => {
       const role = roleOf(el);
-      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score };
+      const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el) };
     });
     return { candidates, total: hits.size, nextRef: next() };
+  }
+
+  /** How far up near looks for a heading. */
+  const NEAR_LEVELS = 6;
+  const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
+
+  /**
+   * The heading of the part of the page el is in (a product card's, a
+   * table row's first cell aside): what tells apart buttons of one name,
+   * "Add to cart" near "Blue shirt". The closest heading before el in the
+   * nearest ancestor that holds one.
+   * @param {Element} el
+   * @returns {string | undefined}
+   */
+  function near(el) {
+    let a = el.parentElement;
+    for (let level = 0; a && level < NEAR_LEVELS; level++, a = a.parentElement) {
+      let best = null;
+      for (const h of a.querySelectorAll(HEADINGS)) {
+        if (h.contains(el) || el.contains(h)) continue;
+        if (!(h.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) break;
+        if (visible(h)) best = h;
+      }
+      if (best) return clip(textOf(best, true)).slice(0, 60) || undefined;
+      if (a.tagName === 'TR') {
+        const first = a.querySelector(':scope > th, :scope > td');
+        if (first && !first.contains(el)) return clip(textOf(first, true)).slice(0, 60) || undefined;
+      }
+    }
+    return undefined;
   }
 
   /** @param {string} s */
@@ -179,11 +210,15 @@
     found.sort((a, b) => b.score - a.score);
     const { el } = found[0];
     const role = roleOf(el);
-    return {
-      ref: refFor(el), role, name: nameOf(el, role),
-      others: found.filter((f) => f.score === found[0].score).length - 1,
-      nextRef: next(),
-    };
+    const ref = refFor(el);
+    // Fields a label names alike (a sign-in's Email and a newsletter's):
+    // the caller says which, the page cannot.
+    const tied = found.filter((f) => f.score === found[0].score);
+    const alike = tied.length > 1 ? tied.map((f) => {
+      const r = roleOf(f.el);
+      return { ref: refFor(f.el), role: r, name: nameOf(f.el, r), near: near(f.el) };
+    }) : undefined;
+    return { ref, role, name: nameOf(el, role), alike, nextRef: next() };
   }
 
   /**

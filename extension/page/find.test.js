@@ -62,7 +62,7 @@ test('field finds the control a person would call by its label', () => {
       <label><input type=radio name=plan value=pro> Pro</label>
     </fieldset>`);
   const email = page.ok('field', { label: 'Email', refBase: 1 });
-  assert.deepEqual({ role: email.role, name: email.name, others: email.others }, { role: 'textbox', name: 'Email', others: 0 });
+  assert.deepEqual({ role: email.role, name: email.name, alike: email.alike }, { role: 'textbox', name: 'Email', alike: undefined });
   const pro = page.ok('field', { label: 'Plan', value: 'pro', refBase: email.nextRef });
   assert.deepEqual([pro.role, pro.name], ['radio', 'Pro']);
   assert.equal(page.ok('locate', { ref: pro.ref }).name, 'Pro', 'its ref is the radio');
@@ -81,4 +81,29 @@ test('crossFrames names the shown iframes whose documents the script cannot walk
   const out = page.ok('crossFrames', { refBase: 1 });
   assert.deepEqual(out.frames, [{ ref: refFor(page.$('#pay')), url: 'https://pay.example/card' }],
     'not the same-origin frame (walked in place), not the hidden one');
+});
+
+test('find says what part of the page each match is in, and where a link goes', () => {
+  const page = new TestPage(`
+    <ul>
+      <li><h3>Blue shirt</h3><p>$20</p><button>Add to cart</button></li>
+      <li><h3>Red shirt</h3><button>Add to cart</button></li>
+    </ul>
+    <table><tr><td>invoice-7.pdf</td><td><button>Add to cart</button></td></tr></table>
+    <a href="/next">Next</a>`);
+  const near = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => c.near);
+  assert.deepEqual(near('Add to cart').slice(0, 3), ['Blue shirt', 'Red shirt', 'invoice-7.pdf']);
+  const [link] = page.ok('find', { query: 'Next', limit: 1, refBase: 1 }).candidates;
+  assert.match(link.href, /\/next$/);
+  assert.equal(link.near, 'Red shirt', 'the last heading before it');
+});
+
+test('field names every control a label fits alike, with where each is', () => {
+  const page = new TestPage(`
+    <form><h2>Sign in</h2><label>Email <input></label></form>
+    <footer><h2>Newsletter</h2><label>Email <input></label></footer>`);
+  const email = page.ok('field', { label: 'Email', refBase: 1 });
+  assert.deepEqual(email.alike.map((/** @type {any} */ a) => [a.role, a.name, a.near]),
+    [['textbox', 'Email', 'Sign in'], ['textbox', 'Email', 'Newsletter']]);
 });

@@ -150,7 +150,7 @@ interface PageText {
 /** page/find.js */
 interface PageFind {
   find(args: { query: string; limit: number; refBase: number }): {
-    candidates: Array<{ ref: number; role: string; name: string; why: string; score: number }>;
+    candidates: Array<{ ref: number; role: string; name: string; why: string; score: number; href?: string; near?: string }>;
     total: number;
     nextRef: number;
   };
@@ -158,7 +158,7 @@ interface PageFind {
     ref: number;
     role: string;
     name: string;
-    others: number;
+    alike?: Array<{ ref: number; role: string; name: string; near?: string }>;
     nextRef: number;
   };
   crossFrames(args: { refBase: number }): { frames: Array<{ ref: number; url: string }>; nextRef: number };

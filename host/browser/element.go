@@ -169,6 +169,8 @@ type Candidate struct {
 	Name  string `json:"name"`
 	Why   string `json:"why"`
 	Score int    `json:"score"`
+	Href  string `json:"href,omitempty"` // a link's target
+	Near  string `json:"near,omitempty"` // the heading of the part of the page it is in
 }
 
 // Found answers element.find: the best candidates, and how many matched.
@@ -191,6 +193,8 @@ type Field struct {
 	Ref  int    `json:"ref"`
 	Role string `json:"role"`
 	Name string `json:"name"`
+	// Alike: every control the label fits as well, this one among them.
+	Alike []Candidate `json:"alike,omitempty"`
 }
 
 // ElementField finds the control labelled label (in a radio group, the

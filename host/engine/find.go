@@ -40,6 +40,7 @@ type match struct {
 	Ref  string `json:"ref"`
 	Role string `json:"role"`
 	Name string `json:"name,omitempty"`
+	Near string `json:"near,omitempty"` // the heading of the part of the page it is in, when another match reads the same
 	Why  string `json:"why"`
 }
 
@@ -58,13 +59,23 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d of %d matches for %q in tab %d:\n", len(r.Candidates), r.Total, in.Query, tab)
+	// Matches of one role and name are told apart by where they are.
+	seen := map[string]int{}
+	for _, m := range r.Candidates {
+		seen[m.Role+"\x00"+m.Name]++
+	}
 	for _, m := range r.Candidates {
 		name := ""
 		if m.Name != "" {
 			name = " " + strconv.Quote(m.Name)
 		}
-		fmt.Fprintf(&b, "%s%s e%d (%s)\n", m.Role, name, m.Ref, m.Why)
-		structured.Matches = append(structured.Matches, match{Ref: fmt.Sprintf("e%d", m.Ref), Role: m.Role, Name: m.Name, Why: m.Why})
+		mm := match{Ref: fmt.Sprintf("e%d", m.Ref), Role: m.Role, Name: m.Name, Why: m.Why}
+		near := ""
+		if seen[m.Role+"\x00"+m.Name] > 1 && m.Near != "" {
+			mm.Near, near = m.Near, " near "+strconv.Quote(m.Near)
+		}
+		fmt.Fprintf(&b, "%s%s e%d%s (%s)\n", m.Role, name, m.Ref, near, m.Why)
+		structured.Matches = append(structured.Matches, mm)
 	}
 	return textResult(strings.TrimSuffix(b.String(), "\n"), structured)
 }

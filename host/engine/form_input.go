@@ -124,6 +124,9 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 			if err != nil {
 				return browser.Acted{}, err
 			}
+			if len(found.Alike) > 1 {
+				return browser.Acted{}, alike(tab, f.Label, found.Alike)
+			}
 			ref = fmt.Sprintf("e%d", found.Ref)
 			if found.Role == "radio" {
 				action = "check" // the group's option named value

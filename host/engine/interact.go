@@ -135,7 +135,11 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
 					WithHint("call find or read_page for refs, or tabs_context if it is another tab")
 			}
-			found = &r.Candidates[0]
+			c, err := pick(tab, s.Query, s.Action, r.Candidates)
+			if err != nil {
+				return browser.Acted{}, err
+			}
+			found = &c
 			a.Ref = fmt.Sprintf("e%d", found.Ref)
 		}
 		return browser.ElementAct(a).Run(ctx, c)
@@ -193,7 +197,7 @@ func refinding(lookedUp bool, act func() (browser.Acted, error)) (browser.Acted,
 // on when it comes, as a disabled one is once it is enabled.
 func (c *call) findAppearing(ctx context.Context, tab int, query string) (browser.Found, error) {
 	return appearing(ctx, c, func() (browser.Found, bool, error) {
-		r, err := browser.ElementFind(tab, query, 2).Run(ctx, c)
+		r, err := browser.ElementFind(tab, query, pickFrom).Run(ctx, c)
 		return r, err == nil && len(r.Candidates) > 0, err
 	})
 }
