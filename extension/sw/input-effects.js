@@ -37,11 +37,11 @@ const REQUESTS_POLL_MS = 25;
  * @returns {Promise<number>}
  */
 export async function settleRequests(tabId, start, signal) {
-  const log = evidence.requestsOf(tabId);
   const deadline = Date.now() + REQUESTS_MS;
   for (;;) {
     if (navigation.startedSince(tabId, start)) return 0;
-    const a = log.activity(start);
+    // Asked for each time: a tab's log is made with its first request.
+    const a = evidence.requestsOf(tabId).activity(start);
     const now = Date.now();
     if (!a.pending && now - a.lastEnded >= SETTLE_MS) return 0;
     if (now >= deadline) return a.pending;
