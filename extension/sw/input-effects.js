@@ -23,23 +23,26 @@ export const REQUESTS_MS = 3000;
 const REQUESTS_POLL_MS = 25;
 
 /**
- * Waits, up to REQUESTS_MS, until the requests sent since start (the ones a
- * page fetches to answer input: lib/network.js AWAITED) have ended and none
+ * Waits SETTLE_MS for the page to react to input sent since start, then, up
+ * to REQUESTS_MS, until the requests sent since start (the ones a page
+ * fetches to answer input: lib/network.js AWAITED) have ended and none
  * ended in the last SETTLE_MS, so that what the page does with an answer
  * (results drawn, a redirect after a sign-in) is there when it is looked
  * at. A request that chains on another counts as it is sent while waiting.
- * A navigation ends the wait: the requests of the page it leaves may never
- * say they ended, and settleNavigation waits for the next page. Says how
- * many were still running when the time was up.
+ * A dialog ends the wait (the page waits for it), and so does a navigation:
+ * the requests of the page it leaves may never say they ended, and
+ * settleNavigation waits for the next page. Says how many were still
+ * running when the time was up.
  * @param {number} tabId
  * @param {number} start
  * @param {AbortSignal} signal
  * @returns {Promise<number>}
  */
 export async function settleRequests(tabId, start, signal) {
+  await sleep(SETTLE_MS, signal);
   const deadline = Date.now() + REQUESTS_MS;
   for (;;) {
-    if (navigation.startedSince(tabId, start)) return 0;
+    if (dialogs.current(tabId) || navigation.startedSince(tabId, start)) return 0;
     // Asked for each time: a tab's log is made with its first request.
     const a = evidence.requestsOf(tabId).activity(start);
     const now = Date.now();
@@ -78,8 +81,7 @@ async function effects(tabId, fn, signal) {
   } finally {
     next.cancel();
   }
-  await sleep(SETTLE_MS, signal);
-  const running = dialogs.current(tabId) ? 0 : await settleRequests(tabId, start, signal);
+  const running = await settleRequests(tabId, start, signal);
   const navigated = await navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
   const tab = await chrome.tabs.get(tabId);
   /** @type {Record<string, unknown>} */

@@ -28,7 +28,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, SETTLE_MS, settleRequests } from './input-effects.js';
+import { NAVIGATION_MS, settleRequests } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -165,11 +165,8 @@ export class Target {
     } finally {
       next.cancel();
     }
-    await sleep(SETTLE_MS, this.signal);
-    let open = dialogs.current(this.t.tabId);
-    if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     const running = await settleRequests(this.t.tabId, start, this.signal);
-    open = dialogs.current(this.t.tabId);
+    const open = dialogs.current(this.t.tabId);
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     const navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     const opened = await popups.openedSince(this.t.tabId, start);
@@ -542,9 +539,8 @@ export class Target {
     } else {
       await input.insert(this.t.tabId, text, this.signal);
     }
-    await sleep(SETTLE_MS, this.signal);
     // Suggestions a search box fetches as it is typed in.
-    const running = dialogs.current(this.t.tabId) ? 0 : await settleRequests(this.t.tabId, start, this.signal);
+    const running = await settleRequests(this.t.tabId, start, this.signal);
     // The text went in: a page that reloads or leaves now does not undo it.
     const now = await this.locate().catch(() => undefined);
     const want = action === 'fill' ? text : undefined;
