@@ -532,6 +532,37 @@ func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
 	}
 }
 
+// TestABannerNamesItsButtonsHoweverItIsBuilt covers "Pay now" with consent
+// banners built as the consent managers build them: the buttons inside a
+// labelled region (a container, not a control), or inside a shadow root.
+// Nothing is clicked, both buttons are named, and after one the payment
+// runs once.
+func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
+	e := newEnv(t)
+	a, _ := fixtureSites(t)
+	cs := e.client("e2e")
+	for _, kind := range []string{"region", "shadow"} {
+		t.Run(kind, func(t *testing.T) {
+			tab := openTab(t, cs, a.URL+"/banners.html?kind="+kind)
+			r := call(t, cs, "interact", map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
+			require.True(t, r.IsError, "covered: %s", textOf(r))
+			blocked := actedOf(t, r)
+			require.NotNil(t, blocked.Blocked, textOf(r))
+			var names []string
+			for _, d := range blocked.Blocked.Dismiss {
+				names = append(names, d.Name)
+			}
+			assert.Equal(t, []string{`button "Reject all"`, `button "Accept all cookies"`}, names, textOf(r))
+			assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
+
+			require.Len(t, blocked.Blocked.Dismiss, 2)
+			interact(t, cs, map[string]any{"ref": blocked.Blocked.Dismiss[1].Ref, "action": "click", "tabId": tab})
+			interact(t, cs, map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
+			assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
+		})
+	}
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -264,7 +264,7 @@
    * Names of the controls that dismiss a banner or dialog: close, accept,
    * reject, and the like.
    */
-  const DISMISS = new RegExp('^(?:[×✕✖✗╳xX]|(?:close|dismiss|hide|accept|reject|refuse|decline|deny|allow|agree|' +
+  const DISMISS = new RegExp('^(?:[×✕✖✗╳xX]|(?:close|dismiss|hide|accept|reject|refuse|decline|deny|allow|agree|disagree|' +
     'i agree|i understand|understood|i accept|ok|okay|got it|continue|skip|not now|no,? thanks|maybe later|later|' +
     'cancel|done|(?:only |use )?(?:strictly )?(?:necessary|essential)|save (?:my )?(?:choices|preferences|settings))\\b.*)$', 'i');
 
@@ -465,9 +465,9 @@
       root = frame;
     }
     const top = root.ownerDocument;
-    while (root.parentElement && root.parentElement !== top.body && root.parentElement !== top.documentElement &&
-      !composedContains(root.parentElement, el)) {
-      root = root.parentElement;
+    for (let up = layoutParent(root); up && up !== top.body && up !== top.documentElement && !composedContains(up, el);
+      up = layoutParent(up)) {
+      root = up;
     }
     const blocker = { ref: refFor(root), name: describe(root) };
     const dismiss = dismissIn(root);
@@ -555,8 +555,14 @@
     return { dismiss: dismissIn(document.documentElement), nextRef: next() };
   }
 
-  const CONTROLS = 'button, a[href], [role="button"], [role="link"], input[type="button"], input[type="submit"], ' +
-    '[aria-label], [onclick], [tabindex]:not([tabindex="-1"])';
+  /** What a person takes for a button: its content is part of it. */
+  const CONTROLS = 'button, a[href], [role="button"], [role="link"], input[type="button"], input[type="submit"], [onclick]';
+  /**
+   * What may be a control, or a container named for assistive technology
+   * (a consent banner's region labelled "Cookie banner", a dialog that
+   * takes focus): a control only when no control is inside it.
+   */
+  const MAYBE_CONTROLS = '[aria-label], [tabindex]:not([tabindex="-1"])';
 
   /**
    * The controls inside root, open shadow roots included, in document
@@ -566,20 +572,28 @@
    * @returns {Element[]}
    */
   function controlsIn(root) {
-    /** @type {Element[]} */
-    const out = [];
+    /** @type {Array<{ el: Element, sure: boolean }>} */
+    let out = [];
     let budget = 3000; // a blocker is a banner or a dialog, not a page: stop reading long before one
     /** @param {Element | ShadowRoot} r */
     const walk = (r) => {
       for (const el of r.querySelectorAll('*')) {
         if (--budget < 0) return;
-        // A control's content is the control.
-        if ((el.matches(CONTROLS) || startsPointer(el)) && !out.some((o) => o.contains(el))) out.push(el);
+        const sure = el.matches(CONTROLS) || startsPointer(el);
+        if (sure || el.matches(MAYBE_CONTROLS)) {
+          // A control's content is the control; a labelled container holding
+          // one is not a control.
+          if (!out.some((o) => o.sure && composedContains(o.el, el))) {
+            out = out.filter((o) => o.sure || !composedContains(o.el, el));
+            out.push({ el, sure });
+          }
+        }
         if (el.shadowRoot) walk(el.shadowRoot);
       }
     };
+    if (root.shadowRoot) walk(root.shadowRoot);
     walk(root);
-    return out;
+    return out.map((o) => o.el);
   }
 
   oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers, scrollState };
