@@ -608,6 +608,37 @@ func actedOf(t *testing.T, r *mcp.CallToolResult) acted {
 	return a
 }
 
+// TestADialogOpenedLateIsPartOfTheClick clicks a button whose page asks,
+// by a timer, a moment after the click: at whatever moment the dialog
+// opens, before the answer or while it is put together, the click was
+// delivered and the answer says so; the dialog is named when it is open.
+func TestADialogOpenedLateIsPartOfTheClick(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/dialogs.html")
+	for ms := 0; ms <= 240; ms += 15 {
+		ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": fmt.Sprintf("window.laterMs = %d", ms)})
+		a := interact(t, cs, map[string]any{"query": "Remove", "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered, "%d ms: %+v", ms, a)
+		if a.Dialog != "" {
+			assert.Equal(t, `confirm "Remove it?"`, a.Dialog, "%d ms", ms)
+			require.NotNil(t, a.Change)
+			assert.Equal(t, "dialog", a.Change.Type, "%d ms", ms)
+		}
+		// Answered once it is open, whenever that is.
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			require.True(t, time.Now().Before(deadline), "%d ms: the dialog never opened", ms)
+			r := call(t, cs, "interact", map[string]any{"action": "accept_dialog", "tabId": tab})
+			if !r.IsError {
+				break
+			}
+			require.Contains(t, textOf(r), "no JavaScript dialog is open", "%d ms", ms)
+		}
+		assert.Equal(t, `"remove: true"`, status(t, cs, tab), "%d ms", ms)
+	}
+}
+
 func TestStaleRefsAreRefused(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

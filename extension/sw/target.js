@@ -111,7 +111,8 @@ export class Target {
   /**
    * What the watch has seen so far; a page that is gone has navigated,
    * unless it was a frame's and the frame itself is gone (a consent
-   * banner's frame its Accept removes).
+   * banner's frame its Accept removes). A page held by a dialog, one a
+   * timer opened after the input say, runs no script: that is what it did.
    * @param {boolean} [stop]
    * @returns {Promise<any>}
    */
@@ -119,12 +120,12 @@ export class Target {
     try {
       return await this.call('changes', { watch: this.watchId, stop });
     } catch (err) {
+      if (err instanceof pageScript.DialogOpened || dialogs.current(this.t.tabId)) return { dialogOpen: true };
       if (err instanceof ActionError && err.code === 'stale_ref') {
         const { tabId, frameId } = this.t;
         const frame = frameId === 0 ? true : await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
         return frame ? { navigated: true } : { frameGone: true };
       }
-      if (err instanceof pageScript.DialogOpened) return { dialogOpen: true };
       throw err;
     }
   }
@@ -390,7 +391,6 @@ export class Target {
     out.navigated = a.navigated;
     out.url = tab.url;
     out.title = tab.title;
-    if (a.dialog) out.dialog = dialogs.describe(a.dialog);
     if (a.opened.length) out.opened = a.opened;
     if (a.downloads?.length) out.downloads = a.downloads;
     if (a.refused) {
@@ -405,11 +405,16 @@ export class Target {
     if (thrown.length) out.pageErrors = thrown;
     if (!a.navigated && !a.dialog) {
       const r = await this.report(true);
-      if (a.running) r.requestsRunning = a.running;
-      out.changes = summarize(r, a.downloads);
-      if (r.value !== undefined) out.value = r.value;
-      if (r.checked !== undefined) out.checked = r.checked;
+      if (!r.dialogOpen) {
+        if (a.running) r.requestsRunning = a.running;
+        out.changes = summarize(r, a.downloads);
+        if (r.value !== undefined) out.value = r.value;
+        if (r.checked !== undefined) out.checked = r.checked;
+      }
     }
+    // Looked at last: a dialog may open while the rest is.
+    const dialog = a.dialog ?? dialogs.current(this.t.tabId);
+    if (dialog) out.dialog = dialogs.describe(dialog);
     return out;
   }
 
