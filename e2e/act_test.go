@@ -35,6 +35,7 @@ type acted struct {
 	Opened    []int  `json:"opened"`
 	Closed    bool   `json:"closed"`
 	Delivered bool   `json:"delivered"`
+	Typed     string `json:"typed"`
 	Error     *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
@@ -636,6 +637,38 @@ func TestADialogOpenedLateIsPartOfTheClick(t *testing.T) {
 			require.Contains(t, textOf(r), "no JavaScript dialog is open", "%d ms", ms)
 		}
 		assert.Equal(t, `"remove: true"`, status(t, cs, tab), "%d ms", ms)
+	}
+}
+
+// TestTypingStopsAtADialog types into a field whose page refuses "!" with
+// an alert: the answer comes at once, names the dialog and how much was
+// typed, and once the dialog is answered no more of the text is typed (the
+// next key typed follows "Hi" straight away).
+func TestTypingStopsAtADialog(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/dialogs.html")
+	value := func() string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#nick").value`})
+	}
+	for _, tool := range []string{"interact", "computer"} {
+		t.Run(tool, func(t *testing.T) {
+			ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#nick").value = ""`})
+			var a acted
+			if tool == "interact" {
+				a = interact(t, cs, map[string]any{"query": "Nickname", "action": "type", "text": "Hi! there", "tabId": tab})
+			} else {
+				interact(t, cs, map[string]any{"query": "Nickname", "action": "click", "tabId": tab})
+				okJSON(t, cs, "computer", map[string]any{"action": "type", "text": "Hi! there", "tabId": tab}, &a)
+			}
+			assert.Equal(t, `alert "No exclamation marks"`, a.Dialog)
+			assert.Equal(t, "3 of 9 characters: the page opened a dialog", a.Typed)
+			interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+			ok(t, cs, "computer", map[string]any{"action": "type", "text": "#", "tabId": tab})
+			ok(t, cs, "wait_for", map[string]any{"tabId": tab, "predicate": `document.querySelector("#nick").value.endsWith("#")`})
+			assert.Equal(t, `"Hi#"`, value())
+		})
 	}
 }
 

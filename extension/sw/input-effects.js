@@ -53,11 +53,21 @@ export async function settleRequests(tabId, start, signal) {
 }
 
 /**
+ * What a result says of text a dialog stopped being typed.
+ * @param {number} typed
+ * @param {number} all
+ */
+export function typedUntilDialog(typed, all) {
+  return `${typed} of ${all} characters: the page opened a dialog`;
+}
+
+/**
  * Runs input fn unless a dialog blocks the page, and says what it did: where
  * the tab is, whether fn navigated it, opened a dialog or tabs, or closed
- * it. A dialog fn opens ends the wait for fn at once.
+ * it. A dialog fn opens ends the wait for fn at once, and aborts stop: input
+ * in steps (typing) sends no more.
  * @param {number} tabId
- * @param {(signal: AbortSignal) => Promise<unknown>} fn
+ * @param {(signal: AbortSignal, stop: AbortSignal) => Promise<unknown>} fn
  * @param {AbortSignal} signal
  * @returns {Promise<Record<string, unknown>>}
  */
@@ -69,16 +79,18 @@ export function runInput(tabId, fn, signal) {
 /**
  * runInput's work while the tab stays.
  * @param {number} tabId
- * @param {(signal: AbortSignal) => Promise<unknown>} fn
+ * @param {(signal: AbortSignal, stop: AbortSignal) => Promise<unknown>} fn
  * @param {AbortSignal} signal
  * @returns {Promise<Record<string, unknown>>}
  */
 async function effects(tabId, fn, signal) {
   const start = Date.now();
   const next = dialogs.next(tabId);
+  const stop = new AbortController();
   try {
-    await Promise.race([fn(signal), next.opened]);
+    await Promise.race([fn(signal, stop.signal), next.opened]);
   } finally {
+    stop.abort();
     next.cancel();
   }
   const running = await settleRequests(tabId, start, signal);

@@ -28,7 +28,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, settleRequests } from './input-effects.js';
+import { NAVIGATION_MS, settleRequests, typedUntilDialog } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -529,20 +529,39 @@ export class Target {
     const { focused } = direct ? { focused: false } :
       await this.call('dom', { op: action === 'fill' ? 'selectText' : 'focus' });
     const start = Date.now();
-    let strategy = 'keyboard';
-    if (!focused) {
-      if (action === 'type') {
-        throw new ActionError('bad_request', `${this.label} does not take the caret: nothing was typed`,
-          'use fill, which sets the value, or click it first');
-      }
-      await this.call('dom', { op: 'setValue', value: text });
-      strategy = 'dom';
-    } else if (action === 'type') {
-      await input.type(this.t.tabId, text, this.signal);
-    } else if (text === '') {
-      await input.press(this.t.tabId, 'Delete', this.signal);
-    } else {
-      await input.insert(this.t.tabId, text, this.signal);
+    const strategy = focused ? 'keyboard' : 'dom';
+    if (!focused && action === 'type') {
+      throw new ActionError('bad_request', `${this.label} does not take the caret: nothing was typed`,
+        'use fill, which sets the value, or click it first');
+    }
+    // A dialog the page opens on a key ends the typing there: the page waits
+    // for it, and the rest of the text is not the page's any more.
+    const next = dialogs.next(this.t.tabId);
+    const stop = new AbortController();
+    let typed = 0;
+    /** @type {dialogs.Dialog | undefined} */
+    let dialog;
+    try {
+      const writing = !focused ? this.call('dom', { op: 'setValue', value: text }) :
+        action === 'type' ? input.type(this.t.tabId, text, this.signal, { stop: stop.signal, pressed: () => typed++ }) :
+        text === '' ? input.press(this.t.tabId, 'Delete', this.signal) :
+        input.insert(this.t.tabId, text, this.signal);
+      dialog = await Promise.race([
+        writing.then(() => undefined, (err) => {
+          if (err instanceof pageScript.DialogOpened) return err.dialog;
+          throw err;
+        }),
+        next.opened,
+      ]);
+    } finally {
+      stop.abort();
+      next.cancel();
+    }
+    if (dialog) {
+      const out = await this.done(action, strategy, { dialog, navigated: false, opened: [], report: {} });
+      const all = [...text].length;
+      if (action === 'type' && typed < all && !loc.secret) out.typed = typedUntilDialog(typed, all);
+      return out;
     }
     // Suggestions a search box fetches as it is typed in.
     const running = await settleRequests(this.t.tabId, start, this.signal);

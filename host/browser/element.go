@@ -46,17 +46,20 @@ type Acted struct {
 	Opened            []int    `json:"opened,omitempty"` // tabs the action opened, now the agent's
 	// PageErrors: what the page threw while it acted on the input (an
 	// uncaught exception in the click's handler), one line each.
-	PageErrors []string        `json:"pageErrors,omitempty"`
-	Ref        string          `json:"ref,omitempty"`
-	Strategy   string          `json:"strategy,omitempty"`
-	Target     string          `json:"target,omitempty"`
-	Title      *string         `json:"title,omitempty"`
-	To         string          `json:"to,omitempty"` // drag: what it was dropped on
-	Tried      []Tried         `json:"tried,omitempty"`
-	URL        *string         `json:"url,omitempty"`
-	Value      json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
-	ValueSet   bool            `json:"value_set,omitempty"`
-	Verified   *bool           `json:"verified,omitempty"`
+	PageErrors []string `json:"pageErrors,omitempty"`
+	Ref        string   `json:"ref,omitempty"`
+	Strategy   string   `json:"strategy,omitempty"`
+	Target     string   `json:"target,omitempty"`
+	Title      *string  `json:"title,omitempty"`
+	To         string   `json:"to,omitempty"` // drag: what it was dropped on
+	Tried      []Tried  `json:"tried,omitempty"`
+	// Typed: how much of type's text went to the page before the page
+	// opened a dialog on a key; the rest was not typed.
+	Typed    string          `json:"typed,omitempty"`
+	URL      *string         `json:"url,omitempty"`
+	Value    json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
+	ValueSet bool            `json:"value_set,omitempty"`
+	Verified *bool           `json:"verified,omitempty"`
 }
 
 // Blocked says what covers an element an action was meant for: nothing was

@@ -36,7 +36,10 @@ type Inputted struct {
 	// the extension stopped waiting for them.
 	RequestsRunning int    `json:"requestsRunning,omitempty"`
 	Title           string `json:"title"`
-	URL             string `json:"url"`
+	// Typed: how much of type's text went to the page before the page
+	// opened a dialog on a key; the rest was not typed.
+	Typed string `json:"typed,omitempty"`
+	URL   string `json:"url"`
 }
 
 // InputAction sends raw input: action is click, move, drag, type, key or

@@ -6,7 +6,7 @@ import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
-import { runInput } from '../input-effects.js';
+import { runInput, typedUntilDialog } from '../input-effects.js';
 import * as input from '../trusted-input.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -63,7 +63,11 @@ async function drag(params, { tabId, signal }) {
 async function type(params, { tabId, signal }) {
   const text = stringParam(params, 'text');
   if (!text) throw new ActionError('bad_request', 'type needs text');
-  return runInput(tabId, (s) => input.type(tabId, text, s), signal);
+  let typed = 0;
+  const out = await runInput(tabId, (s, stop) => input.type(tabId, text, s, { stop, pressed: () => typed++ }), signal);
+  const all = [...text].length;
+  if (out.dialog && typed < all) out.typed = typedUntilDialog(typed, all);
+  return out;
 }
 
 /**
