@@ -672,6 +672,54 @@ func TestTypingStopsAtADialog(t *testing.T) {
 	}
 }
 
+// TestFormInputStopsWhereTheFormLeavesItsPage fills fields one of which
+// opens a dialog, or takes the tab to another page: the fields after it are
+// not filled (on the page a dialog holds, or on the next page), and the
+// answer says what happened and what to call next.
+func TestFormInputStopsWhereTheFormLeavesItsPage(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/dialogs.html")
+	type result struct {
+		Fields []struct {
+			Field string          `json:"field"`
+			OK    bool            `json:"ok"`
+			Error *protocol.Error `json:"error"`
+		} `json:"fields"`
+		Filled, Failed int
+		Change         struct{ Type, Summary string }
+		NextActions    []struct{ Tool string } `json:"nextActions"`
+	}
+	fill := func(fields ...map[string]any) result {
+		r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": fields})
+		require.True(t, r.IsError, "a field was not filled: %s", textOf(r))
+		var out result
+		require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+		return out
+	}
+
+	out := fill(map[string]any{"label": "Size", "value": "L"}, map[string]any{"label": "Colour", "value": "Blue"})
+	assert.Equal(t, 1, out.Filled)
+	require.Len(t, out.Fields, 2)
+	assert.True(t, out.Fields[0].OK)
+	require.NotNil(t, out.Fields[1].Error)
+	assert.Equal(t, protocol.CodeConflict, out.Fields[1].Error.Code)
+	assert.Equal(t, "dialog", out.Change.Type)
+	assert.Contains(t, out.Change.Summary, `confirm "Change the size?"`)
+	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	assert.Equal(t, `""`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#colour").value`}))
+
+	out = fill(map[string]any{"label": "Go to", "value": "List"}, map[string]any{"label": "Colour", "value": "Blue"})
+	assert.Equal(t, "navigation", out.Change.Type)
+	require.Len(t, out.NextActions, 1)
+	assert.Equal(t, "read_page", out.NextActions[0].Tool)
+	require.Len(t, out.Fields, 2)
+	require.NotNil(t, out.Fields[1].Error)
+	assert.Contains(t, out.Fields[1].Error.Message, "not filled")
+	ok(t, cs, "wait_for", map[string]any{"url": site.URL + "/list.html", "tabId": tab})
+}
+
 func TestStaleRefsAreRefused(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -612,8 +612,10 @@ export class Target {
     }
     const out = /** @type {Record<string, unknown>} */ (await this.click('click'));
     if (out.blocked) return out;
-    const now = await this.locate().catch(() => undefined);
     out.action = action;
+    // A page a dialog holds says nothing of the box until it is answered.
+    if (out.dialog) return out;
+    const now = await this.locate().catch(() => undefined);
     out.checked = now?.checked;
     out.verified = now?.checked === want;
     return out;

@@ -84,15 +84,31 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 		Fields []fieldResult `json:"fields"`
 		Filled int           `json:"filled"`
 		Failed int           `json:"failed"`
+		// Change and NextActions: what stopped the filling, when a field's
+		// input took the page elsewhere or opened a dialog.
+		Change      *change      `json:"change,omitempty"`
+		NextActions []nextAction `json:"nextActions,omitempty"`
 	}{Fields: make([]fieldResult, 0, len(in.Fields))}
-	for _, f := range in.Fields {
-		r := c.fillField(ctx, tab, f)
+	for i, f := range in.Fields {
+		r, done := c.fillField(ctx, tab, f)
 		if r.OK {
 			out.Filled++
 		} else {
 			out.Failed++
 		}
 		out.Fields = append(out.Fields, r)
+		if !interrupts(done) {
+			continue
+		}
+		// The page the other fields were meant for is held by a dialog or
+		// gone: none of them is filled, on it or on another.
+		ch, next := changeOf(tab, actedEffects(done))
+		out.Change, out.NextActions = &ch, next
+		for _, rest := range in.Fields[i+1:] {
+			out.Fields = append(out.Fields, notFilled(rest, r.Field, ch))
+			out.Failed++
+		}
+		break
 	}
 	r, err := jsonResult(out)
 	if err != nil {
@@ -102,15 +118,37 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 	return r, nil
 }
 
-// fillField fills one field; every failure is the field's, not the call's.
-func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult {
+// interrupts says whether what filling a field did leaves the next fields
+// no page to be filled on: a dialog holds it, or it navigated or closed.
+func interrupts(a browser.Acted) bool {
+	return a.Dialog != "" || a.Closed || (a.Navigated != nil && *a.Navigated)
+}
+
+// notFilled is the result of a field left alone because filling field
+// before it did ch.
+func notFilled(f formField, field string, ch change) fieldResult {
+	r := fieldResult{Field: f.Ref, Ref: f.Ref}
+	if f.Label != "" {
+		r.Field, r.Ref = f.Label, ""
+	}
+	next := "call read_page, then form_input with the fields left that the page still has"
+	if ch.Type == "dialog" {
+		next = "answer it (interact accept_dialog or dismiss_dialog), then call form_input with the fields left"
+	}
+	r.Error = protocol.Errorf(protocol.CodeConflict, "not filled: filling %s did this: %s", field, ch.Summary).WithHint(next)
+	return r
+}
+
+// fillField fills one field, and says what filling it did; every failure
+// is the field's, not the call's.
+func (c *call) fillField(ctx context.Context, tab int, f formField) (fieldResult, browser.Acted) {
 	r := fieldResult{Field: f.Ref}
 	if f.Label != "" {
 		r.Field = f.Label
 	}
-	fail := func(err error) fieldResult {
+	fail := func(err error) (fieldResult, browser.Acted) {
 		r.Error = protocol.AsError(err)
-		return r
+		return r, browser.Acted{}
 	}
 	value := string(f.Value)
 	done, err := refinding(f.Label != "", func() (browser.Acted, error) {
@@ -151,5 +189,5 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) fieldResult 
 		r.Error = protocol.Errorf(protocol.CodeConflict, "the control did not keep the value").
 			WithHint("read_page to see it; some controls rewrite what is typed")
 	}
-	return r
+	return r, done
 }
