@@ -327,6 +327,10 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, tree, rename+" clickable", "a script listens on it: it is marked so")
 	plan := refOf(t, tree, `generic "Plan Pro, $10 a month"`)
 	shown := refOf(t, tree, `button "Shown anyway"`)
+	// aria-hidden keeps it from a screen reader, not from a person's eyes.
+	assert.Contains(t, tree, "Rated 4.5 of 5")
+	rate := refOf(t, tree, `button "Rate it"`)
+	assert.NotContains(t, tree, "Parked words", "nobody sees what is parked off the page")
 
 	star := refOf(t, tree, `generic "Star this"`)
 	card := refOf(t, tree, `generic "Open the frame's card"`)
@@ -338,10 +342,11 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	interact(t, cs, map[string]any{"ref": shown, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": star, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": card, "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"ref": rate, "action": "click", "tabId": tab})
 	// Named by its style sheet, an icon glyph left out: found by those words.
 	refOf(t, tree, `button "Save draft"`)
 	interact(t, cs, map[string]any{"query": "Save draft", "action": "click", "tabId": tab})
-	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "card": 1.0, "draft": 1.0}, runs())
+	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0}, runs())
 
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")

@@ -526,6 +526,19 @@
     return v.length > VALUE_MAX ? `${v.slice(0, VALUE_MAX)}…` : v;
   }
 
+  /**
+   * Whether a person sees an aria-hidden element: assistive technology
+   * skips it, but a person sees its box when it has one where the page can
+   * be scrolled to (not parked at -9999px, as text for no one is). Its
+   * buttons are as clickable as any.
+   * @param {Element} el
+   */
+  function seenThoughAriaHidden(el) {
+    const r = el.getBoundingClientRect();
+    const view = el.ownerDocument.defaultView;
+    return r.width > 0 && r.height > 0 && r.right + (view?.scrollX ?? 0) > 0 && r.bottom + (view?.scrollY ?? 0) > 0;
+  }
+
   /** A short, safe description of an element: role or tag, and its name. @param {Element} el */
   function describe(el) {
     const role = roleOf(el) || el.tagName.toLowerCase();
@@ -536,6 +549,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, seenThoughAriaHidden, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };
 })();

@@ -5,7 +5,7 @@
 (() => {
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
-  const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible } = oc.roles;
+  const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden } = oc.roles;
 
   /**
    * The readable main content as Markdown.
@@ -51,7 +51,7 @@
       }
       if (node.nodeType !== Node.ELEMENT_NODE) return;
       const el = /** @type {Element} */ (node);
-      if (SKIP.has(el.tagName) || el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
+      if (SKIP.has(el.tagName) || (el.getAttribute('aria-hidden') === 'true' && !seenThoughAriaHidden(el)) || !visible(el)) return;
       const tag = el.tagName;
       if (/^H[1-6]$/.test(tag)) {
         this.gap();

@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, childrenOf, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly,
+    roleOf, nameOf, hasOwnName, childrenOf, visible, seenThoughAriaHidden, startsPointer, shownLabel, secretOf, valueOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -162,7 +162,7 @@
    */
   function visitElement(el, out, st) {
     const tag = el.tagName;
-    if (SKIP.has(tag) || el.getAttribute('aria-hidden') === 'true') return;
+    if (SKIP.has(tag) || (el.getAttribute('aria-hidden') === 'true' && !seenThoughAriaHidden(el))) return;
     if (tag === 'INPUT' && /** @type {HTMLInputElement} */ (el).type === 'hidden') return;
     if (!visible(el)) {
       // A display:contents element has no box of its own but shows its
