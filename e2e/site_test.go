@@ -86,7 +86,7 @@ func siteOnLocalhost(srv *httptest.Server, path string) string {
 
 var (
 	siteTitle = regexp.MustCompile(`<title>([^<]+)</title>`)
-	siteHref  = regexp.MustCompile(`href="([a-z-]+\.html)"`)
+	siteHref  = regexp.MustCompile(`href="([a-z-]+\.html)[?#"]`)
 )
 
 // TestFixtureSiteServes checks that every page of the fixture site is served
