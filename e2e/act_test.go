@@ -331,6 +331,14 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, tree, "Rated 4.5 of 5")
 	rate := refOf(t, tree, `button "Rate it"`)
 	assert.NotContains(t, tree, "Parked words", "nobody sees what is parked off the page")
+	// Seen, but not usable: said so, and not clicked (each waited for
+	// first, as a button enabled late is: one is enough to show it).
+	ship := refOf(t, tree, `button "Ship it"`)
+	assert.Contains(t, tree, ship+" disabled", "by its fieldset")
+	archive := refOf(t, tree, `button "Archive"`)
+	assert.Contains(t, tree, archive+" disabled", "inert")
+	err := fails(t, cs, "interact", map[string]any{"ref": archive, "action": "click", "tabId": tab}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "is disabled")
 
 	star := refOf(t, tree, `generic "Star this"`)
 	card := refOf(t, tree, `generic "Open the frame's card"`)
@@ -346,7 +354,7 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	// Named by its style sheet, an icon glyph left out: found by those words.
 	refOf(t, tree, `button "Save draft"`)
 	interact(t, cs, map[string]any{"query": "Save draft", "action": "click", "tabId": tab})
-	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0}, runs())
+	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0, "ship": 0.0, "archive": 0.0}, runs())
 
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")

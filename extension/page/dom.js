@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
-    roleOf, nameOf, textOf, clip, visible, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   } = oc.roles;
 
   /**
@@ -42,7 +42,6 @@
     const el = element(ref);
     const role = roleOf(el);
     const box = boxOf(el);
-    const html = /** @type {HTMLInputElement} */ (el);
     const name = nameOf(el, role);
     return {
       tag: el.tagName.toLowerCase(),
@@ -54,7 +53,7 @@
       box,
       visible: visible(el) && box.width > 0 && box.height > 0,
       inViewport: box.x + box.width > 0 && box.y + box.height > 0 && box.x < innerWidth && box.y < innerHeight,
-      disabled: !!html.disabled || el.getAttribute('aria-disabled') === 'true',
+      disabled: isDisabled(el),
       editable: editable(el),
       readonly: readOnly(el) || undefined,
       checked: isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
@@ -82,9 +81,9 @@
 
   /** @param {Element} el */
   function editable(el) {
-    if (isTextArea(el)) return !el.readOnly && !el.disabled;
+    if (isTextArea(el)) return !el.readOnly && !isDisabled(el);
     if (isInput(el)) {
-      return !el.readOnly && !el.disabled &&
+      return !el.readOnly && !isDisabled(el) &&
         !UNTYPED.has(el.type);
     }
     return /** @type {HTMLElement} */ (el).isContentEditable;
@@ -284,8 +283,7 @@
     const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, nextRef: next() });
     let el = element(ref);
     let via;
-    const html = /** @type {HTMLInputElement} */ (el);
-    if (!!html.disabled || el.getAttribute('aria-disabled') === 'true') return out({ state: 'disabled' });
+    if (isDisabled(el)) return out({ state: 'disabled' });
     if (!shown(el)) {
       const label = shownLabel(el);
       if (!label || !shown(label)) return out({ state: 'hidden' });

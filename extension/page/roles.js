@@ -527,6 +527,20 @@
   }
 
   /**
+   * Whether el takes no input now: disabled itself or by the fieldset
+   * around it (:disabled), said to be (aria-disabled), or inside an inert
+   * subtree, which no click or focus reaches.
+   * @param {Element} el
+   */
+  function isDisabled(el) {
+    if (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true') return true;
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement ?? /** @type {ShadowRoot | null} */ (e.parentNode)?.host ?? null) {
+      if (/** @type {HTMLElement} */ (e).inert) return true;
+    }
+    return false;
+  }
+
+  /**
    * Whether a person sees an aria-hidden element: assistive technology
    * skips it, but a person sees its box when it has one where the page can
    * be scrolled to (not parked at -9999px, as text for no one is). Its
@@ -549,6 +563,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, seenThoughAriaHidden, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };
 })();

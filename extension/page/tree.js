@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, childrenOf, visible, seenThoughAriaHidden, startsPointer, shownLabel, secretOf, valueOf, readOnly,
+    roleOf, nameOf, hasOwnName, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -369,7 +369,7 @@
       node.checked = /** @type {string} */ (aria('checked'));
     }
     if (aria('pressed') !== null && role === 'button') node.checked = `pressed=${aria('pressed')}`;
-    if ((/** @type {HTMLButtonElement} */ (el)).disabled || aria('disabled') === 'true') node.disabled = true;
+    if (isDisabled(el)) node.disabled = true;
     const expanded = aria('expanded');
     if (expanded !== null) node.expanded = expanded === 'true';
     else if (el.tagName === 'DETAILS') node.expanded = /** @type {HTMLDetailsElement} */ (el).open;

@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, inBanner, visible, secretOf, valueOf, roleOf, describe } = oc.roles;
+  const { isInput, inBanner, visible, isDisabled, secretOf, valueOf, roleOf, describe } = oc.roles;
   const { deepActive } = oc.dom;
 
   /** @type {Map<number, Watch>} */
@@ -220,7 +220,7 @@
    * @param {Element | undefined} first
    */
   function stateCheck(state, attached, shown, what, first) {
-    const disabled = !!first && (/** @type {HTMLButtonElement} */ (first).disabled || first.getAttribute('aria-disabled') === 'true');
+    const disabled = !!first && isDisabled(first);
     switch (state) {
       case 'visible':
         return { ok: shown > 0, seen: `${what}: ${attached} attached, ${shown} visible` };

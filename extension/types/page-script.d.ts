@@ -108,6 +108,8 @@ interface PageRoles {
   clip(s: string): string;
   childrenOf(el: Element): Iterable<Node>;
   visible(el: Element): boolean;
+  /** Whether el takes no input now: :disabled, aria-disabled, or inert. */
+  isDisabled(el: Element): boolean;
   /** Whether a person sees an aria-hidden element: its box is where the page scrolls to. */
   seenThoughAriaHidden(el: Element): boolean;
   /** Whether el shows the hand cursor and its parent another. */
