@@ -6,6 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
   const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden } = oc.roles;
+  const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
   /**
    * The readable main content as Markdown.
@@ -143,9 +144,19 @@
      * @returns {string}
      */
     inline(el) {
+      return this.spaced(el).trim();
+    }
+
+    /**
+     * An element's content as inline Markdown, keeping a space at either
+     * end: "<b>Total </b>12" reads "Total 12", not "Total12".
+     * @param {Element} el
+     * @returns {string}
+     */
+    spaced(el) {
       let s = '';
       for (const child of childrenOf(el)) s += this.inlineNode(child);
-      return s.replace(/\s+/g, ' ').trim();
+      return s.replace(/\s+/g, ' ');
     }
 
     /**
@@ -159,20 +170,23 @@
       if (child.nodeType !== Node.ELEMENT_NODE) return '';
       const c = /** @type {Element} */ (child);
       if (SKIP.has(c.tagName) || !visible(c)) return '';
-      const inner = this.inline(c);
+      const spaced = this.spaced(c);
+      const inner = spaced.trim();
+      /** @param {string} md the markup around inner, kept between its spaces */
+      const around = (md) => (inner ? spaced.replace(inner, () => md) : spaced);
       switch (c.tagName) {
         case 'A': {
           const href = c.getAttribute('href');
           // A javascript: link goes nowhere a reader can follow.
           return href && inner && !/^\s*javascript:/i.test(href)
-            ? `[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})` : inner;
+            ? around(`[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})`) : spaced;
         }
         case 'STRONG': case 'B':
-          return inner ? `**${inner}**` : '';
+          return around(`**${inner}**`);
         case 'EM': case 'I':
-          return inner ? `*${inner}*` : '';
+          return around(`*${inner}*`);
         case 'CODE': case 'KBD': case 'SAMP':
-          return inner ? `\`${inner}\`` : '';
+          return around(`\`${inner}\``);
         case 'IMG': {
           const alt = c.getAttribute('alt');
           return alt ? `![${alt}]` : '';
@@ -180,7 +194,9 @@
         case 'BR':
           return ' ';
         default:
-          return BLOCK.has(c.tagName) ? ` ${inner} ` : inner;
+          // A block, or a control drawn as a box of its own, stands apart
+          // from the words beside it.
+          return BLOCK.has(c.tagName) || CONTROL_BOXES.has(c.tagName) ? ` ${inner} ` : spaced;
       }
     }
 

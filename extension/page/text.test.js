@@ -47,6 +47,17 @@ test('text: tables and links elsewhere', () => {
   ].join('\n'));
 });
 
+test('text: words stay apart where the page puts a space or a control between them', () => {
+  const page = new TestPage(`
+    <p><b>Total </b>12 EUR, <a href="/terms"> terms</a>and<em> more </em>text</p>
+    <p><label>Seats <input value="3"></label><button>Buy now</button></p>`);
+  assert.equal(page.ok('text').markdown, [
+    '**Total** 12 EUR, [terms](terms)and *more* text',
+    '',
+    'Seats Buy now',
+  ].join('\n'));
+});
+
 test('crawl: content in the form asked for, links absolute, without fragments, once each', () => {
   const page = new TestPage(`
     <main><h2>Docs</h2><p>Body text</p></main>
