@@ -838,12 +838,15 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Secure Area"})
 	})
 
-	t.Run("open shadow roots", func(t *testing.T) {
+	t.Run("shadow roots, open and closed", func(t *testing.T) {
 		tab := openTab(t, cs, a.URL+"/shadow.html")
 		interact(t, cs, map[string]any{"query": "Shadow button", "action": "click", "tabId": tab})
 		assert.Equal(t, `"shadow clicked"`, status(t, cs, tab))
 		f := interact(t, cs, map[string]any{"query": "Shadow input", "action": "fill", "text": "deep", "tabId": tab})
 		assert.Equal(t, "deep", f.Value)
+		c := interact(t, cs, map[string]any{"query": "Hidden in closed shadow", "action": "click", "tabId": tab})
+		assert.Equal(t, "pointer", c.Strategy, "the hit test sees into the closed root: %+v", c)
+		assert.Equal(t, `"closed clicked"`, status(t, cs, tab))
 	})
 
 	t.Run("a hover menu opens on a real hover", func(t *testing.T) {

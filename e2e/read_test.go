@@ -98,7 +98,8 @@ func TestReadPage(t *testing.T) {
 		tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
 		assert.Regexp(t, `button "Shadow button" e\d+`, tree)
 		assert.Regexp(t, `textbox "Shadow input" e\d+`, tree)
-		assert.NotContains(t, tree, "Hidden in closed shadow", "a closed shadow root stays closed")
+		assert.Regexp(t, `button "Hidden in closed shadow" e\d+`, tree, "a closed shadow root hides from scripts, not from the person")
+		assert.Regexp(t, `"Closed tile" e\d+ clickable`, tree, "its listeners are found too")
 	})
 
 	t.Run("long pages page with a cursor", func(t *testing.T) {

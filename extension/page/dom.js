@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
-    roleOf, nameOf, textOf, clip, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   } = oc.roles;
 
   /**
@@ -93,7 +93,8 @@
   function deepActive() {
     let a = document.activeElement;
     for (;;) {
-      if (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+      const shadow = a && shadowOf(a);
+      if (shadow?.activeElement) a = shadow.activeElement;
       else if (isFrame(a) && a.contentDocument?.activeElement) a = a.contentDocument.activeElement;
       else return a;
     }
@@ -113,9 +114,9 @@
     for (;;) {
       /** @type {Element | null} */
       let hit = root.elementFromPoint(px, py);
-      // Into open shadow roots...
-      while (hit?.shadowRoot) {
-        const inner = hit.shadowRoot.elementFromPoint(px, py);
+      // Into shadow roots, open or closed...
+      for (let shadow; hit && (shadow = shadowOf(hit));) {
+        const inner = shadow.elementFromPoint(px, py);
         if (!inner || inner === hit) break;
         hit = inner;
       }
@@ -586,10 +587,12 @@
             out.push({ el, sure });
           }
         }
-        if (el.shadowRoot) walk(el.shadowRoot);
+        const shadow = shadowOf(el);
+        if (shadow) walk(shadow);
       }
     };
-    if (root.shadowRoot) walk(root.shadowRoot);
+    const shadow = shadowOf(root);
+    if (shadow) walk(shadow);
     walk(root);
     return out.map((o) => o.el);
   }

@@ -7,7 +7,7 @@
   if (oc.find) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { refFor, advance, next } = oc.refs;
-  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, visible, shownLabel } = oc.roles;
+  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel } = oc.roles;
 
   /**
    * find: ranked candidates for a query: a role and/or a name, text, label,
@@ -154,7 +154,8 @@
         continue;
       }
       yield el;
-      if (el.shadowRoot) yield* allElements(el.shadowRoot);
+      const shadow = shadowOf(el);
+      if (shadow) yield* allElements(shadow);
       if (el.tagName === 'IFRAME') {
         let inner = null;
         try {

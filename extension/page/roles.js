@@ -413,14 +413,34 @@
     return t.length > NAME_MAX ? `${t.slice(0, NAME_MAX)}…` : t;
   }
 
+  // A closed shadow root is hidden from the page's scripts, not from the
+  // person: they see what it draws. The isolated world may read it.
+  const openOrClosed = globalThis.chrome?.dom?.openOrClosedShadowRoot;
+  // The elements attachShadow accepts besides custom ones: asking the
+  // extension API of every other element of a long page costs a walk time.
+  const HOSTS = new Set(['ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'BODY', 'DIV', 'FOOTER', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
+    'HEADER', 'MAIN', 'NAV', 'P', 'SECTION', 'SPAN']);
+
   /**
-   * The children to walk: a shadow root's (open ones), a slot's assigned
-   * nodes, an element's own otherwise.
+   * el's shadow root, open or closed; never the banner's, which is ours.
+   * @param {Element} el
+   * @returns {ShadowRoot | null}
+   */
+  function shadowOf(el) {
+    if (el.shadowRoot) return el.shadowRoot;
+    if (!openOrClosed || el.tagName === BANNER || !(el.tagName.includes('-') || HOSTS.has(el.tagName))) return null;
+    return /** @type {ShadowRoot | null} */ (openOrClosed(/** @type {HTMLElement} */ (el)));
+  }
+
+  /**
+   * The children to walk: a shadow root's, a slot's assigned nodes, an
+   * element's own otherwise.
    * @param {Element} el
    * @returns {Iterable<Node>}
    */
   function childrenOf(el) {
-    if (el.shadowRoot) return el.shadowRoot.childNodes;
+    const shadow = shadowOf(el);
+    if (shadow) return shadow.childNodes;
     if (el.tagName === 'SLOT') {
       const assigned = /** @type {HTMLSlotElement} */ (el).assignedNodes({ flatten: true });
       if (assigned.length) return assigned;
@@ -563,6 +583,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };
 })();

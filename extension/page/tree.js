@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -65,7 +65,7 @@
     // isolated world costs a wrapper per step, and this loop runs for every
     // node of the page.
     const el = isElement(parent) ? /** @type {Element} */ (parent) : null;
-    if (el && (el.shadowRoot || el.tagName === 'SLOT')) {
+    if (el && (el.tagName === 'SLOT' || shadowOf(el))) {
       for (const child of childrenOf(el)) walkNode(child, out, st);
       return;
     }

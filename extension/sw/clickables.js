@@ -5,8 +5,9 @@
 // whole tree, and the elements with click-like listeners are handed to the
 // page script (in its own world, by the context CDP reports for it), which
 // gives them refs in the tree. The debugger is asked for each document and
-// each open shadow root one by one, each in its page's own world (it reports
-// only the listeners of the world it is asked in): asking it to pierce
+// each shadow root one by one, each in its page's own world (it reports
+// only the listeners of the world it is asked in; a closed root is found in
+// ours, which may open it, and handed over by its node): asking it to pierce
 // shadow roots and frames itself makes Chrome's next script injection into
 // the tab fail ("Frame with ID 0 was removed"). A document, or a window,
 // that listens is handed over too: a framework that delegates (React's root,
@@ -29,6 +30,27 @@ const SHADOW_ROOTS = `(() => {
     for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { roots.push(el.shadowRoot); walk(el.shadowRoot); }
   };
   walk(document);
+  return roots;
+})()`;
+
+/**
+ * The shadow roots the page's world cannot walk to, evaluated in our world,
+ * which can (chrome.dom): closed ones, and any inside them.
+ */
+const HIDDEN_ROOTS = `(() => {
+  // The page script's, where it is (a same-origin frame's may have none).
+  const shadowOf = globalThis.__openchrome?.roles?.shadowOf ?? ((el) => chrome.dom.openOrClosedShadowRoot(el));
+  const roots = [];
+  const walk = (root, hidden) => {
+    for (const el of root.querySelectorAll('*')) {
+      const s = shadowOf(el);
+      if (!s) continue;
+      const h = hidden || !el.shadowRoot;
+      if (h) roots.push(s);
+      walk(s, h);
+    }
+  };
+  walk(document, false);
   return roots;
 })()`;
 
@@ -208,10 +230,12 @@ async function markWorld(tabId, w, signal) {
     // listeners of the object's own world, and the page's are in its main.
     const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId: w.page, objectGroup: GROUP }, opts);
     if (!doc.result?.objectId) return -1;
-    const docs = [{ objectId: doc.result.objectId, contextId: w.page },
+    const docs = [{ objectId: doc.result.objectId, contextId: w.page, ours: w.ours },
       ...(w.main ? await frameDocuments(tabId, w.main, signal) : [])];
-    const roots = [...docs.map((d) => d.objectId),
-      ...(await Promise.all(docs.map((d) => shadowRoots(tabId, d.contextId, opts).catch(() => [])))).flat()];
+    const roots = [...docs.map((d) => d.objectId), ...(await Promise.all(docs.flatMap((d) => [
+      shadowRoots(tabId, d.contextId, opts).catch(() => []),
+      hiddenRoots(tabId, d, opts).catch(() => []),
+    ]))).flat()];
     const [found, windows] = await Promise.all([
       Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, opts))),
       // A window's listeners (jQuery's, a framework's) hear every click of its document.
@@ -259,13 +283,47 @@ async function autoAttach(tabId, signal) {
  * @param {Session} opts
  * @returns {Promise<string[]>}
  */
-async function shadowRoots(tabId, contextId, opts) {
-  const list = await cdp.send(tabId, 'Runtime.evaluate', { expression: SHADOW_ROOTS, contextId, objectGroup: GROUP }, opts);
+function shadowRoots(tabId, contextId, opts) {
+  return objectsOf(tabId, SHADOW_ROOTS, contextId, opts);
+}
+
+/**
+ * The object ids of the items of the array expression evaluates to in
+ * contextId.
+ * @param {number} tabId
+ * @param {string} expression
+ * @param {number | undefined} contextId
+ * @param {Session} opts
+ * @returns {Promise<string[]>}
+ */
+async function objectsOf(tabId, expression, contextId, opts) {
+  const list = await cdp.send(tabId, 'Runtime.evaluate', { expression, contextId, objectGroup: GROUP }, opts);
   const id = list.result?.objectId;
   if (!id || list.result?.description === 'Array(0)') return [];
   const { result } = await cdp.send(tabId, 'Runtime.getProperties', { objectId: id, ownProperties: true }, opts);
   return (result ?? []).flatMap((/** @type {any} */ p) =>
     (/^\d+$/.test(p.name) && p.value?.objectId ? [/** @type {string} */ (p.value.objectId)] : []));
+}
+
+/**
+ * The object ids, in the page's world, of a document's shadow roots that
+ * world cannot walk to (closed ones: a person clicks in them all the same),
+ * found in our world and handed across by their nodes.
+ * @param {number} tabId
+ * @param {{ contextId: number | undefined, ours: number | undefined }} doc the document's page world and ours
+ * @param {Session} opts
+ * @returns {Promise<string[]>}
+ */
+async function hiddenRoots(tabId, { contextId, ours }, opts) {
+  if (ours === undefined) return [];
+  const found = await objectsOf(tabId, HIDDEN_ROOTS, ours, opts);
+  const ids = await Promise.all(found.map(async (objectId) => {
+    const { node } = await cdp.send(tabId, 'DOM.describeNode', { objectId }, opts);
+    const { object } = await cdp.send(tabId, 'DOM.resolveNode',
+      { backendNodeId: node?.backendNodeId, executionContextId: contextId, objectGroup: GROUP }, opts);
+    return object?.objectId ? [/** @type {string} */ (object.objectId)] : [];
+  }).map((p) => p.catch(() => [])));
+  return ids.flat();
 }
 
 /**
@@ -276,17 +334,17 @@ async function shadowRoots(tabId, contextId, opts) {
  * @param {number} tabId
  * @param {string} main the main frame's CDP id
  * @param {AbortSignal} signal
- * @returns {Promise<Array<{ objectId: string, contextId: number }>>}
+ * @returns {Promise<Array<{ objectId: string, contextId: number, ours: number | undefined }>>}
  */
 async function frameDocuments(tabId, main, signal) {
   const pages = pageWorlds.get(tabId);
   const origin = pages?.get(main)?.origin;
   const frames = [...(pages ?? [])].filter(([frame, c]) => frame !== main && c.origin === origin);
-  const docs = await Promise.all(frames.map(async ([, { id: contextId }]) => {
+  const docs = await Promise.all(frames.map(async ([frame, { id: contextId }]) => {
     const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId, objectGroup: GROUP }, { signal })
       .catch(() => undefined);
     const objectId = doc?.result?.objectId;
-    return objectId ? [{ objectId, contextId }] : [];
+    return objectId ? [{ objectId, contextId, ours: worlds.get(tabId)?.get(frame) }] : [];
   }));
   return docs.flat();
 }

@@ -106,6 +106,8 @@ interface PageRoles {
   hasOwnName(el: Element): boolean;
   textOf(root: Element, intoInteractive: boolean, skip?: Element): string;
   clip(s: string): string;
+  /** el's shadow root, open or closed (not OpenChrome's banner). */
+  shadowOf(el: Element): ShadowRoot | null;
   childrenOf(el: Element): Iterable<Node>;
   visible(el: Element): boolean;
   /** Whether el takes no input now: :disabled, aria-disabled, or inert. */
