@@ -115,6 +115,18 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Equal(t, `"caught"`, status(t, cs, tab))
 	})
 
+	t.Run("a button that pulses is clicked; one that slides on is not", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/moving.html")
+		a := interact(t, cs, map[string]any{"query": "Pulse", "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered, "%+v", a)
+		assert.Equal(t, `"pulse 1"`, status(t, cs, tab))
+
+		r := call(t, cs, "interact", map[string]any{"query": "Drift", "action": "click", "tabId": tab})
+		require.True(t, r.IsError, textOf(r))
+		assert.Contains(t, textOf(r), "kept moving: nothing was clicked")
+		assert.Equal(t, `"pulse 1"`, status(t, cs, tab), "the sliding button never ran")
+	})
+
 	t.Run("a partly covered button is clicked where it shows", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/moving.html")
 		interact(t, cs, map[string]any{"query": "Half covered", "action": "click", "tabId": tab})

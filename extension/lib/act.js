@@ -101,3 +101,27 @@ export function scrolled(before, after) {
   }
   return `no visible change: ${what} did not move (it is at its end, or what scrolls is elsewhere: scroll that element by ref)`;
 }
+
+/**
+ * How far an animated element may move between two looks and still be
+ * clicked, as a person clicks a pulsing button.
+ */
+export const STEADY_PX = 4;
+
+/**
+ * Whether an element whose box went from a to b between two looks holds
+ * still enough for a click at p: it moved at most STEADY_PX, and p lies
+ * inside b by more than it moved, so it is inside it still when the press
+ * lands a moment later.
+ * @param {Box | undefined} a
+ * @param {Box | undefined} b
+ * @param {{ x: number, y: number } | undefined} p
+ */
+export function steady(a, b, p) {
+  if (!a || !b || !p) return false;
+  const moved = Math.max(Math.abs(a.x - b.x), Math.abs(a.y - b.y),
+    Math.abs(a.x + a.width - b.x - b.width), Math.abs(a.y + a.height - b.y - b.height));
+  if (moved < 1) return true;
+  const m = moved + 1;
+  return moved <= STEADY_PX && p.x >= b.x + m && p.x <= b.x + b.width - m && p.y >= b.y + m && p.y <= b.y + b.height - m;
+}

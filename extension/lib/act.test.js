@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, describeTarget, normalize, roundBox, scrolled, summarize, truthy,
+  ACT_ACTIONS, describeTarget, normalize, roundBox, scrolled, steady, summarize, truthy,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -54,4 +54,18 @@ test('scrolled says where the view went, how much it grew, or that nothing moved
   const pane = { pane: 'list "Inbox"', top: 400, left: 0, height: 5000 };
   assert.equal(scrolled({ ...pane, top: 0 }, pane), 'scrolled list "Inbox" to y 400 of 5000 px');
   assert.match(scrolled(page(0, 900), page(0, 900)), /^no visible change: the page did not move \(it is at its end/);
+});
+
+test('steady: a click follows a box that moves a little, with the point well inside it', () => {
+  const box = { x: 100, y: 100, width: 80, height: 30 };
+  const centre = { x: 140, y: 115 };
+  const cases = [
+    { name: 'still', b: box, p: centre, want: true },
+    { name: 'still, the point at its edge', b: box, p: { x: 100, y: 100 }, want: true },
+    { name: 'pulsing by a pixel or two', b: { x: 99, y: 99.5, width: 82, height: 31 }, p: centre, want: true },
+    { name: 'sliding 18 px a look', b: { ...box, x: 118 }, p: { x: 158, y: 115 }, want: false },
+    { name: 'moving 3 px, the point 2 px from the edge', b: { ...box, x: 103 }, p: { x: 105, y: 115 }, want: false },
+    { name: 'no box yet', b: undefined, p: centre, want: false },
+  ];
+  for (const c of cases) assert.equal(steady(box, c.b, c.p), c.want, c.name);
 });

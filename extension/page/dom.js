@@ -276,10 +276,11 @@
    * disabled; offscreen, when no point of it can be brought into the
    * viewport; or covered, with what would take the click instead and the
    * controls that would dismiss that, with refs. animating says a running
-   * animation may still move it.
-   * @param {{ ref: number, refBase?: number }} args
+   * animation may still move it. at: the point the pointer was brought to,
+   * kept when the hit test there still lands on the element.
+   * @param {{ ref: number, refBase?: number, at?: PagePoint }} args
    */
-  function actionable({ ref, refBase }) {
+  function actionable({ ref, refBase, at }) {
     advance(refBase ?? 0);
     const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, nextRef: next() });
     let el = element(ref);
@@ -292,6 +293,7 @@
       via = 'label';
     }
     let box = boxOf(el);
+    if (at && lands(el, hitAt(at.x, at.y))) return out({ state: 'ok', point: at, box, animating: isAnimating(el), via });
     let seen = seenPart(el, box);
     let scrolled = false;
     const scroll = () => {

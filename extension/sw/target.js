@@ -22,7 +22,7 @@
 // before.
 
 import { sleep } from '../lib/abort.js';
-import { describeTarget, normalize, roundBox, summarize, truthy } from '../lib/act.js';
+import { describeTarget, normalize, roundBox, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
@@ -55,12 +55,13 @@ const BANNER_MS = 1000;
 
 /**
  * What the page script's actionable says of an element (page/dom.js).
- * @typedef {{ state: 'ok' | 'hidden' | 'disabled' | 'offscreen' | 'covered', point?: Point,
+ * @typedef {{ state: 'ok' | 'hidden' | 'disabled' | 'offscreen' | 'covered' | 'moving', point?: Point,
  *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
  *   passThrough?: boolean, frame?: { ref: number, url: string }, inFrame?: number }} Reach
  *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
- *   inFrame: the frame whose page script said so
+ *   inFrame: the frame whose page script said so; moving: reachable, but
+ *   it kept moving more than a click can follow until the time was up
  */
 
 /**
@@ -179,21 +180,27 @@ export class Target {
   }
 
   /**
-   * Waits, up to ACTIONABLE_MS, until a person's click could reach the
-   * element, and says where; or says why it cannot, when the time is up.
+   * Waits, until deadline, until a person's click could reach the element,
+   * and says where; or says why it cannot, when the time is up.
+   * @param {number} [deadline] ms since the epoch; ACTIONABLE_MS from now if not given
    * @returns {Promise<Reach>}
    */
-  async reach() {
+  async reach(deadline = Date.now() + ACTIONABLE_MS) {
     const start = Date.now();
     /** @type {Reach | undefined} */
     let prev;
+    let steadyBefore = false;
     /** @type {Map<string, Reach['dismiss']>} the dismiss controls found in a covering frame, by its ref */
     const framed = new Map();
     for (;;) {
       /** @type {Reach} */
       let r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
       r.inFrame = this.t.frameId;
-      const still = !r.animating || (prev?.state === 'ok' && sameBox(prev.box, r.box));
+      // Steady over two spells running, so a slide caught as it turns
+      // back (the same place twice) is not taken for a pause.
+      const steadyNow = prev?.state === 'ok' && steady(prev.box, r.box, r.point);
+      const still = !r.animating || (steadyNow && steadyBefore);
+      steadyBefore = steadyNow;
       if (r.state === 'ok' && still && r.point) {
         const around = await this.throughFrames(r.point);
         if (!around) return r;
@@ -205,10 +212,11 @@ export class Target {
         if (!framed.has(key)) framed.set(key, await this.dismissInFrame(r.inFrame ?? 0, r.frame));
         r.dismiss = framed.get(key);
       }
-      const waited = Date.now() - start;
+      const now = Date.now();
+      if (now >= deadline) return r.state === 'ok' ? { ...r, state: 'moving' } : r;
       // A banner with its own dismiss buttons waits for the person or the
       // agent, not for time: say so sooner.
-      if (waited >= ACTIONABLE_MS || (r.state === 'covered' && r.dismiss?.length && waited >= BANNER_MS)) return r;
+      if (r.state === 'covered' && r.dismiss?.length && now - start >= BANNER_MS) return r;
       prev = r;
       await sleep(r.state === 'ok' ? 50 : 100, this.signal);
     }
@@ -272,19 +280,21 @@ export class Target {
    * @returns {Promise<Point>}
    */
   async pointAt(action) {
+    const deadline = Date.now() + ACTIONABLE_MS;
     for (let tries = 0; ; tries++) {
-      const r = await this.reach();
+      const r = await this.reach(deadline);
       if (r.state !== 'ok' || !r.point) throw this.unreachable(action, r);
       // Watched from here: what changed while it was waited for (a spinner
       // going) is not the action's doing; what the pointer's arrival does is.
       if (this.watchId === undefined) await this.watch();
       await input.move(this.t.tabId, this.tabPoint(r.point), this.signal);
-      const again = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      // The pointer's arrival may move it (a button that dodges) or cover it.
+      const again = await pageScript.onRefHanding(this.t, 'actionable', { at: r.point }, this.signal);
       if (again.state === 'ok' && again.point && (again.via === r.via) &&
         Math.abs(again.point.x - r.point.x) < 1 && Math.abs(again.point.y - r.point.y) < 1) {
         return r.point;
       }
-      if (tries === 2) throw this.unreachable(action, again.state === 'ok' ? { state: 'moving' } : again);
+      if (tries === 2 || Date.now() >= deadline) throw this.unreachable(action, again.state === 'ok' ? { state: 'moving' } : again);
     }
   }
 
@@ -443,7 +453,9 @@ export class Target {
       where = async () => {
         const r = await dest.reach();
         // A drop target may lie under what is dragged over it: its box is enough.
-        if ((r.state !== 'ok' && r.state !== 'covered') || !r.box) throw dest.unreachable('drag onto', r).error;
+        if ((r.state !== 'ok' && r.state !== 'covered' && r.state !== 'moving') || !r.box) {
+          throw dest.unreachable('drag onto', r).error;
+        }
         dest.offset = await pageScript.frameOffset(this.t.tabId, dest.t.frameId, this.signal);
         return dest.tabPoint(r.point ?? Target.centre(r.box));
       };
@@ -669,13 +681,4 @@ class Unreachable extends Error {
     this.reach = /** @type {Reach} */ (reach);
     this.error = error;
   }
-}
-
-/**
- * @param {Reach['box']} a
- * @param {Reach['box']} b
- */
-function sameBox(a, b) {
-  return !!a && !!b && Math.abs(a.x - b.x) < 1 && Math.abs(a.y - b.y) < 1 &&
-    Math.abs(a.width - b.width) < 1 && Math.abs(a.height - b.height) < 1;
 }

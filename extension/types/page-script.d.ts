@@ -174,7 +174,7 @@ interface PageFind {
 interface PageDom {
   locate(args: { ref: number }): Record<string, unknown>;
   dom(args: { ref: number; op: string; value?: string; values?: string[] }): Record<string, unknown>;
-  actionable(args: { ref: number; refBase?: number }): Record<string, unknown>;
+  actionable(args: { ref: number; refBase?: number; at?: PagePoint }): Record<string, unknown>;
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
   reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
   dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
