@@ -214,6 +214,26 @@ func TestAClickHappensOnce(t *testing.T) {
 		ok(t, cs, "tabs_close", map[string]any{"tabId": tab}) // its request ends with it
 	})
 
+	t.Run("what a click starts on a timer is in its answer", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/answers.html")
+		a := interact(t, cs, map[string]any{"query": "Check later", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "text changed", a.Change.Summary, "the request 300 ms after the click, and what it brought")
+
+		a = interact(t, cs, map[string]any{"query": "Open later", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "new_tab", a.Change.Type, "the tab opened 300 ms after the click: %+v", a)
+		require.Len(t, a.Opened, 1)
+		ok(t, cs, "tabs_close", map[string]any{"tabId": a.Opened[0]})
+		assert.Equal(t, map[string]any{"search": 0.0, "signin": 0.0, "sync": 0.0, "check-later": 1.0, "open-later": 1.0},
+			pageRuns(t, cs, tab))
+
+		a = interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "navigation", a.Change.Type, "the redirect 400 ms after the click: %+v", a)
+		assert.Equal(t, "navigated to "+site.URL+"/list.html", a.Change.Summary)
+	})
+
 	t.Run("a query two elements answer alike clicks neither, and says where each is", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Add to cart", "action": "click", "tabId": tab}, protocol.CodeConflict)

@@ -41,6 +41,29 @@ export function describeTarget(loc) {
  * @returns {string}
  */
 export function summarize(r, downloads = []) {
+  const parts = changed(r, downloads);
+  const running = r.requestsRunning ? `${r.requestsRunning} request${r.requestsRunning === 1 ? '' : 's'} it started still running` : '';
+  if (!parts.length) return running ? `no visible change yet: ${running}` : 'no visible change';
+  if (running) parts.push(running);
+  return parts.join(', ');
+}
+
+/**
+ * Whether a watch report saw nothing at all happen: no change, no request
+ * still running.
+ * @param {Record<string, any>} r a watch report
+ */
+export function quiet(r) {
+  return !r.requestsRunning && !r.navigated && !r.dialogOpen && changed(r).length === 0;
+}
+
+/**
+ * What summarize says changed, a phrase each.
+ * @param {Record<string, any>} r a watch report
+ * @param {Array<{ name: string }>} [downloads]
+ * @returns {string[]}
+ */
+function changed(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
@@ -54,10 +77,7 @@ export function summarize(r, downloads = []) {
   if (r.titleChanged) parts.push('title changed');
   if (r.elementGone) parts.push('the element itself is gone');
   if (r.frameGone) parts.push('the frame it was in is gone');
-  const running = r.requestsRunning ? `${r.requestsRunning} request${r.requestsRunning === 1 ? '' : 's'} it started still running` : '';
-  if (!parts.length) return running ? `no visible change yet: ${running}` : 'no visible change';
-  if (running) parts.push(running);
-  return parts.join(', ');
+  return parts;
 }
 
 /**

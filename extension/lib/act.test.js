@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, describeTarget, normalize, roundBox, scrolled, steady, summarize, truthy,
+  ACT_ACTIONS, describeTarget, normalize, quiet, roundBox, scrolled, steady, summarize, truthy,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -68,4 +68,13 @@ test('steady: a click follows a box that moves a little, with the point well ins
     { name: 'no box yet', b: undefined, p: centre, want: false },
   ];
   for (const c of cases) assert.equal(steady(box, c.b, c.p), c.want, c.name);
+});
+
+test('quiet: a report in which nothing happened', () => {
+  assert.ok(quiet({ added: 0, texts: 0, urlChanged: false, titleChanged: false, focused: true, value: 'x' }),
+    'focus and a value are no change');
+  for (const r of [{ added: 1 }, { texts: 1 }, { requestsRunning: 1 }, { navigated: true }, { dialogOpen: true },
+    { urlChanged: true }, { invalid: { control: 'textbox "Email"', message: 'Fill it' } }]) {
+    assert.ok(!quiet(r), JSON.stringify(r));
+  }
 });

@@ -59,6 +59,18 @@ export class DownloadLedger {
   }
 
   /**
+   * What agent tab tabId began at url was not a download after all: a tab
+   * it opened there showed a page.
+   * @param {number} tabId
+   * @param {string} url
+   */
+  wasPage(tabId, url) {
+    const i = this.begun.findIndex((b) => b.tabId === tabId && b.url === url);
+    if (i >= 0) this.begun.splice(i, 1);
+    return i >= 0;
+  }
+
+  /**
    * chrome.downloads made download id of url (finalUrl: where redirects
    * led).
    * @param {number} id

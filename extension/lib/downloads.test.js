@@ -25,6 +25,17 @@ test('a download is the agent tab\'s whichever comes first, the CDP event or the
   assert.deepEqual(l.list(8).map((o) => o.id), [2]);
 });
 
+test('a tab opened at a URL that shows a page is no download to wait for', () => {
+  const { l } = ledger();
+  l.began(7, 'http://a/page.html');
+  l.began(7, 'http://a/report.csv');
+  assert.ok(l.wasPage(7, 'http://a/page.html'));
+  assert.ok(!l.wasPage(8, 'http://a/report.csv'), 'another tab\'s');
+  assert.ok(l.awaiting(7), 'the report is still awaited');
+  assert.ok(l.wasPage(7, 'http://a/report.csv'));
+  assert.ok(!l.awaiting(7));
+});
+
 test('a redirected download matches on its final URL', () => {
   const { l } = ledger();
   l.began(7, 'http://a/final.pdf');

@@ -66,6 +66,18 @@ export function began(tabId, url) {
 }
 
 /**
+ * What agent tab tabId began at url showed a page: it was no download, and
+ * a result need not wait for one.
+ * @param {number} tabId
+ * @param {string} url
+ */
+export function wasPage(tabId, url) {
+  loaded.then(() => {
+    if (ledger.wasPage(tabId, url)) wake();
+  });
+}
+
+/**
  * The agent's downloads, of tabId only when given, oldest first, as the
  * browser has them now.
  * @param {number} [tabId]

@@ -25,30 +25,53 @@ const openedBy = new Map();
 /** @type {Map<number, number>} tab id -> the agent tab that opened it */
 const openers = new Map();
 
+/**
+ * A tab just opened, until it shows a page: what it was opened at, by which
+ * tab, and whether it showed a page (so was no download) already.
+ * @typedef {{ opener: number, url: string, page: boolean }} Unresolved
+ */
+/** @type {Map<number, Unresolved>} */
+const unresolved = new Map();
+
 chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => {
   const at = Date.now();
-  const adopted = adopt(d.tabId, d.sourceTabId, d.url);
+  /** @type {Unresolved} */
+  const u = { opener: d.sourceTabId, url: d.url, page: false };
+  unresolved.set(d.tabId, u);
+  const adopted = adopt(d.tabId, u);
   const list = (openedBy.get(d.sourceTabId) ?? []).filter((o) => at - o.at < REMEMBER_MS);
   list.push({ tabId: d.tabId, at, adopted });
   openedBy.set(d.sourceTabId, list);
 });
+chrome.webNavigation.onCommitted.addListener((d) => {
+  const u = d.frameId === 0 ? unresolved.get(d.tabId) : undefined;
+  if (!u) return;
+  unresolved.delete(d.tabId);
+  u.page = true;
+  downloads.wasPage(u.opener, u.url);
+});
 chrome.tabs.onRemoved.addListener((tabId) => {
   openedBy.delete(tabId);
   openers.delete(tabId);
+  unresolved.delete(tabId);
 });
 
 /**
  * Makes tabId the agent's when its opener is. A tab opened at a download
- * closes at once: the download is the opener's.
+ * closes at once: the download is the opener's, and until the tab shows a
+ * page (an empty one never was a download) a result waits for it.
  * @param {number} tabId
- * @param {number} openerTabId
- * @param {string} url
+ * @param {Unresolved} u
  * @returns {Promise<boolean>} whether it is the agent's now
  */
-async function adopt(tabId, openerTabId, url) {
+async function adopt(tabId, u) {
+  const openerTabId = u.opener;
   try {
-    if (!(await isAgentTab(openerTabId))) return false;
-    downloads.began(openerTabId, url);
+    if (!(await isAgentTab(openerTabId))) {
+      unresolved.delete(tabId);
+      return false;
+    }
+    if (!u.page && u.url !== 'about:blank') downloads.began(openerTabId, u.url);
     await adoptTab(tabId, openerTabId);
     openers.set(tabId, openerTabId);
     await evidence.watch(tabId).catch(() => {}); // kept busy by someone else: still ours

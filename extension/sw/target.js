@@ -22,7 +22,7 @@
 // before.
 
 import { sleep } from '../lib/abort.js';
-import { describeTarget, normalize, roundBox, steady, summarize, truthy } from '../lib/act.js';
+import { describeTarget, normalize, quiet, roundBox, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
@@ -45,13 +45,23 @@ import * as input from './trusted-input.js';
  * report.
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
- *   refused?: { url: string, message: string, hint: string }, running?: number, report: any }} Attempt
+ *   refused?: { url: string, message: string, hint: string }, running?: number, report: any,
+ *   quietReport?: any }} Attempt
+ *   quietReport: the report to give when it watched on and nothing came of the input
  */
 
 /** How long an action waits for its element to become actionable. */
 export const ACTIONABLE_MS = 5000;
 /** How long it waits when what covers the element has dismiss controls. */
 const BANNER_MS = 1000;
+/**
+ * How long after a click that changed nothing it still watches: a page may
+ * act on a timer (a redirect after "Saved", a search sent when the typing
+ * pauses), and "no visible change" would have the agent click again.
+ */
+const LATE_MS = 600;
+/** How often it looks while it does. */
+const LATE_POLL_MS = 50;
 
 /**
  * What the page script's actionable says of an element (page/dom.js).
@@ -134,14 +144,45 @@ export class Target {
   /**
    * Runs input, then reports whether it took effect and what changed. A
    * dialog the input opens ends the wait at once, and so does the tab
-   * closing (a sign-in popup's button).
+   * closing (a sign-in popup's button). late: the input is a click or a
+   * key a page may answer on a timer; when nothing happened, it watches
+   * LATE_MS longer before it says so.
    * @param {() => Promise<unknown>} fn
+   * @param {{ late?: boolean }} [opts]
    * @returns {Promise<Attempt>}
    */
-  async attempt(fn) {
+  async attempt(fn, { late = false } = {}) {
     /** @type {Attempt} */
     const closed = { closed: true, navigated: false, opened: [], report: {} };
-    return unlessClosed(this.t.tabId, () => this.effects(fn), closed);
+    return unlessClosed(this.t.tabId, async () => {
+      const start = Date.now();
+      const a = await this.effects(fn);
+      if (!late || !idle(a)) return a;
+      // What the page changed meanwhile is its own timers' doing, not said.
+      if (!(await this.stirs(start))) return { ...a, quietReport: a.report };
+      return this.settled(start);
+    }, closed);
+  }
+
+  /**
+   * Whether anything happens within LATE_MS of now that the input sent at
+   * start would have started: a request, a dialog, a navigation, a tab or a
+   * download. A change to the page alone does not count: a page changes on
+   * its own timers too (a carousel, a clock), and the click would be said to
+   * have done it.
+   * @param {number} start
+   */
+  async stirs(start) {
+    const { tabId } = this.t;
+    const sent = evidence.requestsOf(tabId).activity(start).sent;
+    for (const deadline = Date.now() + LATE_MS; Date.now() < deadline;) {
+      await sleep(LATE_POLL_MS, this.signal);
+      const requests = evidence.requestsOf(tabId).activity(start);
+      if (dialogs.current(tabId) || navigation.startedSince(tabId, start) || requests.pending || requests.sent > sent ||
+        fileChooser.openedSince(tabId, start) || policy.refusedSince(tabId, start)) return true;
+      if ((await popups.openedSince(tabId, start)).length || (await downloads.startedSince(tabId, start)).length) return true;
+    }
+    return false;
   }
 
   /**
@@ -167,6 +208,16 @@ export class Target {
     } finally {
       next.cancel();
     }
+    return this.settled(start);
+  }
+
+  /**
+   * What the input sent at start did, once the page has settled: the
+   * requests it started ended, a navigation it started followed.
+   * @param {number} start
+   * @returns {Promise<Attempt>}
+   */
+  async settled(start) {
     const running = await settleRequests(this.t.tabId, start, this.signal);
     const open = dialogs.current(this.t.tabId);
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
@@ -317,13 +368,13 @@ export class Target {
       if (err instanceof Unreachable && err.reach.state === 'offscreen' && action === 'click') {
         // No pointer can reach it, so none has: the DOM's click is the only one.
         await this.watch();
-        const a = await this.attempt(() => this.call('dom', { op: 'click' }));
+        const a = await this.attempt(() => this.call('dom', { op: 'click' }), { late: true });
         return this.done(action, 'dom', a);
       }
       if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked(action, err.reach);
       throw err instanceof Unreachable ? err.error : err;
     }
-    const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
+    const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal), { late: true });
     return this.done(action, 'pointer', a);
   }
 
@@ -414,7 +465,8 @@ export class Target {
     const thrown = evidence.exceptionsSince(this.t.tabId, this.started ?? Date.now());
     if (thrown.length) out.pageErrors = thrown;
     if (!a.navigated && !a.dialog) {
-      const r = await this.report(true);
+      const last = await this.report(true);
+      const r = a.quietReport && !last.dialogOpen ? a.quietReport : last;
       if (!r.dialogOpen) {
         if (a.running) r.requestsRunning = a.running;
         out.changes = summarize(r, a.downloads);
@@ -638,7 +690,7 @@ export class Target {
     await this.locate();
     await this.call('dom', { op: 'focus' });
     await this.watch();
-    const a = await this.attempt(() => input.press(this.t.tabId, key, this.signal));
+    const a = await this.attempt(() => input.press(this.t.tabId, key, this.signal), { late: true });
     const out = await this.done('press', undefined, a);
     out.key = key;
     return out;
@@ -668,6 +720,15 @@ export class Target {
     const loc = await this.locate();
     return { action: 'scroll_into_view', ref: `e${this.t.ref}`, target: this.label, inViewport: loc.inViewport, box: roundBox(loc.box) };
   }
+}
+
+/**
+ * Whether an attempt saw nothing happen.
+ * @param {Attempt} a
+ */
+function idle(a) {
+  return !a.dialog && !a.closed && !a.navigated && !a.opened.length && !a.downloads?.length && !a.chooser && !a.refused &&
+    !a.running && quiet(a.report);
 }
 
 /** An element no action can reach now, and the error that says why. */
