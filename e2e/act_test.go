@@ -561,7 +561,7 @@ func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
 			require.True(t, r.IsError, "covered: %s", textOf(r))
 			blocked := actedOf(t, r)
 			require.NotNil(t, blocked.Blocked, textOf(r))
-			assert.Contains(t, blocked.Blocked.By.Name, "iframe")
+			assert.Equal(t, `iframe "Privacy choices"`, blocked.Blocked.By.Name)
 			require.NotEmpty(t, blocked.Blocked.Dismiss, textOf(r))
 			accept := blocked.Blocked.Dismiss[0]
 			assert.Contains(t, accept.Name, "Accept all")

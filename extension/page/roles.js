@@ -577,7 +577,11 @@
   function describe(el) {
     const role = roleOf(el) || el.tagName.toLowerCase();
     const name = nameOf(el, role) || clip(textOf(el, true)).slice(0, 40);
-    return name ? `${role} "${name}"` : role;
+    if (name) return `${role} "${name}"`;
+    // A nameless frame (a consent manager's, an ad's) by where it is from.
+    const src = isFrame(el) ? /** @type {HTMLIFrameElement} */ (el).src : '';
+    const host = /^https?:/.test(src) ? new URL(src).host : '';
+    return host ? `${role} from ${host}` : role;
   }
 
   oc.roles = {

@@ -106,6 +106,14 @@ test('textOf gathers visible text, alt text and labels, not hidden text', () => 
   assert.equal(describe(page.$('#a')), 'link "Logo Home icon"');
 });
 
+test('describe names a nameless frame by where it is from', () => {
+  const page = new TestPage(`<iframe id=cmp src="https://consent.example.test/banner"></iframe>
+    <iframe id=titled title="Cookie choices" src="https://consent.example.test/b"></iframe><iframe id=blank></iframe>`);
+  const { describe } = page.ns.roles;
+  assert.deepEqual(['cmp', 'titled', 'blank'].map((id) => describe(page.$(`#${id}`))),
+    ['iframe from consent.example.test', 'iframe "Cookie choices"', 'iframe']);
+});
+
 test('the banner is OpenChrome\'s: inBanner knows its contents', () => {
   const page = new TestPage('<openchrome-banner><div><button id=finish>Finish</button></div></openchrome-banner><button id=page>Page</button>');
   const { inBanner, BANNER } = page.ns.roles;
