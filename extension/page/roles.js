@@ -584,9 +584,71 @@
     return host ? `${role} from ${host}` : role;
   }
 
+  /**
+   * The number of each item of a numbered list: from its start (or, when
+   * reversed, its length) on, an item's value attribute setting its own.
+   * @param {HTMLOListElement} ol
+   * @returns {Map<Element, number>}
+   */
+  function numbersOf(ol) {
+    const items = [...ol.children].filter((c) => c.tagName === 'LI' && getComputedStyle(c).display === 'list-item');
+    const start = ol.getAttribute('start');
+    let n = start !== null && Number.isFinite(parseInt(start, 10)) ? parseInt(start, 10) : ol.reversed ? items.length : 1;
+    const out = new Map();
+    for (const li of items) {
+      const v = parseInt(li.getAttribute('value') ?? '', 10);
+      if (Number.isFinite(v)) n = v;
+      out.set(li, n);
+      n += ol.reversed ? -1 : 1;
+    }
+    return out;
+  }
+
+  /**
+   * The marker of item n in a list-style-type: "3.", "c.", "iii.";
+   * undefined for none and for bullets.
+   * @param {number} n
+   * @param {string} type
+   */
+  function markerOf(n, type) {
+    switch (type) {
+      case 'none': case 'disc': case 'circle': case 'square': case 'disclosure-open': case 'disclosure-closed':
+        return undefined;
+      case 'decimal-leading-zero':
+        return `${n < 10 && n >= 0 ? '0' : ''}${n}.`;
+      case 'lower-alpha': case 'lower-latin':
+        return n > 0 ? `${alpha(n)}.` : `${n}.`;
+      case 'upper-alpha': case 'upper-latin':
+        return n > 0 ? `${alpha(n).toUpperCase()}.` : `${n}.`;
+      case 'lower-roman':
+        return n > 0 && n < 4000 ? `${roman(n).toLowerCase()}.` : `${n}.`;
+      case 'upper-roman':
+        return n > 0 && n < 4000 ? `${roman(n)}.` : `${n}.`;
+      default:
+        return `${n}.`;
+    }
+  }
+
+  /** 1 a, 26 z, 27 aa. @param {number} n */
+  function alpha(n) {
+    let s = '';
+    for (let k = n; k > 0; k = Math.floor((k - 1) / 26)) s = String.fromCharCode(97 + ((k - 1) % 26)) + s;
+    return s;
+  }
+
+  /** @param {number} n */
+  function roman(n) {
+    const steps = /** @type {Array<[number, string]>} */ ([[1000, 'M'], [900, 'CM'], [500, 'D'], [400, 'CD'], [100, 'C'],
+      [90, 'XC'], [50, 'L'], [40, 'XL'], [10, 'X'], [9, 'IX'], [5, 'V'], [4, 'IV'], [1, 'I']]);
+    let s = '';
+    let k = n;
+    for (const [v, r] of steps) for (; k >= v; k -= v) s += r;
+    return s;
+  }
+
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
   };
 })();

@@ -5,7 +5,7 @@
 (() => {
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
-  const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden } = oc.roles;
+  const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden, numbersOf, markerOf } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
   /**
@@ -114,13 +114,15 @@
      */
     list(el, ordered) {
       this.flush();
-      let n = 1;
+      const numbers = ordered ? numbersOf(/** @type {HTMLOListElement} */ (el)) : undefined;
       for (const li of el.children) {
         if (li.tagName !== 'LI' || !visible(li)) continue;
         const sub = new Markdown(this.base);
         sub.block(li);
         const lines = sub.done().split('\n').filter((l) => l !== '');
-        const bullet = ordered ? `${n++}. ` : '- ';
+        const n = numbers?.get(li);
+        const marker = n === undefined ? undefined : markerOf(n, getComputedStyle(li).listStyleType);
+        const bullet = marker ? `${marker} ` : '- ';
         lines.forEach((l, i) => this.out.push(this.indent + (i === 0 ? bullet : '  ') + l));
       }
       this.gap();

@@ -58,6 +58,11 @@ test('text: words stay apart where the page puts a space or a control between th
   ].join('\n'));
 });
 
+test('text: a numbered list keeps the numbers a person sees', () => {
+  const page = new TestPage(`<ol start="3"><li>Three</li><li>Four</li></ol><ol style="list-style-type: upper-roman" reversed><li>Two</li><li>One</li></ol>`);
+  assert.equal(page.ok('text').markdown, ['3. Three', '4. Four', '', 'II. Two', 'I. One'].join('\n'));
+});
+
 test('crawl: content in the form asked for, links absolute, without fragments, once each', () => {
   const page = new TestPage(`
     <main><h2>Docs</h2><p>Body text</p></main>

@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -17,12 +17,13 @@
 
   /**
    * @typedef {{ count: number, truncated: boolean, labels: Set<string>, pre: number, listened: number,
-   *   controls: number, pointed: number }} WalkState
+   *   controls: number, pointed: number, numbers: Map<Element, Map<Element, number>> }} WalkState
    *   labels: ids of elements that name a control through aria-labelledby;
    *   pre: how many <pre> elements the walk is inside;
    *   listened: how many of the walk's ancestors (its document counts) listen for clicks;
    *   controls: how many interactive elements the walk is inside;
-   *   pointed: how many elements it found clickable by their hand cursor
+   *   pointed: how many elements it found clickable by their hand cursor;
+   *   numbers: the item numbers of each numbered list met, by list
    */
 
   /**
@@ -249,6 +250,7 @@
       if (pre) st.pre--;
       if (st.pre > 0 || pre) trimPre(kids);
       else trimText(kids);
+      if (tag === 'LI') numbered(el, kids, st);
       // A node whose only content is its own name says it once.
       if (kids.length === 1 && kids[0].text !== undefined && node.name &&
           kids[0].text.trim() === node.name) {
@@ -288,6 +290,27 @@
     }
     out.push(node);
     if (block) breakText(out);
+  }
+
+  /**
+   * Puts the number a person sees before an item of a numbered list: "3."
+   * of a step, "b." of a clause. Bullets, and numbers the page's style
+   * takes away (a breadcrumb's <ol>), are not written.
+   * @param {Element} li
+   * @param {PageTreeNode[]} kids its content
+   * @param {WalkState} st
+   */
+  function numbered(li, kids, st) {
+    const ol = li.parentElement;
+    if (ol?.tagName !== 'OL') return;
+    let numbers = st.numbers.get(ol);
+    if (!numbers) st.numbers.set(ol, (numbers = numbersOf(/** @type {HTMLOListElement} */ (ol))));
+    const n = numbers.get(li);
+    if (n === undefined) return;
+    const marker = markerOf(n, getComputedStyle(li).listStyleType);
+    if (!marker) return;
+    if (kids[0]?.text !== undefined) kids[0].text = `${marker} ${kids[0].text}`;
+    else kids.unshift({ text: `${marker} ` });
   }
 
   /**
@@ -473,7 +496,7 @@
     /** @type {WalkState} */
     const st = {
       count: 0, truncated: false, labels: labelIds(document), pre: 0, listened: listening.has(document) ? 1 : 0, controls: 0,
-      pointed: 0,
+      pointed: 0, numbers: new Map(),
     };
     /** @type {PageTreeNode[]} */
     const kids = [];

@@ -225,6 +225,19 @@ test('a details summary says whether it is open', () => {
   assert.deepEqual(summaries, [['More options', false], ['Shown', true]]);
 });
 
+test('an item of a numbered list starts with the number a person sees', () => {
+  const { snap } = snapshot(`
+    <ol><li>Open the box</li><li><a href="/r">Register</a> online</li></ol>
+    <ol start="5" reversed><li>Five</li><li value="9">Nine</li><li>Eight</li></ol>
+    <ol style="list-style-type: lower-alpha"><li>alpha</li><li>bravo</li></ol>
+    <ol style="list-style-type: none"><li>Home</li></ol>
+    <ul><li>Bullet</li></ul>`);
+  const texts = flat(snap.tree).filter((n) => n.text?.trim() || n.role === 'link')
+    .map((n) => n.text?.trim() ?? `link ${n.name}`);
+  assert.deepEqual(texts, ['1. Open the box', '2.', 'link Register', 'online', '5. Five', '9. Nine', '8. Eight',
+    'a. alpha', 'b. bravo', 'Home', 'Bullet']);
+});
+
 test('the handoff banner is not in the tree', () => {
   const { snap } = snapshot('<openchrome-banner><button>Finish</button></openchrome-banner><button>Page</button>');
   assert.deepEqual(shape(snap.tree), [{ role: 'button', name: 'Page', ref: 1 }]);

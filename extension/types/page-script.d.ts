@@ -109,6 +109,10 @@ interface PageRoles {
   /** el's shadow root, open or closed (not OpenChrome's banner). */
   shadowOf(el: Element): ShadowRoot | null;
   childrenOf(el: Element): Iterable<Node>;
+  /** The number of each shown item of a numbered list. */
+  numbersOf(ol: HTMLOListElement): Map<Element, number>;
+  /** Item n's marker in a list-style-type ("3.", "c."); undefined for none and bullets. */
+  markerOf(n: number, type: string): string | undefined;
   visible(el: Element): boolean;
   /** Whether el takes no input now: :disabled, aria-disabled, or inert. */
   isDisabled(el: Element): boolean;
