@@ -912,26 +912,39 @@ func TestFormInput(t *testing.T) {
 		{"label": "Bio", "value": "Mathematician"},
 		{"label": "Nickname", "value": "Countess"},
 		{"label": "Attachment", "value": "/etc/passwd"},
+		{"label": "Phone", "value": "5551234567"},
+		{"label": "Code", "value": "123456"},
 	}})
 	var out struct {
 		Filled int `json:"filled"`
 		Failed int `json:"failed"`
 		Fields []struct {
-			Field string          `json:"field"`
-			OK    bool            `json:"ok"`
-			Error *protocol.Error `json:"error"`
+			Field     string          `json:"field"`
+			OK        bool            `json:"ok"`
+			Value     any             `json:"value"`
+			Formatted bool            `json:"formatted"`
+			Error     *protocol.Error `json:"error"`
 		} `json:"fields"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
-	assert.True(t, r.IsError, "one field failed")
-	assert.Equal(t, 11, out.Filled)
-	assert.Equal(t, 1, out.Failed)
+	assert.True(t, r.IsError, "two fields failed")
+	assert.Equal(t, 12, out.Filled)
+	assert.Equal(t, 2, out.Failed)
 	for _, f := range out.Fields {
-		if f.Field == "Attachment" {
+		switch f.Field {
+		case "Attachment":
 			assert.False(t, f.OK)
 			assert.Contains(t, f.Error.Message, "file", "file choosers are refused")
-		} else {
+		case "Code":
+			assert.False(t, f.OK)
+			assert.Equal(t, "the control did not keep the value: it keeps at most 4 characters", f.Error.Message)
+		case "Phone":
+			assert.True(t, f.OK, "the page's own format of the same digits: %+v", f)
+			assert.True(t, f.Formatted)
+			assert.Equal(t, "(555) 123-4567", f.Value)
+		default:
 			assert.True(t, f.OK, "%s: %+v", f.Field, f.Error)
+			assert.False(t, f.Formatted, f.Field)
 		}
 	}
 	interact(t, cs, map[string]any{"query": "Languages", "action": "select", "values": []string{"Go", "Python"}, "tabId": tab})

@@ -81,6 +81,29 @@ function changed(r, downloads = []) {
 }
 
 /**
+ * Whether a control kept the text filled into it: as it was; formatted, the
+ * page writing the same characters its own way ("(555) 123-4567" for
+ * "5551234567", "ABC" for "abc", "1,234.50" for "1234.5"); or not, with why
+ * when the control's limit cut it.
+ * @param {string} want what was filled
+ * @param {unknown} got the value now
+ * @param {number} [maxLength] the control's limit
+ * @returns {{ kept: boolean, formatted?: boolean, why?: string }}
+ */
+export function kept(want, got, maxLength) {
+  if (normalize(got) === normalize(want)) return { kept: true };
+  if (typeof got !== 'string' || !got) return { kept: false };
+  const chars = (/** @type {string} */ s) => s.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+  if (chars(got) && chars(got) === chars(want)) return { kept: true, formatted: true };
+  const number = (/** @type {string} */ s) => (/^[^\p{L}]*$/u.test(s) && /\d/.test(s) ? Number(s.replace(/[^\d.-]/g, '')) : NaN);
+  if (Number.isFinite(number(want)) && number(got) === number(want)) return { kept: true, formatted: true };
+  if (maxLength && [...want].length > maxLength && got === [...want].slice(0, maxLength).join('')) {
+    return { kept: false, why: `it keeps at most ${maxLength} characters` };
+  }
+  return { kept: false };
+}
+
+/**
  * A value as fill compares it: line endings and outer white space aside.
  * @param {unknown} v
  */

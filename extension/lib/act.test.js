@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, describeTarget, normalize, quiet, roundBox, scrolled, steady, summarize, truthy,
+  ACT_ACTIONS, describeTarget, kept, normalize, quiet, roundBox, scrolled, steady, summarize, truthy,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -77,4 +77,19 @@ test('quiet: a report in which nothing happened', () => {
     { urlChanged: true }, { invalid: { control: 'textbox "Email"', message: 'Fill it' } }]) {
     assert.ok(!quiet(r), JSON.stringify(r));
   }
+});
+
+test('kept: the text as filled, as the page formats it, or cut by the field', () => {
+  const cases = [
+    { want: 'Ada', got: 'Ada', max: undefined, out: { kept: true } },
+    { want: 'line\r\n', got: 'line', max: undefined, out: { kept: true } },
+    { want: '5551234567', got: '(555) 123-4567', max: undefined, out: { kept: true, formatted: true } },
+    { want: 'abc', got: 'ABC', max: undefined, out: { kept: true, formatted: true } },
+    { want: '1234.5', got: '1,234.50', max: undefined, out: { kept: true, formatted: true } },
+    { want: '123456', got: '1234', max: 4, out: { kept: false, why: 'it keeps at most 4 characters' } },
+    { want: 'Ada', got: '', max: undefined, out: { kept: false } },
+    { want: 'Ada', got: 'Bob', max: undefined, out: { kept: false } },
+    { want: '12', got: '13', max: undefined, out: { kept: false } },
+  ];
+  for (const c of cases) assert.deepEqual(kept(c.want, c.got, c.max), c.out, `${c.want} -> ${c.got}`);
 });

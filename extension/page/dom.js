@@ -56,6 +56,8 @@
       disabled: isDisabled(el),
       editable: editable(el),
       readonly: readOnly(el) || undefined,
+      // How many characters it keeps, when the page limits them.
+      maxLength: (isInput(el) || isTextArea(el)) && el.maxLength > 0 ? el.maxLength : undefined,
       checked: isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
         ? el.checked : el.getAttribute('aria-checked') === 'true' ? true : undefined,
       value: secretOf(el) ? undefined : valueOf(el, role),

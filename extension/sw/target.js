@@ -22,7 +22,7 @@
 // before.
 
 import { sleep } from '../lib/abort.js';
-import { describeTarget, normalize, quiet, roundBox, steady, summarize, truthy } from '../lib/act.js';
+import { describeTarget, kept, quiet, roundBox, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
@@ -638,7 +638,10 @@ export class Target {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field
     } else if (want !== undefined && now) {
-      out.verified = normalize(now.value) === normalize(want);
+      const k = kept(want, now.value, loc.maxLength);
+      out.verified = k.kept;
+      if (k.formatted) out.formatted = true;
+      if (k.why) out.unkept = k.why;
     }
     return out;
   }

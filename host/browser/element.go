@@ -60,6 +60,12 @@ type Acted struct {
 	Value    json.RawMessage `json:"value,omitempty"` // a string, or a list for a multiple select
 	ValueSet bool            `json:"value_set,omitempty"`
 	Verified *bool           `json:"verified,omitempty"`
+	// Formatted: fill's text was kept as the page writes it ("(555)
+	// 123-4567" for "5551234567"); Value says how.
+	Formatted bool `json:"formatted,omitempty"`
+	// Unkept: why the control did not keep fill's text, when it is known
+	// ("it keeps at most 4 characters").
+	Unkept string `json:"unkept,omitempty"`
 }
 
 // Blocked says what covers an element an action was meant for: nothing was

@@ -70,13 +70,15 @@ func formInputTool() Tool {
 
 // fieldResult is what became of one field.
 type fieldResult struct {
-	Field    string          `json:"field"`
-	Ref      string          `json:"ref,omitempty"`
-	OK       bool            `json:"ok"`
-	Value    json.RawMessage `json:"value,omitempty"`
-	Checked  *bool           `json:"checked,omitempty"`
-	Strategy string          `json:"strategy,omitempty"`
-	Error    *protocol.Error `json:"error,omitempty"`
+	Field   string          `json:"field"`
+	Ref     string          `json:"ref,omitempty"`
+	OK      bool            `json:"ok"`
+	Value   json.RawMessage `json:"value,omitempty"`
+	Checked *bool           `json:"checked,omitempty"`
+	// Formatted: the page wrote the value its own way; Value says how.
+	Formatted bool            `json:"formatted,omitempty"`
+	Strategy  string          `json:"strategy,omitempty"`
+	Error     *protocol.Error `json:"error,omitempty"`
 }
 
 func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol.ToolResult, error) {
@@ -185,7 +187,12 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) (fieldResult
 		r.Value = json.RawMessage(`"(set; not shown)"`)
 	}
 	r.OK = done.Verified == nil || *done.Verified
-	if !r.OK {
+	r.Formatted = done.Formatted
+	switch {
+	case !r.OK && done.Unkept != "":
+		r.Error = protocol.Errorf(protocol.CodeConflict, "the control did not keep the value: %s", done.Unkept).
+			WithHint("shorten the value to what the field takes, or check what the page asks for")
+	case !r.OK:
 		r.Error = protocol.Errorf(protocol.CodeConflict, "the control did not keep the value").
 			WithHint("read_page to see it; some controls rewrite what is typed")
 	}
