@@ -644,6 +644,20 @@ func TestDragByRef(t *testing.T) {
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "tabId": tab}, protocol.CodeBadRequest)
 }
 
+// formFilled is form_input's result.
+type formFilled struct {
+	Fields []struct {
+		Field     string          `json:"field"`
+		OK        bool            `json:"ok"`
+		Value     any             `json:"value"`
+		Formatted bool            `json:"formatted"`
+		Error     *protocol.Error `json:"error"`
+	} `json:"fields"`
+	Filled, Failed int
+	Change         struct{ Type, Summary string }
+	NextActions    []struct{ Tool string } `json:"nextActions"`
+}
+
 // actedOf reads an interact result's structured content.
 func actedOf(t *testing.T, r *mcp.CallToolResult) acted {
 	t.Helper()
@@ -726,20 +740,10 @@ func TestFormInputStopsWhereTheFormLeavesItsPage(t *testing.T) {
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/dialogs.html")
-	type result struct {
-		Fields []struct {
-			Field string          `json:"field"`
-			OK    bool            `json:"ok"`
-			Error *protocol.Error `json:"error"`
-		} `json:"fields"`
-		Filled, Failed int
-		Change         struct{ Type, Summary string }
-		NextActions    []struct{ Tool string } `json:"nextActions"`
-	}
-	fill := func(fields ...map[string]any) result {
+	fill := func(fields ...map[string]any) formFilled {
 		r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": fields})
 		require.True(t, r.IsError, "a field was not filled: %s", textOf(r))
-		var out result
+		var out formFilled
 		require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
 		return out
 	}
@@ -915,17 +919,7 @@ func TestFormInput(t *testing.T) {
 		{"label": "Phone", "value": "5551234567"},
 		{"label": "Code", "value": "123456"},
 	}})
-	var out struct {
-		Filled int `json:"filled"`
-		Failed int `json:"failed"`
-		Fields []struct {
-			Field     string          `json:"field"`
-			OK        bool            `json:"ok"`
-			Value     any             `json:"value"`
-			Formatted bool            `json:"formatted"`
-			Error     *protocol.Error `json:"error"`
-		} `json:"fields"`
-	}
+	var out formFilled
 	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
 	assert.True(t, r.IsError, "two fields failed")
 	assert.Equal(t, 12, out.Filled)
