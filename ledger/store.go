@@ -322,10 +322,15 @@ func (s *Store) writeMeta(m Meta) error {
 // meta.json.damaged, and a new one says the record was cancelled, with the
 // error code "damaged" and why. A record that is not damaged is refused
 // (conflict): cancel it the usual way.
-func (s *Store) EndDamaged(ctx context.Context, id string) (Meta, error) {
+func (s *Store) EndDamaged(ctx context.Context, id string) (m Meta, err error) {
 	if err := s.checkID(id); err != nil {
 		return Meta{}, err
 	}
+	defer func() { // after the unlock, as in updateWith
+		if err == nil {
+			s.wake(id)
+		}
+	}()
 	lock, err := s.lock(ctx, id)
 	if err != nil {
 		return Meta{}, err
@@ -344,13 +349,12 @@ func (s *Store) EndDamaged(ctx context.Context, id string) (Meta, error) {
 		return Meta{}, s.wrap(id, err)
 	}
 	now := s.clock()
-	m := Meta{ID: id, Kind: "damaged", Status: StatusCancelled, CreatedAt: now, UpdatedAt: now, FinishedAt: &now,
+	m = Meta{ID: id, Kind: "damaged", Status: StatusCancelled, CreatedAt: now, UpdatedAt: now, FinishedAt: &now,
 		PID: s.pid, Error: &ErrorInfo{Code: "damaged", Message: protocol.AsError(why).Message}}
 	if err := s.writeMeta(m); err != nil {
 		return Meta{}, err
 	}
 	_ = s.appendLocked(id, now, EventStatus, map[string]any{"from": "damaged", "to": m.Status})
-	s.wake(id)
 	return m, nil
 }
 
@@ -429,7 +433,14 @@ func (s *Store) update(ctx context.Context, id string, fn func(*Meta) error) (Me
 // updateWith runs fn under the record's lock as [Store.Update] describes,
 // then after (may be nil) with the written meta, still under the lock, so
 // events are appended in the order the changes were made.
-func (s *Store) updateWith(ctx context.Context, id string, fn func(*Meta) error, after func(Meta)) (Meta, error) {
+func (s *Store) updateWith(ctx context.Context, id string, fn func(*Meta) error, after func(Meta)) (m Meta, err error) {
+	// Waiters are woken once the lock below is released (defers run last in
+	// first out), so what they do next does not find the record busy.
+	defer func() {
+		if err == nil && s.life.Terminal(m.Status) {
+			s.wake(id)
+		}
+	}()
 	lock, err := s.lock(ctx, id)
 	if err != nil {
 		return Meta{}, err
@@ -444,7 +455,7 @@ func (s *Store) updateWith(ctx context.Context, id string, fn func(*Meta) error,
 	if s.life.Terminal(old.Status) {
 		return old, protocol.Errorf(protocol.CodeConflict, "%s %s is %s and can no longer change", s.life.Noun, id, old.Status)
 	}
-	m := old
+	m = old
 	if err := fn(&m); err != nil {
 		return old, s.wrap(id, err)
 	}
@@ -469,9 +480,6 @@ func (s *Store) updateWith(ctx context.Context, id string, fn func(*Meta) error,
 	}
 	if after != nil {
 		after(m)
-	}
-	if s.life.Terminal(m.Status) {
-		s.wake(id)
 	}
 	return m, nil
 }

@@ -40,6 +40,7 @@ func (s *Store) Wait(ctx context.Context, id string) (Meta, error) {
 			return Meta{}, err
 		}
 		if s.life.Terminal(m.Status) {
+			s.settle(ctx, id)
 			return m, nil
 		}
 		select {
@@ -50,6 +51,17 @@ func (s *Store) Wait(ctx context.Context, id string) (Meta, error) {
 			code, _ := ctxCode(ctx.Err())
 			return m, protocol.Errorf(code, "%s %s is still %s", s.life.Noun, id, m.Status).WithCause(ctx.Err())
 		}
+	}
+}
+
+// settle waits for whoever made the record terminal to let go of its lock:
+// meta.json is written under the lock, so a reader can see the end before
+// the writer has finished, and a caller woken by Wait may take the lock next
+// (to clean up or to read) and must not find it held. Past ctx, the terminal
+// meta is still the answer.
+func (s *Store) settle(ctx context.Context, id string) {
+	if lock, err := s.lock(ctx, id); err == nil {
+		lock.Unlock()
 	}
 }
 

@@ -91,6 +91,47 @@ func TestWaitSeesAnotherProcessesTransition(t *testing.T) {
 	}
 }
 
+// A writer makes a record terminal under its lock, so a waiter can see the
+// end while the lock is still held. Wait returns only once it is let go: the
+// caller may take it next (a test checking the runner cleaned up did, and
+// found it held).
+func TestWaitReturnsOnceTheWriterLetsGo(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(t.TempDir(), TaskLifecycle(), Options{})
+	require.NoError(t, err)
+	m, err := s.Create("crawl", "", nil)
+	require.NoError(t, err)
+	_, err = s.Transition(ctx, m.ID, StatusRunning, nil)
+	require.NoError(t, err)
+	ch := startWait(t, ctx, s, m.ID)
+
+	// Stand where updateWith stands after writing meta.json.
+	lock, err := s.lock(ctx, m.ID)
+	require.NoError(t, err)
+	m, err = s.readMeta(m.ID)
+	require.NoError(t, err)
+	m.Status = StatusFailed
+	require.NoError(t, s.writeMeta(m))
+	s.wake(m.ID)
+	select {
+	case w := <-ch:
+		t.Fatalf("Wait returned while the writer held the lock: %+v", w)
+	case <-time.After(3 * pollInterval):
+	}
+
+	lock.Unlock()
+	select {
+	case w := <-ch:
+		require.NoError(t, w.err)
+		assert.Equal(t, StatusFailed, w.m.Status)
+		held, err := TryLock(s.file(m.ID, lockFile))
+		require.NoError(t, err, "the lock is free for the waiter")
+		held.Unlock()
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait did not return once the lock was let go")
+	}
+}
+
 func TestWaitOnATerminalRecordReturnsAtOnce(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openStore(t, TaskLifecycle())
