@@ -36,6 +36,7 @@ type acted struct {
 	Closed    bool   `json:"closed"`
 	Delivered bool   `json:"delivered"`
 	Typed     string `json:"typed"`
+	Found     string `json:"found"`
 	Error     *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
@@ -1147,6 +1148,39 @@ func TestTheTypedPasswordNeverComesBack(t *testing.T) {
 
 // TestTypingPressesTheKeysAPersonWould types a tab and a line break: Tab
 // moves to the next field, as it does under a person's hands.
+// TestAClosedSelectSaysWhatItOffers: a closed select's list is the
+// browser's own, drawn outside the page, which no read or click reaches. The
+// tree lists its options, a click on it says how to pick one, and a click on
+// an option's text picks it, once.
+func TestAClosedSelectSaysWhatItOffers(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	country := refOf(t, tree, `combobox "Country"`)
+	assert.Contains(t, tree, country+` value="Sweden" options="Norway|Sweden|Denmark"`)
+
+	a := interact(t, cs, map[string]any{"ref": country, "action": "click", "tabId": tab})
+	require.NotNil(t, a.Change)
+	assert.Contains(t, a.Change.Summary, "pick with interact select, from Norway, Sweden, Denmark")
+	require.Len(t, a.NextActions, 1)
+	assert.Equal(t, map[string]any{"action": "select", "ref": country, "values": []any{"Norway"}, "tabId": float64(tab)}, a.NextActions[0].Args)
+
+	a = interact(t, cs, map[string]any{"query": "Denmark", "action": "click", "tabId": tab})
+	assert.Equal(t, "select", a.Action)
+	assert.Equal(t, country, a.Ref)
+	assert.Contains(t, a.Found, `option "Denmark"`)
+	assert.Equal(t, "Denmark", a.Value)
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "input delivered; the value is set, nothing else changed", a.Change.Summary)
+	assert.Equal(t, map[string]any{"country": float64(1)}, pageRuns(t, cs, tab), "one change event")
+
+	assert.Contains(t, ok(t, cs, "find", map[string]any{"query": "Norway", "tabId": tab}), country+` (option "Norway")`)
+	err := fails(t, cs, "interact", map[string]any{"query": "Country", "action": "select", "tabId": tab}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "not one of its options")
+}
+
 func TestTypingPressesTheKeysAPersonWould(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -11,8 +11,11 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
-    roleOf, nameOf, textOf, clip, shadowOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
+
+  /** How many of a select's options an answer lists. */
+  const MAX_LISTED = 20;
 
   /**
    * The element's box in this frame's top-level viewport (same-origin parent
@@ -62,6 +65,8 @@
         ? el.checked : el.getAttribute('aria-checked') === 'true' ? true : undefined,
       value: secretOf(el) ? undefined : valueOf(el, role),
       secret: secretOf(el) || undefined,
+      // A closed select's list is the browser's own: what it offers.
+      options: choicesOf(el)?.slice(0, MAX_LISTED),
       focused: deepActive() === el,
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
@@ -251,7 +256,7 @@
         opts.find((o) => o.text.trim().toLowerCase() === lw);
       if (!o) {
         throw new PageError('bad_request', `${describe(el)} has no option "${w}"`,
-          `options: ${opts.slice(0, 20).map((o) => o.label || o.text).join(', ')}`);
+          `options: ${opts.slice(0, MAX_LISTED).map((o) => o.label || o.text).join(', ')}`);
       }
       if (o.disabled) throw new PageError('bad_request', `option "${w}" is disabled`);
       return o;

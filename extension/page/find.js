@@ -7,7 +7,14 @@
   if (oc.find) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { refFor, advance, next } = oc.refs;
-  const { isInput, isLabel, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel } = oc.roles;
+  const {
+    isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
+    choicesOf, isDisabled,
+  } = oc.roles;
+
+  /** Scores of a closed select's option named so, and of one whose label holds the query. */
+  const OPTION_EXACT = 80;
+  const OPTION_PART = 50;
 
   /**
    * find: ranked candidates for a query: a role and/or a name, text, label,
@@ -17,11 +24,12 @@
   function find({ query, limit, refBase }) {
     advance(refBase);
     const q = query.trim();
-    /** @type {Map<Element, { score: number, why: string }>} */
+    /** @type {Map<Element, { score: number, why: string, option?: string }>} */
     const hits = new Map();
-    const add = (/** @type {Element} */ el, /** @type {number} */ score, /** @type {string} */ why) => {
+    /** @type {(el: Element, score: number, why: string, option?: string) => void} */
+    const add = (el, score, why, option) => {
       const had = hits.get(el);
-      if (!had || had.score < score) hits.set(el, { score, why });
+      if (!had || had.score < score) hits.set(el, { score, why, option });
     };
 
     // A query is a name, text or label; one whose first word is a role
@@ -37,6 +45,21 @@
     const roleOnly = INTERACTIVE.has(q.toLowerCase()) || STRUCTURE.has(q.toLowerCase()) ? q.toLowerCase() : '';
 
     for (const el of allElements(document)) {
+      if (isOption(el)) {
+        // An option of a closed select: the person sees it once the list
+        // opens, and picks it there. The select is what is acted on.
+        const sel = el.closest('select');
+        const choices = sel ? choicesOf(sel) : undefined;
+        if (sel && choices) {
+          const label = clip(el.label || el.text);
+          const want = readings[0].name;
+          const l = label.toLowerCase();
+          if (choices.includes(label) && visible(sel) && !isDisabled(sel) && want && l.includes(want)) {
+            add(sel, l === want ? OPTION_EXACT : OPTION_PART, `option "${label}"`, label);
+          }
+          continue;
+        }
+      }
       if (!visible(el) && !shownLabel(el)) continue;
       const role = roleOf(el);
       if (!role && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
@@ -76,10 +99,10 @@
     }
     const ranked = [...hits].sort((a, b) => b[1].score - a[1].score ||
       (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    const candidates = ranked.slice(0, limit).map(([el, { score, why }]) => {
+    const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
       const role = roleOf(el);
       const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
-      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el) };
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
     return { candidates, total: hits.size, nextRef: next() };
   }

@@ -107,3 +107,17 @@ test('field names every control a label fits alike, with where each is', () => {
   assert.deepEqual(email.alike.map((/** @type {any} */ a) => [a.role, a.name, a.near]),
     [['textbox', 'Email', 'Sign in'], ['textbox', 'Email', 'Newsletter']]);
 });
+
+test("find names a closed select by its options' labels; a list box's options are its own", () => {
+  const page = new TestPage(`
+    <label>Country <select><option>Norway</option><option>Sweden</option><option disabled>Swedenborg</option></select></label>
+    <label>Off <select disabled><option>Sweden</option></select></label>
+    <label>Langs <select multiple><option>Sweden (SE)</option></select></label>`);
+  const found = (/** @type {string} */ query) => page.ok('find', { query, limit: 10, refBase: 1 }).candidates
+    .map((/** @type {any} */ c) => [c.role, c.name, c.option, c.why]);
+  assert.deepEqual(found('Sweden'), [
+    ['combobox', 'Country', 'Sweden', 'option "Sweden"'],
+    ['option', 'Sweden (SE)', undefined, 'name contains "sweden"'],
+  ], 'not the disabled select, not the disabled option');
+  assert.deepEqual(found('Norw'), [['combobox', 'Country', 'Norway', 'option "Norway"']]);
+});

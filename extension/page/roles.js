@@ -496,6 +496,20 @@
   }
 
   /**
+   * The options a person can pick from a closed select's list, by label;
+   * undefined for anything else. The list is the browser's own, drawn
+   * outside the page, so the select itself says what it offers. Hidden and
+   * disabled options cannot be picked.
+   * @param {Element} el
+   * @returns {string[] | undefined}
+   */
+  function choicesOf(el) {
+    if (!isSelect(el) || el.multiple || el.size > 1) return undefined;
+    return [...el.options].filter((o) => !o.disabled && !o.hidden && !o.closest('optgroup[disabled]'))
+      .map((o) => clip(o.label || o.text)).filter(Boolean);
+  }
+
+  /**
    * A control's current value, when it has one worth showing.
    * @param {Element} el
    * @param {string} role
@@ -649,6 +663,6 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   };
 })();

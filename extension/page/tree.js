@@ -8,10 +8,12 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, readOnly,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly,
   } = oc.roles;
 
   const MAX_NODES = 60000;
+  /** A closed select's options sent with it; read_page shows fewer. */
+  const MAX_CHOICES = 100;
   /** Roles an aria-activedescendant points at. */
   const ACTIVE_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'row', 'tab']);
 
@@ -218,12 +220,17 @@
     if (name) node.name = name;
     if (INTERACTIVE.has(role) || SECTION.has(role) || el.tagName === 'IFRAME') node.ref = refFor(el);
     states(el, role, node);
+    const choices = choicesOf(el);
+    if (choices?.length) {
+      node.options = choices.slice(0, MAX_CHOICES);
+      if (choices.length > MAX_CHOICES) node.moreOptions = choices.length - MAX_CHOICES;
+    }
 
     if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') {
       frameInto(/** @type {HTMLIFrameElement} */ (el), node, st);
     } else if (role === 'listbox') {
-      // A list of options shows them; a closed select (combobox) shows only
-      // its value, and its options when one is asked for.
+      // A list of options shows them, each with its ref; a closed select
+      // (combobox) lists its options' labels on itself (above).
       /** @type {PageTreeNode[]} */
       const kids = [];
       walkChildren(el, kids, st);

@@ -171,8 +171,23 @@ test('a combobox drawn with elements shows its choice, and the textbox inside it
   assert.deepEqual(shape(snap.tree), [
     { role: 'combobox', name: 'Color', ref: 1, expanded: false, value: 'Pick a color' },
     { role: 'combobox', ref: 2, expanded: false, kids: [{ role: 'textbox', name: 'City', ref: 3 }] },
-    { role: 'combobox', name: 'Size', ref: 4, value: 'Small' },
+    { role: 'combobox', name: 'Size', ref: 4, value: 'Small', options: ['Small', 'Large'] },
   ]);
+});
+
+test('a closed select lists the options a person can pick, the first hundred', () => {
+  const many = Array.from({ length: 130 }, (_, i) => `<option>C${i}</option>`).join('');
+  const { snap } = snapshot(`
+    <select aria-label=Country><option disabled selected>Choose…</option>
+      <optgroup label=Europe><option>Norway</option><option label="Sverige">Sweden</option></optgroup>
+      <optgroup label=Gone disabled><option>Atlantis</option></optgroup><option hidden>Secret</option></select>
+    <select aria-label=Long>${many}</select>`);
+  const [country, long] = snap.tree.filter((/** @type {PageTreeNode} */ n) => n.role === 'combobox');
+  assert.deepEqual(country.options, ['Norway', 'Sverige']);
+  assert.equal(country.moreOptions, undefined);
+  assert.equal(long.options.length, 100);
+  assert.equal(long.options[99], 'C99');
+  assert.equal(long.moreOptions, 30);
 });
 
 test('a modal dialog says so; one that is merely open does not', () => {

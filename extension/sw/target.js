@@ -87,6 +87,8 @@ export class Target {
     this.t = t;
     this.offset = offset;
     this.signal = signal;
+    /** @type {string[] | undefined} a clicked closed select's options */
+    this.options = undefined;
   }
 
   /** @param {string} method @param {Record<string, unknown>} [args] */
@@ -359,7 +361,10 @@ export class Target {
       button: /** @type {input.Button} */ (action === 'right_click' ? 'right' : 'left'),
       count: action === 'double_click' ? 2 : 1,
     };
-    await this.locate();
+    const loc = await this.locate();
+    // A closed select opens the browser's own list, which no call can see
+    // or click: the answer says what it offers, for interact select.
+    if (Array.isArray(loc.options)) this.options = loc.options;
     /** @type {Point} */
     let p;
     try {
@@ -462,6 +467,7 @@ export class Target {
       // Playwright MCP's modal state: the next call answers it.
       out.fileChooser = { multiple: a.chooser.multiple, next: 'upload_file with the paths, without ref' };
     }
+    if (this.options && !a.navigated) out.options = this.options;
     const thrown = evidence.exceptionsSince(this.t.tabId, this.started ?? Date.now());
     if (thrown.length) out.pageErrors = thrown;
     if (!a.navigated && !a.dialog) {

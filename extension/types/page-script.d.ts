@@ -40,6 +40,10 @@ interface PageTreeNode {
   /** The option the focused element points at (aria-activedescendant). */
   active?: boolean;
   value?: string;
+  /** A closed select's options, by label (the first MAX_CHOICES). */
+  options?: string[];
+  /** How many more options it has than options holds. */
+  moreOptions?: number;
   /** Why the value is left out: 'password' or 'secret'. */
   secret?: string;
   href?: string;
@@ -123,6 +127,7 @@ interface PageRoles {
   /** Why a control's value must not be shown: 'password', 'secret', or ''. */
   secretOf(el: Element): string;
   valueOf(el: Element, role: string): string | undefined;
+  choicesOf(el: Element): string[] | undefined;
   readOnly(el: Element): boolean;
   shownLabel(el: Element): HTMLLabelElement | undefined;
   describe(el: Element): string;
@@ -160,7 +165,7 @@ interface PageText {
 /** page/find.js */
 interface PageFind {
   find(args: { query: string; limit: number; refBase: number }): {
-    candidates: Array<{ ref: number; role: string; name: string; why: string; score: number; href?: string; near?: string }>;
+    candidates: Array<{ ref: number; role: string; name: string; why: string; score: number; href?: string; near?: string; option?: string }>;
     total: number;
     nextRef: number;
   };

@@ -44,6 +44,9 @@ type Acted struct {
 	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`
 	OK                *bool    `json:"ok,omitempty"`
 	Opened            []int    `json:"opened,omitempty"` // tabs the action opened, now the agent's
+	// Options: a closed select was clicked; its list is the browser's
+	// own, which no call sees. These are what it offers.
+	Options []string `json:"options,omitempty"`
 	// PageErrors: what the page threw while it acted on the input (an
 	// uncaught exception in the click's handler), one line each.
 	PageErrors []string `json:"pageErrors,omitempty"`
@@ -180,6 +183,9 @@ type Candidate struct {
 	Score int    `json:"score"`
 	Href  string `json:"href,omitempty"` // a link's target
 	Near  string `json:"near,omitempty"` // the heading of the part of the page it is in
+	// Option: the query named this option of a closed select (Ref), whose
+	// list the browser draws; the select is picked from, not clicked.
+	Option string `json:"option,omitempty"`
 }
 
 // Found answers element.find: the best candidates, and how many matched.

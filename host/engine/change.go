@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -37,6 +38,10 @@ type effects struct {
 	changes   string // the page's own account: "2 elements added"
 	threw     bool   // the page threw while it handled the input
 	running   int    // requests the input started, still running when the extension stopped waiting
+	wrote     bool   // a control took the text or option the input gave it
+	// A closed select that was clicked: its ref, value and options.
+	selectRef, value string
+	options          []string
 }
 
 func actedEffects(a browser.Acted) effects {
@@ -47,6 +52,14 @@ func actedEffects(a browser.Acted) effects {
 	}
 	if a.URL != nil {
 		e.url = *a.URL
+	}
+	switch a.Action {
+	case "fill", "type", "clear", "select":
+		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
+	}
+	if len(a.Options) > 0 {
+		e.selectRef, e.options = a.Ref, a.Options
+		_ = json.Unmarshal(a.Value, &e.value) // a closed select's is a string
 	}
 	return e
 }
@@ -92,6 +105,18 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		}
 	case e.navigated:
 		return change{"navigation", "navigated to " + e.url}, []nextAction{onTab("read_page", map[string]any{})}
+	case len(e.options) > 0:
+		// Whatever the click drew, it is in the browser's own list, which
+		// neither read_page nor input to the page reaches.
+		pick := e.options[0]
+		for _, o := range e.options {
+			if o != e.value {
+				pick = o
+				break
+			}
+		}
+		return change{"none", "input delivered; a select's list is the browser's own: pick with interact select, from " + strings.Join(e.options, ", ")},
+			[]nextAction{onTab("interact", map[string]any{"action": "select", "ref": e.selectRef, "values": []string{pick}})}
 	case e.changes == "" && e.running > 0:
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
 	case e.changes == "":
@@ -101,8 +126,11 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"dom", e.changes}, nil
 	}
 	// The page's account may say more: "no visible change: the page did
-	// not move…".
+	// not move…". A control's own value is not counted in it.
 	summary := "input delivered; " + e.changes
+	if e.wrote {
+		summary = "input delivered; the value is set, nothing else changed" + strings.TrimPrefix(e.changes, "no visible change")
+	}
 	if e.threw {
 		// Nothing changed because the page's own handler failed: say so,
 		// or the agent tries again and again.

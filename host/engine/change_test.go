@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -31,6 +32,10 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"a dialog before all", effects{dialog: `confirm "Sure?"`, navigated: true}, "dialog", `a dialog opened: confirm "Sure?"`, "interact"},
 		{"the tab closed", effects{closed: true}, "tab_closed", "the page closed its own tab", "tabs_context"},
 		{"raw input, unwatched", effects{}, "none", "input delivered", ""},
+		{"a control took the text", effects{changes: "no visible change", wrote: true}, "none",
+			"input delivered; the value is set, nothing else changed", ""},
+		{"a control took the text, a request is still running", effects{changes: "no visible change yet: 1 request it started still running", wrote: true}, "none",
+			"input delivered; the value is set, nothing else changed yet: 1 request it started still running", ""},
 		{"raw input, a request still running", effects{running: 2}, "none", "input delivered; 2 request(s) it started still running", ""},
 	}
 	for _, tt := range tests {
@@ -48,6 +53,75 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 	}
 	_, next := changeOf(7, effects{opened: []int{9}})
 	assert.Equal(t, 9, next[0].Args["tabId"], "read the new tab, not the old one")
+}
+
+func TestAClickedSelectPointsToInteractSelect(t *testing.T) {
+	raw, _ := json.Marshal("Small")
+	delivered := true
+	ch, next := changeOf(7, actedEffects(browser.Acted{Ref: "e3", Delivered: &delivered, Changes: "no visible change",
+		Value: raw, Options: []string{"Small", "Medium", "Large"}}))
+	assert.Equal(t, "none", ch.Type)
+	assert.Contains(t, ch.Summary, "pick with interact select, from Small, Medium, Large")
+	require.Len(t, next, 1)
+	assert.Equal(t, map[string]any{"action": "select", "ref": "e3", "values": []string{"Medium"}, "tabId": 7}, next[0].Args,
+		"an option other than the one it holds")
+}
+
+func TestOnlyAValueTheControlKeptCountsAsWritten(t *testing.T) {
+	yes, no := true, false
+	val, _ := json.Marshal("Bob")
+	tests := []struct {
+		name  string
+		a     browser.Acted
+		wrote bool
+	}{
+		{"fill kept", browser.Acted{Action: "fill", Value: val, Verified: &yes}, true},
+		{"fill not kept", browser.Acted{Action: "fill", Value: val, Verified: &no}, false},
+		{"a secret", browser.Acted{Action: "fill", ValueSet: true, Verified: &yes}, true},
+		{"select", browser.Acted{Action: "select", Value: val}, true},
+		{"a click on a field", browser.Acted{Action: "click", Value: val}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.wrote, actedEffects(tt.a).wrote)
+		})
+	}
+}
+
+func TestAQueryNamingAnOptionPicksIt(t *testing.T) {
+	size := browser.Candidate{Ref: 3, Role: "combobox", Name: "Size", Option: "Medium"}
+	text := "Large"
+	tests := []struct {
+		name   string
+		act    browser.Act
+		c      browser.Candidate
+		action string
+		values []string
+		err    string
+	}{
+		{"a click on the option picks it", browser.Act{Action: "click"}, size, "select", []string{"Medium"}, ""},
+		{"select takes its option from the query", browser.Act{Action: "select"}, size, "select", []string{"Medium"}, ""},
+		{"values given are kept", browser.Act{Action: "select", Values: []string{"Large"}}, size, "select", []string{"Large"}, ""},
+		{"so is text", browser.Act{Action: "select", Text: &text}, size, "select", nil, ""},
+		{"a hover stays a hover", browser.Act{Action: "hover"}, size, "hover", nil, ""},
+		{"a select by its own name needs values", browser.Act{Action: "select"}, browser.Candidate{Ref: 3, Role: "combobox", Name: "Size"}, "", nil,
+			`select needs values, e.g. ["Norway"]: the query named e3 (combobox "Size"), not one of its options`},
+		{"a click on the select itself stays a click", browser.Act{Action: "click"}, browser.Candidate{Ref: 3, Role: "combobox"}, "click", nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := tt.act
+			err := pickOption(&a, tt.c)
+			if tt.err != "" {
+				require.Error(t, err)
+				assert.Equal(t, tt.err, protocol.AsError(err).Message)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.action, a.Action)
+			assert.Equal(t, tt.values, a.Values)
+		})
+	}
 }
 
 func TestBlockedErrorNamesTheWayOut(t *testing.T) {

@@ -52,8 +52,8 @@ func (s step) validate() error {
 		return bad("%s needs text", s.Action)
 	case s.Action == "press" && s.Key == "":
 		return bad(`press needs key, e.g. "Enter" or "ctrl+a"`)
-	case s.Action == "select" && len(s.Values) == 0 && s.Text == nil:
-		return bad(`select needs values, e.g. ["Norway"]`)
+	case s.Action == "select" && len(s.Values) == 0 && s.Text == nil && s.Query == "":
+		return bad(`select needs values, e.g. ["Norway"]`).WithHint("or a query that names the option")
 	case s.Action == "drag" && (s.Target == "") == (s.To == nil):
 		return bad("drag needs target (the ref to drop on) or to ([x, y]), one of them")
 	case s.To != nil && len(s.To) != 2:
@@ -141,6 +141,9 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 			}
 			found = &c
 			a.Ref = fmt.Sprintf("e%d", found.Ref)
+			if err := pickOption(&a, c); err != nil {
+				return browser.Acted{}, err
+			}
 		}
 		return browser.ElementAct(a).Run(ctx, c)
 	})
@@ -165,6 +168,22 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 		out.Found = fmt.Sprintf("%q matched %s (%s)", s.Query, a.Ref, found.Why)
 	}
 	return out, nil
+}
+
+// pickOption makes a step whose query named an option of a closed select
+// pick it: a person opens the list and clicks the option, but the list is
+// the browser's own, out of reach of input to the page. A select by query
+// takes its option from the query too.
+func pickOption(a *browser.Act, c browser.Candidate) error {
+	noValues := len(a.Values) == 0 && a.Text == nil
+	switch {
+	case c.Option != "" && (a.Action == "click" || a.Action == "select" && noValues):
+		a.Action, a.Values = "select", []string{c.Option}
+	case a.Action == "select" && noValues:
+		return protocol.Errorf(protocol.CodeBadRequest, `select needs values, e.g. ["Norway"]: the query named %s, not one of its options`, describeCandidate(c)).
+			WithHint("read_page lists its options on its line")
+	}
+	return nil
 }
 
 // How long a step's query waits for something on the page to match it, and

@@ -104,7 +104,7 @@ func (c *call) readTree(ctx context.Context, tab int, r treeRead) (*pagetree.Sna
 		return nil, err
 	}
 	// A read of one element is a look up close: its links are written whole.
-	f := pagetree.Options{Interactive: r.filter == "interactive", MaxDepth: r.depth, NoValues: r.noValues, FullLinks: r.ref != ""}
+	f := pagetree.Options{Interactive: r.filter == "interactive", MaxDepth: r.depth, NoValues: r.noValues, FullLinks: r.ref != "", AllOptions: r.ref != ""}
 	if u, err := url.Parse(pt.URL); err == nil {
 		f.Base = u
 	}

@@ -18,7 +18,13 @@ type Options struct {
 	MaxDepth    int      // 0: no limit
 	NoValues    bool     // leave out controls' values: for what is written to disk, typed text never is
 	FullLinks   bool     // write every link target whole; see linkTarget
+	AllOptions  bool     // write every option of a closed select, not the first few
 }
+
+// shownOptions is how many of a closed select's options a read of the whole
+// page writes: enough to pick from a short list, and a long one (countries)
+// costs a line, not a page.
+const shownOptions = 8
 
 // Format writes nodes as the lines of read_page's tree, e.g.
 //
@@ -446,6 +452,9 @@ func (w *treeWriter) label(n *Node) string {
 	case n.Value != "" && !w.f.NoValues:
 		b.WriteString(" value=" + strconv.Quote(n.Value))
 	}
+	if len(n.Options) > 0 {
+		b.WriteString(" options=" + w.options(n))
+	}
 	// A link to a place on the page itself says nothing its name does not:
 	// following it does not leave the page; nor does a javascript: one,
 	// which only runs the page's script.
@@ -463,6 +472,20 @@ func (w *treeWriter) label(n *Node) string {
 		}
 	}
 	return b.String()
+}
+
+// options writes a closed select's options as one quoted list,
+// "Small|Medium|Large", and how many more there are when not all are written.
+func (w *treeWriter) options(n *Node) string {
+	opts, more := n.Options, n.MoreOptions
+	if !w.f.AllOptions && len(opts) > shownOptions {
+		opts, more = opts[:shownOptions], more+len(opts)-shownOptions
+	}
+	s := strconv.Quote(strings.Join(opts, "|"))
+	if more > 0 {
+		s += fmt.Sprintf(" (+%d more)", more)
+	}
+	return s
 }
 
 // linkTarget writes a link's target relative to the page. An anchor into

@@ -11,26 +11,30 @@ import (
 // (extension/page/): an element with its role, accessible name, the
 // states that matter and a ref when an agent can act on it, or a run of text.
 type Node struct {
-	Role     string     `json:"role,omitempty"`
-	Name     string     `json:"name,omitempty"`
-	Text     string     `json:"text,omitempty"`
-	Ref      int        `json:"ref,omitempty"`
-	Level    int        `json:"level,omitempty"`
-	Checked  string     `json:"checked,omitempty"`
-	Disabled bool       `json:"disabled,omitempty"`
-	Expanded *bool      `json:"expanded,omitempty"`
-	Selected bool       `json:"selected,omitempty"`
-	Required bool       `json:"required,omitempty"`
-	Readonly bool       `json:"readonly,omitempty"` // shown and focusable, but takes no typing
-	Modal    bool       `json:"modal,omitempty"`    // a dialog that makes the rest of the page inert
-	Title    string     `json:"title,omitempty"`    // the tooltip of a control named only by a symbol
-	Current  bool       `json:"current,omitempty"`  // aria-current: the page, step or tab a person is on
-	Active   bool       `json:"active,omitempty"`   // the option the focused element points at
-	Value    string     `json:"value,omitempty"`
-	Secret   string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
-	Href     string     `json:"href,omitempty"`
-	Frame    *FrameInfo `json:"frame,omitempty"`
-	Inline   bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
+	Role     string `json:"role,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Text     string `json:"text,omitempty"`
+	Ref      int    `json:"ref,omitempty"`
+	Level    int    `json:"level,omitempty"`
+	Checked  string `json:"checked,omitempty"`
+	Disabled bool   `json:"disabled,omitempty"`
+	Expanded *bool  `json:"expanded,omitempty"`
+	Selected bool   `json:"selected,omitempty"`
+	Required bool   `json:"required,omitempty"`
+	Readonly bool   `json:"readonly,omitempty"` // shown and focusable, but takes no typing
+	Modal    bool   `json:"modal,omitempty"`    // a dialog that makes the rest of the page inert
+	Title    string `json:"title,omitempty"`    // the tooltip of a control named only by a symbol
+	Current  bool   `json:"current,omitempty"`  // aria-current: the page, step or tab a person is on
+	Active   bool   `json:"active,omitempty"`   // the option the focused element points at
+	Value    string `json:"value,omitempty"`
+	// Options: a closed select's options by label, which a person sees
+	// only once its list opens; MoreOptions, how many more it has.
+	Options     []string   `json:"options,omitempty"`
+	MoreOptions int        `json:"moreOptions,omitempty"`
+	Secret      string     `json:"secret,omitempty"` // "password" or "secret": the value is never read
+	Href        string     `json:"href,omitempty"`
+	Frame       *FrameInfo `json:"frame,omitempty"`
+	Inline      bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
 	// Clickable: no role says so, but a script listens for its clicks.
 	Clickable bool `json:"clickable,omitempty"`
 	// Draggable: no role says so, but it can be dragged (draggable="true").

@@ -51,6 +51,23 @@ link "Home" e13 current
 option "pytorch" e14 active`,
 		},
 		{
+			name: "a closed select says what it offers",
+			nodes: []Node{
+				{Role: "combobox", Name: "Size", Ref: 3, Value: "Small", Options: []string{"Small", "Medium", "Large"}},
+				{Role: "combobox", Name: "Country", Ref: 4, Options: []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"}, MoreOptions: 240},
+			},
+			want: `combobox "Size" e3 value="Small" options="Small|Medium|Large"
+combobox "Country" e4 options="A|B|C|D|E|F|G|H" (+242 more)`,
+		},
+		{
+			name: "read by ref, a select lists every option it was sent",
+			nodes: []Node{
+				{Role: "combobox", Name: "Country", Ref: 4, Options: []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"}, MoreOptions: 240},
+			},
+			f:    Options{AllOptions: true},
+			want: `combobox "Country" e4 options="A|B|C|D|E|F|G|H|I|J" (+240 more)`,
+		},
+		{
 			name: "text and inline links share a line",
 			nodes: []Node{
 				{Text: "See "},
