@@ -150,6 +150,13 @@ func TestReadPage(t *testing.T) {
 		up := ok(t, cs, "read_page", map[string]any{"tabId": tab, "ref": long[1]})
 		assert.Contains(t, up, `-> secure.html#importlib.abc.Loader.exec_module`, "a read of the link writes it whole")
 
+		// A table of contents nests a page's sections under the page: they
+		// go where it does, and say so once.
+		assert.Regexp(t, `(?m)^ link "The secure area" e\d+ -> secure\.html\n  link "importlib\.abc\.Loader" e\d+\n   link "load_module\(\)" (e\d+)$`, tree)
+		nested := regexp.MustCompile(`link "load_module\(\)" (e\d+)`).FindStringSubmatch(tree)
+		require.NotNil(t, nested)
+		assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab, "ref": nested[1]}), `-> secure.html#importlib.abc.Loader.load_module`)
+
 		ok(t, cs, "interact", map[string]any{"tabId": tab, "ref": long[1], "action": "click"})
 		href := ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "location.href"})
 		assert.True(t, strings.HasSuffix(href, `/secure.html#importlib.abc.Loader.exec_module"`), "the ref follows the link exactly: %s", href)

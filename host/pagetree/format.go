@@ -64,11 +64,15 @@ type treeWriter struct {
 	lines []string
 	// landmarks written so far, by their nodes without refs: the ref of the first
 	landmarks map[string]int
+	// within is the page (a URL without its fragment) that the link leading
+	// the list item around these nodes goes to; lead, the page of the item
+	// being written, which its nested items are within. See outlined.
+	within, lead string
 }
 
 // sub returns a writer for content written apart and placed at depth.
 func (w *treeWriter) sub(depth int) *treeWriter {
-	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks}
+	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks, within: w.within, lead: w.lead}
 }
 
 // nodes writes a run of sibling nodes at depth.
@@ -203,6 +207,8 @@ func (w *treeWriter) element(n *Node, depth int) {
 // item writes a list item: its first line in its place, the rest under it.
 func (w *treeWriter) item(kids []Node, depth int) {
 	sub := w.sub(depth)
+	sub.within = w.lead
+	sub.lead = leadPage(kids)
 	sub.nodes(kids, 0)
 	for i, l := range sub.lines {
 		if i == 0 {
@@ -458,7 +464,7 @@ func (w *treeWriter) label(n *Node) string {
 	// A link to a place on the page itself says nothing its name does not:
 	// following it does not leave the page; nor does a javascript: one,
 	// which only runs the page's script.
-	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) {
+	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) && !w.outlined(n.Href) {
 		b.WriteString(" -> " + w.linkTarget(n.Href))
 	}
 	if n.Frame != nil {
@@ -486,6 +492,38 @@ func (w *treeWriter) options(n *Node) string {
 		s += fmt.Sprintf(" (+%d more)", more)
 	}
 	return s
+}
+
+// outlined reports whether href is a place in the page that the link
+// leading the list item around it goes to: a table of contents nests a
+// page's sections under the page ("math — Mathematical functions" ->
+// math.html, then "ceil()", "floor()", ...), and writing "-> math.html#…"
+// on each of hundreds of lines says what the outline does. An anchor short
+// enough to be written (#abs, #/inbox) still is; a read of the link's ref
+// writes every target whole.
+func (w *treeWriter) outlined(href string) bool {
+	if w.within == "" || w.f.FullLinks {
+		return false
+	}
+	page, _, _ := strings.Cut(href, "#")
+	return page == w.within && strings.HasSuffix(w.linkTarget(href), "#…")
+}
+
+// leadPage is the page the link that starts a list item goes to, when one
+// does.
+func leadPage(kids []Node) string {
+	for i := range kids {
+		k := &kids[i]
+		if k.Role == "" && strings.TrimSpace(k.Text) == "" {
+			continue
+		}
+		if k.Role != "link" || isScriptURL(k.Href) {
+			return ""
+		}
+		page, _, _ := strings.Cut(k.Href, "#")
+		return page
+	}
+	return ""
 }
 
 // linkTarget writes a link's target relative to the page. An anchor into

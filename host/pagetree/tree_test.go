@@ -162,6 +162,50 @@ Found a link "bug" e5 -> /bugs.html ?`,
 plain item`,
 		},
 		{
+			name: "a table of contents nests a page's sections under the page, without repeating it",
+			nodes: []Node{{Role: "list", Kids: []Node{
+				{Role: "listitem", Kids: []Node{
+					{Role: "link", Name: "math — Mathematical functions", Ref: 3, Href: "http://127.0.0.1:8080/library/MATH.html"},
+					{Role: "list", Kids: []Node{
+						{Role: "listitem", Kids: []Node{
+							{Role: "link", Name: "Number-theoretic functions", Ref: 4, Href: "http://127.0.0.1:8080/library/MATH.html#number-theoretic-functions"},
+							{Role: "list", Kids: []Node{
+								{Role: "listitem", Kids: []Node{{Role: "link", Name: "ceil()", Ref: 5, Href: "http://127.0.0.1:8080/library/MATH.html#math.ceil"}}},
+								{Role: "listitem", Kids: []Node{{Role: "link", Name: "abs()", Ref: 6, Href: "http://127.0.0.1:8080/library/functions.html#functions.abs"}}},
+								{Role: "listitem", Kids: []Node{{Role: "link", Name: "pi", Ref: 7, Href: "http://127.0.0.1:8080/library/MATH.html#pi"}}},
+							}},
+						}},
+					}},
+				}},
+				{Role: "listitem", Kids: []Node{
+					{Text: " "},
+					{Role: "link", Name: "cmath", Ref: 8, Href: "http://127.0.0.1:8080/library/cmath.html"},
+					{Role: "list", Kids: []Node{
+						{Role: "listitem", Kids: []Node{{Role: "link", Name: "phase()", Ref: 9, Href: "http://127.0.0.1:8080/library/cmath.html#cmath.phase"}}},
+					}},
+				}},
+				{Role: "listitem", Kids: []Node{
+					{Text: "See "},
+					{Role: "link", Name: "cmath", Ref: 11, Href: "http://127.0.0.1:8080/library/cmath.html", Inline: true},
+					{Role: "list", Kids: []Node{
+						{Role: "listitem", Kids: []Node{{Role: "link", Name: "phase()", Ref: 12, Href: "http://127.0.0.1:8080/library/cmath.html#cmath.phase"}}},
+					}},
+				}},
+				{Role: "listitem", Kids: []Node{{Role: "link", Name: "ceil() again", Ref: 10, Href: "http://127.0.0.1:8080/library/MATH.html#math.ceil"}}},
+			}}},
+			f: Options{Base: base},
+			want: `link "math — Mathematical functions" e3 -> MATH.html
+ link "Number-theoretic functions" e4
+  link "ceil()" e5
+  link "abs()" e6 -> functions.html#…
+  link "pi" e7 -> MATH.html#pi
+link "cmath" e8 -> cmath.html
+ link "phase()" e9
+See link "cmath" e11 -> cmath.html
+ link "phase()" e12 -> cmath.html#…
+link "ceil() again" e10 -> MATH.html#…`,
+		},
+		{
 			name: "one line of content goes after a colon; a link on the page itself has no target",
 			nodes: []Node{
 				{Role: "heading", Name: "Truth Value Testing", Level: 2, Kids: []Node{
