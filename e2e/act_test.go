@@ -581,14 +581,15 @@ func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
 
 // TestABannerNamesItsButtonsHoweverItIsBuilt covers "Pay now" with consent
 // banners built as the consent managers build them: the buttons inside a
-// labelled region (a container, not a control), or inside a shadow root.
-// Nothing is clicked, both buttons are named, and after one the payment
-// runs once.
+// labelled region (a container, not a control), inside a shadow root, or
+// in a dialog shown modal. Nothing is clicked, what covers it and both
+// buttons are named, and after one the payment runs once.
 func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 	e := newEnv(t)
 	a, _ := fixtureSites(t)
 	cs := e.client("e2e")
-	for _, kind := range []string{"region", "shadow"} {
+	blockers := map[string]string{"region": `region "Cookie banner"`, "shadow": `dialog "Privacy settings"`, "modal": `dialog "Your privacy"`}
+	for _, kind := range []string{"region", "shadow", "modal"} {
 		t.Run(kind, func(t *testing.T) {
 			tab := openTab(t, cs, a.URL+"/banners.html?kind="+kind)
 			r := call(t, cs, "interact", map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
@@ -600,6 +601,7 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 				names = append(names, d.Name)
 			}
 			assert.Equal(t, []string{`button "Reject all"`, `button "Accept all cookies"`}, names, textOf(r))
+			assert.Equal(t, blockers[kind], blocked.Blocked.By.Name)
 			assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 
 			require.Len(t, blocked.Blocked.Dismiss, 2)

@@ -11,7 +11,7 @@
   const { element, refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
-    roleOf, nameOf, textOf, clip, shadowOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -477,7 +477,8 @@
       up = layoutParent(up)) {
       root = up;
     }
-    const blocker = { ref: refFor(root), name: describe(root) };
+    const named = titledIn(root) ?? root;
+    const blocker = { ref: refFor(named), name: describe(named) };
     const dismiss = dismissIn(root);
     if (dismiss.length) return { blocker, dismiss };
     const iframe = isFrame(root) ? root : root.querySelector('iframe');
@@ -486,6 +487,31 @@
     if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
     return { blocker, dismiss, frame: { ref: refFor(iframe), url: /** @type {HTMLIFrameElement} */ (iframe).src } };
   }
+
+  /** Roles of what a person calls a banner or a dialog by its name. */
+  const TITLED = new Set(['dialog', 'alertdialog', 'region', 'banner', 'complementary', 'contentinfo', 'form']);
+
+  /**
+   * What in a blocker (a backdrop and what it holds, a wrapper) a person
+   * would name it by: the first shown dialog or named region in it, shadow
+   * roots too; undefined when there is none to be found near the top.
+   * @param {Element} root
+   * @returns {Element | undefined}
+   */
+  function titledIn(root) {
+    /** @type {Element[]} */
+    const queue = [root];
+    for (let i = 0; i < queue.length && i < TITLED_LOOK; i++) {
+      const el = queue[i];
+      const role = roleOf(el);
+      if (TITLED.has(role) && (role.endsWith('dialog') || nameOf(el, role)) && visible(el)) return el;
+      for (const c of childrenOf(el)) if (isElement(c)) queue.push(c);
+    }
+    return undefined;
+  }
+
+  /** How many elements of a blocker titledIn looks at, outermost first. */
+  const TITLED_LOOK = 200;
 
   /**
    * Whether el is in doc, or in a frame of doc's (at any depth).

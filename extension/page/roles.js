@@ -111,6 +111,8 @@
     'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TD',
     'TH', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
   ]);
+  /** Controls whose text is read apart from what is next to them. */
+  const APART = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'OPTION']);
   // Elements that flow within a line of text.
   const INLINE = new Set([
     'A', 'ABBR', 'B', 'BDI', 'BDO', 'BUTTON', 'CITE', 'CODE', 'DATA', 'DFN', 'EM', 'I', 'IMG',
@@ -361,10 +363,11 @@
         out += ` ${el.value} `;
         return;
       }
-      const block = BLOCK.has(el.tagName);
-      if (block) out += ' ';
+      // Blocks, and controls side by side ("I agree" "Cancel"), read apart.
+      const apart = BLOCK.has(el.tagName) || APART.has(el.tagName);
+      if (apart) out += ' ';
       for (const child of childrenOf(el)) visit(child);
-      if (block) out += ' ';
+      if (apart) out += ' ';
     };
     visit(root);
     return out.replace(/\s+/g, ' ').trim();
@@ -590,7 +593,10 @@
   /** A short, safe description of an element: role or tag, and its name. @param {Element} el */
   function describe(el) {
     const role = roleOf(el) || el.tagName.toLowerCase();
-    const name = nameOf(el, role) || clip(textOf(el, true)).slice(0, 40);
+    // A dialog a person knows by its title; its text would run on into
+    // its buttons.
+    const title = role === 'dialog' || role === 'alertdialog' ? el.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]') : null;
+    const name = nameOf(el, role) || clip(textOf(title && visible(title) ? title : el, true)).slice(0, 40);
     if (name) return `${role} "${name}"`;
     // A nameless frame (a consent manager's, an ad's) by where it is from.
     const src = isFrame(el) ? /** @type {HTMLIFrameElement} */ (el).src : '';
