@@ -890,7 +890,16 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 
 	t.Run("a hover menu opens on a real hover", func(t *testing.T) {
 		tab := openTab(t, cs, a.URL+"/menu.html")
-		fails(t, cs, "interact", map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+		// Not shown yet: the error says where it is and what to hover.
+		err := fails(t, cs, "interact", map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+		where := regexp.MustCompile(`menuitem "Laptops" is there but hidden, inside (.+) (e\d+)$`).FindStringSubmatch(err.Message)
+		require.NotNil(t, where, err.Message)
+		assert.Equal(t, "hover or click "+where[2]+" to show it, then act again", err.Hint)
+		interact(t, cs, map[string]any{"ref": where[2], "action": "hover", "tabId": tab})
+		interact(t, cs, map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab})
+		assert.Equal(t, `"chose: Laptops"`, status(t, cs, tab))
+
+		tab = openTab(t, cs, a.URL+"/menu.html")
 		ok(t, cs, "read_page", map[string]any{"tabId": tab})
 		h := interact(t, cs, map[string]any{"query": "Products", "action": "hover", "snapshot": "diff", "tabId": tab})
 		assert.Contains(t, h.Snapshot, `+ menuitem "Laptops"`, "the diff shows what opened")

@@ -9,7 +9,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled,
+    choicesOf, isDisabled, describe,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -104,7 +104,28 @@
       const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
-    return { candidates, total: hits.size, nextRef: next() };
+    return { candidates, total: hits.size, hidden: hits.size ? undefined : hiddenMatch(readings), nextRef: next() };
+  }
+
+  /**
+   * A control named want that a person cannot see now, and the nearest part
+   * of the page around it they can: a menu item shown on hover, a setting
+   * in a closed disclosure. A query that finds nothing says where to look.
+   * @param {Array<{ role: string, name: string }>} readings the query's
+   */
+  function hiddenMatch(readings) {
+    for (const el of allElements(document)) {
+      const role = roleOf(el);
+      if (!INTERACTIVE.has(role) || visible(el) || inBanner(el)) continue;
+      // Text under a hidden element is hidden too: the name is its content.
+      const name = clip(nameOf(el, role) || el.textContent || '').toLowerCase();
+      if (!readings.some((r) => r.name && r.name === name && (!r.role || r.role === role))) continue;
+      let holder = el.parentElement;
+      while (holder && !visible(holder)) holder = holder.parentElement;
+      if (!holder || holder === document.body || holder === document.documentElement) return { name: describe(el) };
+      return { name: describe(el), holder: { ref: `e${refFor(holder)}`, name: describe(holder) } };
+    }
+    return undefined;
   }
 
   /** How far up near looks for a heading. */

@@ -121,3 +121,17 @@ test("find names a closed select by its options' labels; a list box's options ar
   ], 'not the disabled select, not the disabled option');
   assert.deepEqual(found('Norw'), [['combobox', 'Country', 'Norway', 'option "Norway"']]);
 });
+
+test('a query only a hidden control answers says where it is, and what a person sees around it', () => {
+  const page = new TestPage(`
+    <div id=menu>Products<ul style="display:none"><li><a href="#w">Widgets</a></li></ul></div>
+    <div hidden><button>Gadgets</button></div>`);
+  const hidden = (/** @type {string} */ query) => page.ok('find', { query, limit: 10, refBase: 1 }).hidden;
+  const widgets = hidden('Widgets');
+  assert.deepEqual(widgets, { name: 'link "Widgets"', holder: { ref: widgets.holder.ref, name: 'div "Products"' } });
+  assert.equal(page.ok('locate', { ref: Number(widgets.holder.ref.slice(1)) }).tag, 'div', 'the holder has a ref');
+  assert.deepEqual(hidden('link Widgets')?.name, 'link "Widgets"', 'a role and a name');
+  assert.equal(hidden('button Widgets'), undefined, 'of another role');
+  assert.deepEqual(hidden('Gadgets'), { name: 'button "Gadgets"' }, 'hidden where nothing around it shows');
+  assert.equal(hidden('Products'), undefined, 'a visible match is a match');
+});

@@ -166,6 +166,7 @@ interface PageText {
 interface PageFind {
   find(args: { query: string; limit: number; refBase: number }): {
     candidates: Array<{ ref: number; role: string; name: string; why: string; score: number; href?: string; near?: string; option?: string }>;
+    hidden?: { name: string; holder?: { ref: string; name: string } };
     total: number;
     nextRef: number;
   };

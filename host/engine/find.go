@@ -54,6 +54,9 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 		Total   int     `json:"total"`
 		Matches []match `json:"matches"`
 	}{tab, r.Total, []match{}}
+	if len(r.Candidates) == 0 && r.Hidden != nil {
+		return textResult(fmt.Sprintf("no visible match for %q in tab %d: %s; %s", in.Query, tab, r.Hidden.Where(), r.Hidden.Hint()), structured)
+	}
 	if len(r.Candidates) == 0 {
 		return textResult(fmt.Sprintf("no match for %q in tab %d; try other words, or read_page", in.Query, tab), structured)
 	}

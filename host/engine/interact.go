@@ -131,6 +131,10 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 			if err != nil {
 				return browser.Acted{}, err
 			}
+			if len(r.Candidates) == 0 && r.Hidden != nil {
+				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing a person sees on the page of tab %d matches %q (waited %s): %s",
+					tab, s.Query, appearWait, r.Hidden.Where()).WithHint(r.Hidden.Hint())
+			}
 			if len(r.Candidates) == 0 {
 				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
 					WithHint("call find or read_page for refs, or tabs_context if it is another tab")
