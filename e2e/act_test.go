@@ -1007,6 +1007,33 @@ func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
 	assert.Contains(t, err.Message, "step 1")
 }
 
+// TestAKeyPressSaysWhatItDid: Enter in a login form, pressed in the field
+// (by ref) or at whatever has focus (no ref), is delivered once and says
+// where it went, with the read that comes next.
+func TestAKeyPressSaysWhatItDid(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	for _, byRef := range []bool{true, false} {
+		t.Run(fmt.Sprintf("by ref %v", byRef), func(t *testing.T) {
+			tab := openTab(t, cs, site.URL+"/login.html")
+			interact(t, cs, map[string]any{"query": "Username", "action": "fill", "text": "tomsmith", "tabId": tab})
+			pw := interact(t, cs, map[string]any{"query": "Password", "action": "fill", "text": "SuperSecretPassword!", "tabId": tab})
+			args := map[string]any{"action": "press", "key": "Enter", "tabId": tab}
+			if byRef {
+				args["ref"] = pw.Ref
+			}
+			a := interact(t, cs, args)
+			assert.True(t, a.Delivered)
+			require.NotNil(t, a.Change, "%+v", a)
+			assert.Equal(t, "navigation", a.Change.Type)
+			require.NotEmpty(t, a.NextActions)
+			assert.Equal(t, "read_page", a.NextActions[0].Tool)
+			assert.Equal(t, `"Secure Area"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.title", "tabId": tab}))
+		})
+	}
+}
+
 // TestScrollingThePage scrolls a long page with interact and no element, as
 // a person turns the wheel over it: the answer says where the view is.
 func TestScrollingThePage(t *testing.T) {

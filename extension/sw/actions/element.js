@@ -36,7 +36,7 @@ async function act(params, { tabId, signal }) {
   }
   if (action === 'press' && params.ref === undefined) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
-    return { action, key, ...(await runInput(tabId, (s) => input.press(tabId, key, s), signal)) };
+    return { action, key, delivered: true, ...(await runInput(tabId, (s) => input.press(tabId, key, s), signal)) };
   }
   if (action === 'scroll' && params.ref === undefined) {
     // The page itself, as a person scrolls with the wheel over it: what
