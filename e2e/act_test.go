@@ -37,6 +37,7 @@ type acted struct {
 	Delivered bool   `json:"delivered"`
 	Typed     string `json:"typed"`
 	Found     string `json:"found"`
+	Answered  string `json:"answered"`
 	Error     *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
@@ -811,8 +812,22 @@ func TestDialogs(t *testing.T) {
 	assert.Equal(t, `confirm "Delete everything?"`, a.Dialog)
 	err := fails(t, cs, "read_page", map[string]any{"tabId": tab}, protocol.CodeConflict)
 	assert.Contains(t, err.Hint, "accept_dialog")
-	interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
+	a = interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
+	assert.Equal(t, `confirm "Delete everything?"`, a.Answered)
+	require.NotNil(t, a.Change)
+	assert.Equal(t, `answered confirm "Delete everything?"`, a.Change.Summary)
 	assert.Equal(t, `"confirm: false"`, status(t, cs, tab))
+
+	// A dialog the page opens once the first is answered is the answer's.
+	interact(t, cs, map[string]any{"query": "Confirm", "action": "click", "tabId": tab})
+	a = interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	assert.Equal(t, `alert "Deleted"`, a.Dialog)
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "dialog", a.Change.Type)
+	require.NotEmpty(t, a.NextActions)
+	assert.Equal(t, "accept_dialog", a.NextActions[0].Args["action"])
+	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	assert.Equal(t, `"confirm: true"`, status(t, cs, tab))
 
 	interact(t, cs, map[string]any{"query": "Prompt", "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"action": "accept_dialog", "text": "Ada", "tabId": tab})
@@ -829,7 +844,9 @@ func TestDialogs(t *testing.T) {
 	interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
 	assert.Equal(t, `"unsaved"`, status(t, cs, tab), "it stayed")
 	fails(t, cs, "navigate", map[string]any{"url": next, "tabId": tab}, protocol.CodeConflict)
-	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	a = interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "navigation", a.Change.Type, "the answer let the tab leave: %+v", a)
 	ok(t, cs, "wait_for", map[string]any{"url": next, "tabId": tab})
 
 	// A page that alerts as it loads: the navigation says which dialog holds it.

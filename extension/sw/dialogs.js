@@ -71,8 +71,11 @@ export async function answer(tabId, accept, promptText, { signal } = {}) {
   /** @type {Record<string, unknown>} */
   const params = { accept };
   if (promptText !== undefined) params.promptText = promptText;
+  const answered = open.get(tabId);
   await cdp.send(tabId, 'Page.handleJavaScriptDialog', params, { signal });
-  open.delete(tabId);
+  // The page may open its next dialog (an alert after a confirm) before
+  // the answer's reply comes back: that one stays open.
+  if (open.get(tabId) === answered) open.delete(tabId);
 }
 
 /**

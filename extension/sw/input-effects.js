@@ -77,6 +77,18 @@ export function runInput(tabId, fn, signal) {
 }
 
 /**
+ * runAnswer is runInput for the answer to an open dialog, which input to
+ * the page is refused during: what the page did once it ran on (another
+ * dialog, a navigation away).
+ * @param {number} tabId
+ * @param {(signal: AbortSignal) => Promise<unknown>} fn
+ * @param {AbortSignal} signal
+ */
+export function runAnswer(tabId, fn, signal) {
+  return unlessClosed(tabId, () => effects(tabId, fn, signal), { navigated: false, closed: true });
+}
+
+/**
  * runInput's work while the tab stays.
  * @param {number} tabId
  * @param {(signal: AbortSignal, stop: AbortSignal) => Promise<unknown>} fn

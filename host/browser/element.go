@@ -26,7 +26,10 @@ type Act struct {
 // the order of their names, as results have always listed them; absent
 // fields stay absent.
 type Acted struct {
-	Action     string       `json:"action,omitempty"`
+	Action string `json:"action,omitempty"`
+	// Answered: the dialog accept_dialog or dismiss_dialog answered; Dialog
+	// is then the next one the page opened, if it did.
+	Answered   string       `json:"answered,omitempty"`
 	Box        *Box         `json:"box,omitempty"`
 	Changes    string       `json:"changes,omitempty"`
 	Blocked    *Blocked     `json:"blocked,omitempty"` // nothing was done: something covers the element

@@ -39,6 +39,7 @@ type effects struct {
 	threw     bool   // the page threw while it handled the input
 	running   int    // requests the input started, still running when the extension stopped waiting
 	wrote     bool   // a control took the text or option the input gave it
+	answered  string // the dialog the input answered
 	// A closed select that was clicked: its ref, value and options.
 	selectRef, value string
 	options          []string
@@ -46,7 +47,7 @@ type effects struct {
 
 func actedEffects(a browser.Acted) effects {
 	e := effects{closed: a.Closed, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
-		threw: len(a.PageErrors) > 0}
+		threw: len(a.PageErrors) > 0, answered: a.Answered}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
 	}
@@ -119,6 +120,8 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 			[]nextAction{onTab("interact", map[string]any{"action": "select", "ref": e.selectRef, "values": []string{pick}})}
 	case e.changes == "" && e.running > 0:
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
+	case e.changes == "" && e.answered != "":
+		return change{"none", "answered " + e.answered}, nil
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
 		return change{"none", "input delivered"}, nil

@@ -4,14 +4,13 @@
 // sw/target.js.
 
 import { ACT_ACTIONS, DIRECTIONS, scrolled } from '../../lib/act.js';
-import { sleep } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
-import { SETTLE_MS, runInput } from '../input-effects.js';
+import { runAnswer, runInput } from '../input-effects.js';
 import { Target } from '../target.js';
 import * as input from '../trusted-input.js';
 import { upload as setFiles } from '../upload.js';
@@ -29,10 +28,10 @@ async function act(params, { tabId, signal }) {
   if (action === 'accept_dialog' || action === 'dismiss_dialog') {
     const d = dialogs.current(tabId);
     if (!d) throw new ActionError('bad_request', 'no JavaScript dialog is open in this tab');
-    await dialogs.answer(tabId, action === 'accept_dialog', stringParam(params, 'text'), { signal });
-    await sleep(SETTLE_MS);
-    const tab = await chrome.tabs.get(tabId);
-    return { action, dialog: dialogs.describe(d), url: tab.url, title: tab.title };
+    const text = stringParam(params, 'text');
+    const out = await runAnswer(tabId, (s) => dialogs.answer(tabId, action === 'accept_dialog', text, { signal: s }), signal);
+    // dialog, when there is one, is the next one the page opened.
+    return { action, answered: dialogs.describe(d), delivered: true, ...out };
   }
   if (action === 'press' && params.ref === undefined) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
