@@ -44,17 +44,27 @@
     }
     const roleOnly = INTERACTIVE.has(q.toLowerCase()) || STRUCTURE.has(q.toLowerCase()) ? q.toLowerCase() : '';
 
+    /** A closed select's pickable options, once per select; null when it cannot be picked from now. */
+    const picks = new Map();
+    /** @param {HTMLSelectElement} sel @returns {Set<string> | null | undefined} */
+    const pickable = (sel) => {
+      if (!picks.has(sel)) {
+        const choices = choicesOf(sel);
+        picks.set(sel, choices && (visible(sel) && !isDisabled(sel) ? new Set(choices) : null));
+      }
+      return picks.get(sel);
+    };
     for (const el of allElements(document)) {
       if (isOption(el)) {
         // An option of a closed select: the person sees it once the list
         // opens, and picks it there. The select is what is acted on.
         const sel = el.closest('select');
-        const choices = sel ? choicesOf(sel) : undefined;
-        if (sel && choices) {
+        const choices = sel ? pickable(sel) : undefined;
+        if (sel && choices !== undefined) {
           const label = clip(el.label || el.text);
           const want = readings[0].name;
           const l = label.toLowerCase();
-          if (choices.includes(label) && visible(sel) && !isDisabled(sel) && want && l.includes(want)) {
+          if (choices?.has(label) && want && l.includes(want)) {
             add(sel, l === want ? OPTION_EXACT : OPTION_PART, `option "${label}"`, label);
           }
           continue;
@@ -108,7 +118,7 @@
   }
 
   /**
-   * A control named want that a person cannot see now, and the nearest part
+   * A control named as the query reads that a person cannot see now, and the nearest part
    * of the page around it they can: a menu item shown on hover, a setting
    * in a closed disclosure. A query that finds nothing says where to look.
    * @param {Array<{ role: string, name: string }>} readings the query's
