@@ -1201,8 +1201,6 @@ func TestTheTypedPasswordNeverComesBack(t *testing.T) {
 	secretsOnDisk(t, string(e.home), password)
 }
 
-// TestTypingPressesTheKeysAPersonWould types a tab and a line break: Tab
-// moves to the next field, as it does under a person's hands.
 // TestAClosedSelectSaysWhatItOffers: a closed select's list is the
 // browser's own, drawn outside the page, which no read or click reaches. The
 // tree lists its options, a click on it says how to pick one, and a click on
@@ -1236,6 +1234,8 @@ func TestAClosedSelectSaysWhatItOffers(t *testing.T) {
 	assert.Contains(t, err.Message, "not one of its options")
 }
 
+// TestTypingPressesTheKeysAPersonWould types a tab and a line break: Tab
+// moves to the next field, as it does under a person's hands.
 func TestTypingPressesTheKeysAPersonWould(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
