@@ -2,7 +2,6 @@ package browser
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/openchrome/openchrome/protocol"
@@ -206,23 +205,6 @@ type Found struct {
 type HiddenMatch struct {
 	Name   string   `json:"name"`
 	Holder *Control `json:"holder,omitempty"`
-}
-
-// Where says where a hidden control is and how to show it, as a clause:
-// `link "Widgets" is there but hidden, inside div "Products" e3`.
-func (h *HiddenMatch) Where() string {
-	if h.Holder == nil {
-		return h.Name + " is there but hidden"
-	}
-	return fmt.Sprintf("%s is there but hidden, inside %s %s", h.Name, h.Holder.Name, h.Holder.Ref)
-}
-
-// Hint names the call that may show it.
-func (h *HiddenMatch) Hint() string {
-	if h.Holder == nil {
-		return "do what shows it first (open its menu or section); read_page shows what is visible now"
-	}
-	return fmt.Sprintf("hover or click %s to show it, then act again", h.Holder.Ref)
 }
 
 // ElementFind ranks tab's elements against query, handing out refs.

@@ -142,3 +142,12 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	a.Blocked.PassThrough = true
 	assert.Contains(t, blockedError(a).Hint, "lets clicks through")
 }
+
+func TestAHiddenMatchSaysWhereToLook(t *testing.T) {
+	in := &browser.HiddenMatch{Name: `link "Widgets"`, Holder: &browser.Control{Ref: "e3", Name: `div "Products"`}}
+	assert.Equal(t, `link "Widgets" is there but hidden, inside div "Products" e3`, hiddenWhere(in))
+	assert.Equal(t, "hover or click e3 to show it, then act again", hiddenHint(in))
+	alone := &browser.HiddenMatch{Name: `button "Gadgets"`}
+	assert.Equal(t, `button "Gadgets" is there but hidden`, hiddenWhere(alone))
+	assert.Contains(t, hiddenHint(alone), "read_page shows what is visible now")
+}

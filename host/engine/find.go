@@ -55,7 +55,7 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 		Matches []match `json:"matches"`
 	}{tab, r.Total, []match{}}
 	if len(r.Candidates) == 0 && r.Hidden != nil {
-		return textResult(fmt.Sprintf("no visible match for %q in tab %d: %s; %s", in.Query, tab, r.Hidden.Where(), r.Hidden.Hint()), structured)
+		return textResult(fmt.Sprintf("no visible match for %q in tab %d: %s; %s", in.Query, tab, hiddenWhere(r.Hidden), hiddenHint(r.Hidden)), structured)
 	}
 	if len(r.Candidates) == 0 {
 		return textResult(fmt.Sprintf("no match for %q in tab %d; try other words, or read_page", in.Query, tab), structured)
@@ -81,4 +81,21 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 		structured.Matches = append(structured.Matches, mm)
 	}
 	return textResult(strings.TrimSuffix(b.String(), "\n"), structured)
+}
+
+// hiddenWhere says where a hidden control is, as a clause:
+// `link "Widgets" is there but hidden, inside div "Products" e3`.
+func hiddenWhere(h *browser.HiddenMatch) string {
+	if h.Holder == nil {
+		return h.Name + " is there but hidden"
+	}
+	return fmt.Sprintf("%s is there but hidden, inside %s %s", h.Name, h.Holder.Name, h.Holder.Ref)
+}
+
+// hiddenHint names the call that may show a hidden control.
+func hiddenHint(h *browser.HiddenMatch) string {
+	if h.Holder == nil {
+		return "do what shows it first (open its menu or section); read_page shows what is visible now"
+	}
+	return fmt.Sprintf("hover or click %s to show it, then act again", h.Holder.Ref)
 }

@@ -133,7 +133,7 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 			}
 			if len(r.Candidates) == 0 && r.Hidden != nil {
 				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing a person sees on the page of tab %d matches %q (waited %s): %s",
-					tab, s.Query, appearWait, r.Hidden.Where()).WithHint(r.Hidden.Hint())
+					tab, s.Query, appearWait, hiddenWhere(r.Hidden)).WithHint(hiddenHint(r.Hidden))
 			}
 			if len(r.Candidates) == 0 {
 				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
