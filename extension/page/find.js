@@ -9,7 +9,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe,
+    choicesOf, isDisabled, describe, HEADINGS,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -140,7 +140,6 @@
 
   /** How far up near looks for a heading. */
   const NEAR_LEVELS = 6;
-  const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
 
   /**
    * The heading of the part of the page el is in (a product card's, a

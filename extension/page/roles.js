@@ -111,6 +111,8 @@
     'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TD',
     'TH', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
   ]);
+  /** Every heading, as a selector. */
+  const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
   /** Controls whose text is read apart from what is next to them. */
   const APART = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'OPTION']);
   // Elements that flow within a line of text.
@@ -595,7 +597,7 @@
     const role = roleOf(el) || el.tagName.toLowerCase();
     // A dialog a person knows by its title; its text would run on into
     // its buttons.
-    const title = role === 'dialog' || role === 'alertdialog' ? el.querySelector('h1, h2, h3, h4, h5, h6, [role="heading"]') : null;
+    const title = role === 'dialog' || role === 'alertdialog' ? el.querySelector(HEADINGS) : null;
     const name = nameOf(el, role) || clip(textOf(title && visible(title) ? title : el, true)).slice(0, 40);
     if (name) return `${role} "${name}"`;
     // A nameless frame (a consent manager's, an ad's) by where it is from.
@@ -668,7 +670,7 @@
 
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
-    BANNER, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE, UNTYPED,
+    BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   };
 })();

@@ -99,6 +99,7 @@ interface PageRoles {
   SKIP: ReadonlySet<string>;
   INTERACTIVE: ReadonlySet<string>;
   STRUCTURE: ReadonlySet<string>;
+  HEADINGS: string;
   SECTION: ReadonlySet<string>;
   BLOCK: ReadonlySet<string>;
   INLINE: ReadonlySet<string>;
