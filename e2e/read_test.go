@@ -143,7 +143,9 @@ func TestReadPage(t *testing.T) {
 		assert.Regexp(t, `(?m)^ link "Defining a class" e\d+$`, tree, "a link on the page itself has no target")
 		assert.Regexp(t, `link "abs\(\)" e\d+ -> secure\.html#abs`, tree, "a short anchor is written whole")
 		assert.Regexp(t, `code: name ::= link "letter" e\d+ \( link "letter" e\d+ \| "_"\)\*`, tree, "brackets between links are code")
-		assert.Regexp(t, `(?m)Found a link "bug" e\d+ -> login\.html \?$`, tree, "a question keeps its mark, apart from the URL")
+		assert.Regexp(t, `(?m)Found a link "bug" e\d+ -> login\.html \? link "\[1\]" e\d+$`, tree,
+			"a question keeps its mark, apart from the URL; a footnote's mark is a link")
+		assert.Regexp(t, `(?m)^ h2: link "Grammar" e\d+$`, tree, "a heading that is a link says its name once")
 
 		long := regexp.MustCompile(`link "Loader\.exec_module\(\)" (e\d+) -> secure\.html#…`).FindStringSubmatch(tree)
 		require.NotNil(t, long, "a long anchor into another page is elided:\n%s", tree)

@@ -111,6 +111,9 @@
     'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TD',
     'TH', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
   ]);
+  // DPUB-ARIA's kinds of link (a footnote's mark, its way back, an entry of
+  // a glossary): links to a reader and to whoever acts on them.
+  const LINKS = new Set(['doc-backlink', 'doc-noteref', 'doc-biblioref', 'doc-glossref']);
   /** Every heading, as a selector. */
   const HEADINGS = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
   /** Controls whose text is read apart from what is next to them. */
@@ -131,6 +134,7 @@
    */
   function roleOf(el) {
     const explicit = el.getAttribute('role')?.trim().split(/\s+/)[0];
+    if (explicit && LINKS.has(explicit)) return 'link';
     if (explicit && explicit !== 'presentation' && explicit !== 'none') return explicit;
     if (explicit) return '';
     const tag = el.tagName;

@@ -52,13 +52,15 @@ test('implicit roles: links need an href, headings, images, landmarks, inputs', 
     <nav id=nav></nav><article><header id=scoped></header></article><header id=top></header>
     <input id=range type=range><input id=num type=number><input id=hid type=hidden>
     <select id=sel><option>One</option></select><select id=multi multiple></select>
-    <div id=pres role=presentation>x</div><div id=explicit role="tab switch">Tab</div>`);
+    <div id=pres role=presentation>x</div><div id=explicit role="tab switch">Tab</div>
+    <a id=note role=doc-noteref href="#fn1">[1]</a><a id=back role=doc-backlink href="#toc">Intro</a>`);
   const { roleOf } = page.ns.roles;
-  const roles = Object.fromEntries(['link', 'anchor', 'h', 'img', 'decor', 'nav', 'scoped', 'top', 'range', 'num', 'hid', 'sel', 'multi', 'pres', 'explicit']
+  const roles = Object.fromEntries(['link', 'anchor', 'h', 'img', 'decor', 'nav', 'scoped', 'top', 'range', 'num', 'hid', 'sel', 'multi', 'pres', 'explicit', 'note', 'back']
     .map((id) => [id, roleOf(page.$(`#${id}`))]));
   assert.deepEqual(roles, {
     link: 'link', anchor: '', h: 'heading', img: 'img', decor: '', nav: 'navigation', scoped: '', top: 'banner',
     range: 'slider', num: 'spinbutton', hid: '', sel: 'combobox', multi: 'listbox', pres: '', explicit: 'tab',
+    note: 'link', back: 'link',
   });
   assert.deepEqual(roleAndName(page, '#h'), ['heading', 'Section'], 'a heading\'s name leaves out its links');
   assert.deepEqual(roleAndName(page, '#img'), ['img', 'A cat']);

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -37,7 +38,8 @@ const shownOptions = 8
 // An element is its role, its name in quotes, its ref when an agent can act
 // on it, its states, and "-> target" for a link. Text and the links and
 // other inline elements in it stay on one line, as a reader sees them. A
-// node whose content fits one line carries it after a colon. Lists and list
+// node whose content fits one line carries it after a colon, and leaves out
+// its name when that line says it (h2: link "Why?" e45). Lists and list
 // items print no line of their own: an item's first line takes its place
 // and the rest of the item is indented under it, so a nested table of
 // contents reads as an outline. Table rows are one line each, "| " and
@@ -188,6 +190,13 @@ func (w *treeWriter) element(n *Node, depth int) {
 	sub.pre = sub.pre || n.Role == "code"
 	sub.nodes(n.Kids, 0)
 	if len(sub.lines) == 1 && !strings.HasPrefix(sub.lines[0], " ") {
+		if n.Ref == 0 && n.Name != "" && says(sub.lines[0], n.Name) {
+			// A heading that is a link, a term that is its code: the line
+			// says the name, and writing it twice costs a line's tokens.
+			r := *n
+			r.Name = ""
+			head = indent(depth) + w.label(&r)
+		}
 		w.lines = append(w.lines, head+": "+sub.lines[0])
 		return
 	}
@@ -353,6 +362,22 @@ func (l *lineBuilder) take() (string, bool) {
 	l.elements, l.words, l.after = 0, false, false
 	return s, keep
 }
+
+// says reports whether line holds every word of name, in order: the
+// words of its text and of its elements' names.
+func says(line, name string) bool {
+	words := strings.FieldsFunc(strings.ToLower(line), notWordRune)
+	for _, w := range strings.FieldsFunc(strings.ToLower(name), notWordRune) {
+		i := slices.Index(words, w)
+		if i < 0 {
+			return false
+		}
+		words = words[i+1:]
+	}
+	return true
+}
+
+func notWordRune(r rune) bool { return !isWordRune(r) }
 
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
 

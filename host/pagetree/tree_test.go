@@ -218,6 +218,31 @@ link "ceil() again" e10 -> MATH.html#…`,
 alert: Saved.`,
 		},
 		{
+			name: "a line that says its heading's name leaves the name out",
+			nodes: []Node{
+				{Role: "heading", Name: "Design FAQ", Level: 1, Kids: []Node{
+					{Role: "link", Name: "Design FAQ", Ref: 3, Href: "http://127.0.0.1:8080/library/index.html#toc", Inline: true},
+				}},
+				{Role: "heading", Name: "— Future statements", Level: 2, Kids: []Node{
+					{Role: "link", Name: "__future__", Ref: 4, Href: "http://127.0.0.1:8080/library/__future__.html", Inline: true},
+					{Text: " — Future statements"},
+				}},
+				{Role: "term", Name: "s (str)", Kids: []Node{
+					{Text: "s ("}, {Role: "link", Name: "str", Ref: 5, Href: "http://127.0.0.1:8080/library/stdtypes.html#str", Inline: true}, {Text: ")"},
+				}},
+				{Role: "heading", Name: "Menu", Level: 2, Kids: []Node{
+					{Role: "link", Name: "Open", Ref: 6, Href: "http://127.0.0.1:8080/library/open.html", Inline: true},
+				}},
+				{Role: "button", Name: "Save", Ref: 7, Kids: []Node{{Text: "Save"}}},
+			},
+			f: Options{Base: base},
+			want: `h1: link "Design FAQ" e3
+h2: link "__future__" e4 -> __future__.html — Future statements
+term: s ( link "str" e5 -> stdtypes.html#str )
+h2 "Menu": link "Open" e6 -> open.html
+button "Save" e7: Save`,
+		},
+		{
 			name: "a landmark repeated line for line points to the first",
 			nodes: []Node{
 				{Role: "navigation", Name: "related", Ref: 1, Kids: []Node{{Role: "link", Name: "next", Ref: 2, Href: "http://127.0.0.1:8080/b"},
