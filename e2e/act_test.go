@@ -645,7 +645,16 @@ func TestDragByRef(t *testing.T) {
 	assert.Equal(t, "html5", a.Strategy)
 	assert.Equal(t, `"notes"`, eval("document.getElementById('far-got').textContent"), "dropped where it was aimed")
 
+	// Named as a person would: an item by its text, and a drop zone no
+	// script listens on, so it has no ref, by what it says.
+	a = interact(t, cs, map[string]any{"query": "Mango", "action": "drag", "target": "Trash bin", "tabId": tab})
+	assert.Equal(t, "pointer", a.Strategy)
+	assert.Regexp(t, `^"Mango" matched e\d+ \(text contains "mango"\); "Trash bin" matched e\d+ \(text contains "trash bin"\)$`, a.Found)
+	assert.Equal(t, `"Mango"`, eval("document.getElementById('binned').textContent"), "dropped once, in the bin")
+	assert.Equal(t, `"Kiwi"`, eval("[...document.querySelectorAll('#fruit li')].map((li) => li.textContent).join()"))
+
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "tabId": tab}, protocol.CodeBadRequest)
+	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "target": "No such place", "tabId": tab}, protocol.CodeNotFound)
 }
 
 // formFilled is form_input's result.

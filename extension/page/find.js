@@ -72,15 +72,16 @@
       }
       if (!visible(el) && !shownLabel(el)) continue;
       const role = roleOf(el);
-      if (!role && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
-        // Plain text containers match on their own text only.
+      const name = role ? nameOf(el, role).toLowerCase() : '';
+      if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
+      if (!name && !INTERACTIVE.has(role) && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
+        // Text containers match on their own text only: a paragraph, and an
+        // item of a list, which no name sums up.
         const own = ownText(el).toLowerCase();
         const want = readings[0].name;
-        if (own.includes(want)) add(actionable(el), own.trim() === want ? 40 : 20, `text contains "${want}"`);
+        if (want && own.includes(want)) add(actionable(el), own.trim() === want ? 40 : 20, `text contains "${want}"`);
         continue;
       }
-      const name = nameOf(el, role).toLowerCase();
-      if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
       for (const { role: wantRole, name: wantName } of readings) {
         if (wantRole && role !== wantRole) continue;
         // A match of a role says more than one of a name alone; a name that

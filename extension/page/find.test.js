@@ -135,3 +135,14 @@ test('a query only a hidden control answers says where it is, and what a person 
   assert.deepEqual(hidden('Gadgets'), { name: 'button "Gadgets"' }, 'hidden where nothing around it shows');
   assert.equal(hidden('Products'), undefined, 'a visible match is a match');
 });
+
+test('find matches what an item of a list or a block of code says, which no name sums up', () => {
+  const page = new TestPage(`
+    <ul><li>Alpha</li><li>Delta <b>four</b></li></ul>
+    <pre>print("delta")</pre>`);
+  const found = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.role} ${c.why}`);
+  assert.deepEqual(found('Alpha'), ['listitem text contains "alpha"']);
+  assert.deepEqual(found('delta'), ['listitem text contains "delta"', 'code text contains "delta"']);
+  assert.deepEqual(found('listitem'), ['listitem role listitem', 'listitem role listitem']);
+});

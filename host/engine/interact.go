@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -32,7 +33,7 @@ type step struct {
 	Values    []string  `json:"values,omitempty" jsonschema:"for select"`
 	Direction string    `json:"direction,omitempty"`
 	Amount    int       `json:"amount,omitempty"`
-	Target    string    `json:"target,omitempty" jsonschema:"for drag: the ref to drop on"`
+	Target    string    `json:"target,omitempty" jsonschema:"drag: ref or query to drop on"`
 	To        []float64 `json:"to,omitempty" jsonschema:"or [x, y] to drop at"`
 }
 
@@ -55,13 +56,12 @@ func (s step) validate() error {
 	case s.Action == "select" && len(s.Values) == 0 && s.Text == nil && s.Query == "":
 		return bad(`select needs values, e.g. ["Norway"]`).WithHint("or a query that names the option")
 	case s.Action == "drag" && (s.Target == "") == (s.To == nil):
-		return bad("drag needs target (the ref to drop on) or to ([x, y]), one of them")
+		return bad("drag needs target (the ref or query to drop on) or to ([x, y]), one of them")
 	case s.To != nil && len(s.To) != 2:
 		return bad("to is [x, y]")
 	case s.Target != "":
-		if _, err := pagetree.ParseRef(s.Target); err != nil {
-			return err
-		}
+		// A target that is not a ref is a query: a drop zone is often text
+		// no script listens on, so it has no ref to name.
 		if s.Ref != "" {
 			if _, err := pagetree.ParseRef(s.Ref); err != nil {
 				return err
@@ -124,22 +124,12 @@ type acted struct {
 func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	a := browser.Act{TabID: tab, Ref: s.Ref, Action: s.Action, Text: s.Text, Key: s.Key,
 		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
-	var found *browser.Candidate
-	done, err := refinding(s.Query != "", func() (browser.Acted, error) {
+	var found, dropOn *browser.Candidate
+	_, notRef := pagetree.ParseRef(s.Target)
+	dropQuery := s.Target != "" && notRef != nil
+	done, err := refinding(s.Query != "" || dropQuery, func() (browser.Acted, error) {
 		if s.Query != "" {
-			r, err := c.findAppearing(ctx, tab, s.Query)
-			if err != nil {
-				return browser.Acted{}, err
-			}
-			if len(r.Candidates) == 0 && r.Hidden != nil {
-				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing a person sees on the page of tab %d matches %q (waited %s): %s",
-					tab, s.Query, appearWait, hiddenWhere(r.Hidden)).WithHint(hiddenHint(r.Hidden))
-			}
-			if len(r.Candidates) == 0 {
-				return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, s.Query, appearWait).
-					WithHint("call find or read_page for refs, or tabs_context if it is another tab")
-			}
-			c, err := pick(tab, s.Query, s.Action, r.Candidates)
+			c, err := c.findOne(ctx, tab, s.Query, s.Action)
 			if err != nil {
 				return browser.Acted{}, err
 			}
@@ -148,6 +138,14 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 			if err := pickOption(&a, c); err != nil {
 				return browser.Acted{}, err
 			}
+		}
+		if dropQuery {
+			on, err := c.findOne(ctx, tab, s.Target, "drop")
+			if err != nil {
+				return browser.Acted{}, err
+			}
+			dropOn = &on
+			a.Target = fmt.Sprintf("e%d", on.Ref)
 		}
 		return browser.ElementAct(a).Run(ctx, c)
 	})
@@ -168,10 +166,33 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next
 	}
+	var matched []string
 	if found != nil {
-		out.Found = fmt.Sprintf("%q matched %s (%s)", s.Query, a.Ref, found.Why)
+		matched = append(matched, fmt.Sprintf("%q matched %s (%s)", s.Query, a.Ref, found.Why))
 	}
+	if dropOn != nil {
+		matched = append(matched, fmt.Sprintf("%q matched e%d (%s)", s.Target, dropOn.Ref, dropOn.Why))
+	}
+	out.Found = strings.Join(matched, "; ")
 	return out, nil
+}
+
+// findOne is the element query names for action: the best of find's
+// candidates once one shows, or why there is none.
+func (c *call) findOne(ctx context.Context, tab int, query, action string) (browser.Candidate, error) {
+	r, err := c.findAppearing(ctx, tab, query)
+	if err != nil {
+		return browser.Candidate{}, err
+	}
+	if len(r.Candidates) == 0 && r.Hidden != nil {
+		return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing a person sees on the page of tab %d matches %q (waited %s): %s",
+			tab, query, appearWait, hiddenWhere(r.Hidden)).WithHint(hiddenHint(r.Hidden))
+	}
+	if len(r.Candidates) == 0 {
+		return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, query, appearWait).
+			WithHint("call find or read_page for refs, or tabs_context if it is another tab")
+	}
+	return pick(tab, query, action, r.Candidates)
 }
 
 // pickOption makes a step whose query named an option of a closed select
