@@ -416,6 +416,123 @@
     return s;
   }
 
+  /**
+   * Whether a content value writes words: an attr(), or a string that is
+   * more than an icon font's glyphs (private-use characters).
+   * @param {string} content
+   */
+  const writes = (content) => /attr\(/.test(content) ||
+    /"(?:[^"\\]|\\.)+"|'(?:[^'\\]|\\.)+'/.test(content.replace(/[\uE000-\uF8FF\s]/g, ''));
+  /** A ::before or ::after (or CSS2's :before), and what follows it. */
+  const PSEUDO = /::?(?:before|after)\b.*$/i;
+
+  /**
+   * The elements of doc whose ::before or ::after a style sheet may give
+   * words (a "NEW" badge, a table cell's label on a phone, a required
+   * field's asterisk): asking every element's pseudo-elements costs a read
+   * of a long page half its time, and the sheets say which can have any.
+   * A sheet from another origin cannot be read; what it draws is missed.
+   * @param {Document} doc
+   * @returns {Set<Element>}
+   */
+  function drawnOn(doc) {
+    /** @type {string[]} */
+    const selectors = [];
+    /** @param {CSSRuleList} rules */
+    const collect = (rules) => {
+      for (const r of rules) {
+        if (r instanceof CSSImportRule) {
+          if (r.styleSheet) sheet(r.styleSheet);
+        } else if (r instanceof CSSStyleRule) {
+          if (PSEUDO.test(r.selectorText) && writes(r.style.content)) {
+            for (const one of splitSelectors(r.selectorText)) {
+              const base = one.replace(PSEUDO, '').trim();
+              selectors.push(!base || /[>+~]$/.test(base) ? `${base} *`.trim() : base);
+            }
+          }
+          if (r.cssRules?.length) collect(r.cssRules); // nested rules
+        } else if ('cssRules' in r) {
+          collect(/** @type {CSSGroupingRule} */ (r).cssRules); // @media, @supports, @layer
+        }
+      }
+    };
+    /** @param {CSSStyleSheet} s */
+    const sheet = (s) => {
+      try {
+        collect(s.cssRules);
+      } catch {
+        // another origin's
+      }
+    };
+    for (const s of doc.styleSheets) sheet(s);
+    for (const s of doc.adoptedStyleSheets ?? []) sheet(s);
+    /** @type {Set<Element>} */
+    const out = new Set();
+    /** @param {string} sel */
+    const add = (sel) => {
+      for (const el of doc.querySelectorAll(sel)) out.add(el);
+    };
+    if (!selectors.length) return out;
+    try {
+      add(selectors.join(','));
+    } catch {
+      // One selector this browser parses only with its pseudo-element
+      // spoils the list; the others still count.
+      for (const sel of selectors) {
+        try {
+          add(sel);
+        } catch {
+          // that one
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * A selector list's selectors: split at its commas, not those inside
+   * :is(a, b) or an attribute's value.
+   * @param {string} list
+   */
+  function splitSelectors(list) {
+    const out = [];
+    let depth = 0;
+    let quote = '';
+    let start = 0;
+    for (let i = 0; i < list.length; i++) {
+      const c = list[i];
+      if (quote) {
+        if (c === '\\') i++;
+        else if (c === quote) quote = '';
+      } else if (c === '"' || c === "'") quote = c;
+      else if (c === '(' || c === '[') depth++;
+      else if (c === ')' || c === ']') depth--;
+      else if (c === ',' && depth === 0) {
+        out.push(list.slice(start, i));
+        start = i + 1;
+      }
+    }
+    out.push(list.slice(start));
+    return out;
+  }
+
+  /**
+   * What el's ::before and ::after write, as text next to its own: an
+   * icon font's glyph (a private-use character) is not a word, and a
+   * pseudo-element drawn as a block stands apart from the text around it.
+   * @param {Element} el
+   * @returns {[string, string]}
+   */
+  function drawnAround(el) {
+    /** @param {string} pseudo */
+    const one = (pseudo) => {
+      const t = contentOf(el, pseudo).replace(/[\uE000-\uF8FF]/g, '');
+      if (!t.trim()) return '';
+      return getComputedStyle(el, pseudo).display.startsWith('inline') ? t : ` ${t} `;
+    };
+    return [one('::before'), one('::after')];
+  }
+
   /** @param {string} s */
   function clip(s) {
     const t = s.replace(/\s+/g, ' ').trim();
@@ -676,5 +793,6 @@
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    drawnOn, drawnAround, splitSelectors,
   };
 })();

@@ -166,3 +166,22 @@ test('an icon button is named by its svg title, or by text kept for screen reade
   assert.deepEqual(roleAndName(page, '#search'), ['button', 'Search']);
   assert.deepEqual(roleAndName(page, '#close'), ['button', 'Close dialog']);
 });
+
+test('drawnOn: the elements a style sheet may write words around, not icons or decoration', () => {
+  const page = new TestPage(`
+    <style>
+      .new::after { content: "NEW"; }
+      td::before { content: attr(data-label) ": "; }
+      .icon::before { content: "\\e900"; }
+      .clear::after { content: ""; display: table; }
+      @media screen { label.req::after, .x:is(.a, .b)::before { content: " *"; } }
+      .plain { color: red; }
+    </style>
+    <span id=badge class=new></span><table><tr><td id=cell data-label=Price>$10</td></tr></table>
+    <i id=icon class=icon></i><div id=clear class=clear></div><label id=req class=req>Name</label>
+    <p id=plain class=plain>x</p><span id=ab class="x b"></span>`);
+  const { drawnOn, splitSelectors } = page.ns.roles;
+  const drawn = [...drawnOn(page.document)].map((el) => el.id).sort();
+  assert.deepEqual(drawn, ['ab', 'badge', 'cell', 'req']);
+  assert.deepEqual([...splitSelectors('a, .x:is(.a, .b)::before, [title="a,b"]')], ['a', ' .x:is(.a, .b)::before', ' [title="a,b"]']);
+});

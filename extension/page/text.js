@@ -5,7 +5,9 @@
 (() => {
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
-  const { isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden, numbersOf, markerOf } = oc.roles;
+  const {
+    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden, numbersOf, markerOf, drawnOn, drawnAround,
+  } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
   /**
@@ -26,6 +28,17 @@
       this.out = [];
       this.line = '';
       this.indent = '';
+      /** Elements a style sheet may write words around (roles.drawnOn). */
+      this.drawn = drawnOn(document);
+    }
+
+    /**
+     * What a style sheet writes before and after el's own content.
+     * @param {Node} node
+     * @returns {[string, string]}
+     */
+    around(node) {
+      return isElement(node) && this.drawn.has(/** @type {Element} */ (node)) ? drawnAround(/** @type {Element} */ (node)) : ['', ''];
     }
 
     flush() {
@@ -41,7 +54,10 @@
 
     /** @param {Node} node */
     block(node) {
+      const [before, after] = this.around(node);
+      this.line += before;
       for (const child of isElement(node) ? childrenOf(/** @type {Element} */ (node)) : node.childNodes) this.node(child);
+      this.line += after;
     }
 
     /** @param {Node} node */
@@ -156,9 +172,10 @@
      * @returns {string}
      */
     spaced(el) {
-      let s = '';
+      const [before, after] = this.around(el);
+      let s = before;
       for (const child of childrenOf(el)) s += this.inlineNode(child);
-      return s.replace(/\s+/g, ' ');
+      return (s + after).replace(/\s+/g, ' ');
     }
 
     /**

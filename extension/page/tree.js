@@ -8,7 +8,7 @@
   const { refFor, advance, next } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -19,13 +19,14 @@
 
   /**
    * @typedef {{ count: number, truncated: boolean, labels: Set<string>, pre: number, listened: number,
-   *   controls: number, pointed: number, numbers: Map<Element, Map<Element, number>> }} WalkState
+   *   controls: number, pointed: number, numbers: Map<Element, Map<Element, number>>, drawn: Set<Element> }} WalkState
    *   labels: ids of elements that name a control through aria-labelledby;
    *   pre: how many <pre> elements the walk is inside;
    *   listened: how many of the walk's ancestors (its document counts) listen for clicks;
    *   controls: how many interactive elements the walk is inside;
    *   pointed: how many elements it found clickable by their hand cursor;
-   *   numbers: the item numbers of each numbered list met, by list
+   *   numbers: the item numbers of each numbered list met, by list;
+   *   drawn: elements a style sheet may write words before or after (roles.drawnOn)
    */
 
   /**
@@ -68,17 +69,21 @@
     // isolated world costs a wrapper per step, and this loop runs for every
     // node of the page.
     const el = isElement(parent) ? /** @type {Element} */ (parent) : null;
+    // Words a style sheet writes before and after the element's own.
+    const [before, after] = el && st.drawn.has(el) ? drawnAround(el) : ['', ''];
+    if (before) addText(out, before, st.pre > 0);
     if (el && (el.tagName === 'SLOT' || shadowOf(el))) {
       for (const child of childrenOf(el)) walkNode(child, out, st);
-      return;
-    }
-    for (let child = parent.firstChild; child; child = child.nextSibling) {
-      if (st.count > MAX_NODES) {
-        st.truncated = true;
-        return;
+    } else {
+      for (let child = parent.firstChild; child; child = child.nextSibling) {
+        if (st.count > MAX_NODES) {
+          st.truncated = true;
+          return;
+        }
+        walkNode(child, out, st);
       }
-      walkNode(child, out, st);
     }
+    if (after) addText(out, after, st.pre > 0);
   }
 
   /**
@@ -456,6 +461,7 @@
     }
     if (doc?.body) {
       for (const id of labelIds(doc)) st.labels.add(id);
+      for (const drawn of drawnOn(doc)) st.drawn.add(drawn);
       /** @type {PageTreeNode[]} */
       const kids = [];
       // A click in a frame does not reach the listeners of the page around it.
@@ -503,7 +509,7 @@
     /** @type {WalkState} */
     const st = {
       count: 0, truncated: false, labels: labelIds(document), pre: 0, listened: listening.has(document) ? 1 : 0, controls: 0,
-      pointed: 0, numbers: new Map(),
+      pointed: 0, numbers: new Map(), drawn: drawnOn(document),
     };
     /** @type {PageTreeNode[]} */
     const kids = [];
