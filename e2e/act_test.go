@@ -934,6 +934,17 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		assert.Contains(t, h.Snapshot, `button "Products"`)
 		interact(t, cs, map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab})
 		assert.Equal(t, `"chose: Laptops"`, status(t, cs, tab))
+
+		// A list of options elsewhere in the page is shown by the combobox
+		// that says it controls it.
+		err = fails(t, cs, "interact", map[string]any{"query": "Newest", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+		where = regexp.MustCompile(`option "Newest" is there but hidden, inside combobox "Sort by" (e\d+)$`).FindStringSubmatch(err.Message)
+		require.NotNil(t, where, err.Message)
+		err = fails(t, cs, "interact", map[string]any{"ref": where[1], "action": "select", "values": []string{"Newest"}, "tabId": tab}, protocol.CodeBadRequest)
+		assert.Contains(t, err.Hint, "click it to open the list, then click the option")
+		interact(t, cs, map[string]any{"ref": where[1], "action": "click", "tabId": tab})
+		interact(t, cs, map[string]any{"query": "Newest", "action": "click", "tabId": tab})
+		assert.Equal(t, `"sorted: Newest"`, status(t, cs, tab))
 	})
 }
 

@@ -244,7 +244,7 @@
   function selectOptions(el, wanted) {
     if (!(isSelect(el))) {
       throw new PageError('bad_request', `${describe(el)} is not a select`,
-        'for a custom listbox, click the option instead (find it with find)');
+        'its list is the page\'s own: click it to open the list, then click the option by its name');
     }
     if (!el.multiple && wanted.length > 1) {
       throw new PageError('bad_request', `${describe(el)} takes one option, not ${wanted.length}`);

@@ -119,6 +119,28 @@
   }
 
   /**
+   * What a person uses to show a hidden el: the control that says it opens
+   * the hidden part el is in (aria-controls, aria-owns, popovertarget: a
+   * combobox and its list of options, which is elsewhere in the page), a
+   * closed disclosure's summary, or else the nearest shown part around it.
+   * @param {Element} el
+   * @returns {Element | null}
+   */
+  function showerOf(el) {
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
+      if (visible(e)) {
+        const summary = e.tagName === 'DETAILS' && !(/** @type {HTMLDetailsElement} */ (e).open) ? e.querySelector(':scope > summary') : null;
+        return summary ?? e;
+      }
+      if (!e.id) continue;
+      const id = e.id.replace(/["\\]/g, '\\$&'); // quoted in the selector
+      const opener = document.querySelector(`[aria-controls~="${id}"], [aria-owns~="${id}"], [popovertarget="${id}"]`);
+      if (opener && visible(opener)) return opener;
+    }
+    return null;
+  }
+
+  /**
    * A control named as the query reads that a person cannot see now, and the nearest part
    * of the page around it they can: a menu item shown on hover, a setting
    * in a closed disclosure. A query that finds nothing says where to look.
@@ -131,8 +153,7 @@
       // Text under a hidden element is hidden too: the name is its content.
       const name = clip(nameOf(el, role) || el.textContent || '').toLowerCase();
       if (!readings.some((r) => r.name && r.name === name && (!r.role || r.role === role))) continue;
-      let holder = el.parentElement;
-      while (holder && !visible(holder)) holder = holder.parentElement;
+      const holder = showerOf(el);
       if (!holder || holder === document.body || holder === document.documentElement) return { name: describe(el) };
       return { name: describe(el), holder: { ref: `e${refFor(holder)}`, name: describe(holder) } };
     }

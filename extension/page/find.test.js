@@ -125,7 +125,9 @@ test("find names a closed select by its options' labels; a list box's options ar
 test('a query only a hidden control answers says where it is, and what a person sees around it', () => {
   const page = new TestPage(`
     <div id=menu>Products<ul style="display:none"><li><a href="#w">Widgets</a></li></ul></div>
-    <div hidden><button>Gadgets</button></div>`);
+    <div hidden><button>Gadgets</button></div>
+    <div role=combobox aria-controls="fruit-list" tabindex=0>Fruit</div>
+    <ul id="fruit-list" role=listbox hidden><li role=option>Cherry</li></ul>`);
   const hidden = (/** @type {string} */ query) => page.ok('find', { query, limit: 10, refBase: 1 }).hidden;
   const widgets = hidden('Widgets');
   assert.deepEqual(widgets, { name: 'link "Widgets"', holder: { ref: widgets.holder.ref, name: 'div "Products"' } });
@@ -134,6 +136,7 @@ test('a query only a hidden control answers says where it is, and what a person 
   assert.equal(hidden('button Widgets'), undefined, 'of another role');
   assert.deepEqual(hidden('Gadgets'), { name: 'button "Gadgets"' }, 'hidden where nothing around it shows');
   assert.equal(hidden('Products'), undefined, 'a visible match is a match');
+  assert.equal(hidden('Cherry')?.holder?.name, 'combobox "Fruit"', 'a list of options is shown by the control that says it opens it');
 });
 
 test('find matches what an item of a list or a block of code says, which no name sums up', () => {
