@@ -72,9 +72,10 @@
       }
       if (!visible(el) && !shownLabel(el)) continue;
       const role = roleOf(el);
-      const name = role ? nameOf(el, role).toLowerCase() : '';
+      const labelled = el.hasAttribute('placeholder') || el.hasAttribute('title');
+      const name = role || labelled ? nameOf(el, role).toLowerCase() : '';
       if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
-      if (!name && !INTERACTIVE.has(role) && !el.hasAttribute('placeholder') && !el.hasAttribute('title')) {
+      if (!name && !INTERACTIVE.has(role) && !labelled) {
         // Text containers match on their own text only: a paragraph, and an
         // item of a list, which no name sums up.
         const own = ownText(el).toLowerCase();

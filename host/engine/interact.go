@@ -129,13 +129,13 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	dropQuery := s.Target != "" && notRef != nil
 	done, err := refinding(s.Query != "" || dropQuery, func() (browser.Acted, error) {
 		if s.Query != "" {
-			c, err := c.findOne(ctx, tab, s.Query, s.Action)
+			cand, err := c.findOne(ctx, tab, s.Query, s.Action)
 			if err != nil {
 				return browser.Acted{}, err
 			}
-			found = &c
+			found = &cand
 			a.Ref = fmt.Sprintf("e%d", found.Ref)
-			if err := pickOption(&a, c); err != nil {
+			if err := pickOption(&a, cand); err != nil {
 				return browser.Acted{}, err
 			}
 		}
