@@ -54,7 +54,7 @@ const shownOptions = 8
 // bar many sites put above and below the page) is written as one line,
 // "navigation e96: same as e1": its controls do what the first one's do.
 func Format(nodes []Node, f Options) []string {
-	w := &treeWriter{f: f, landmarks: map[string]int{}}
+	w := &treeWriter{f: f, landmarks: map[string]int{}, linked: map[string]int{}}
 	w.nodes(nodes, 0)
 	return w.lines
 }
@@ -66,6 +66,8 @@ type treeWriter struct {
 	lines []string
 	// landmarks written so far, by their nodes without refs: the ref of the first
 	landmarks map[string]int
+	// links written so far with a target, by name and href: the ref of the first
+	linked map[string]int
 	// within is the page (a URL without its fragment) that the link leading
 	// the list item around these nodes goes to; lead, the page of the item
 	// being written, which its nested items are within. See outlined.
@@ -74,7 +76,7 @@ type treeWriter struct {
 
 // sub returns a writer for content written apart and placed at depth.
 func (w *treeWriter) sub(depth int) *treeWriter {
-	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks, within: w.within, lead: w.lead}
+	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks, linked: w.linked, within: w.within, lead: w.lead}
 }
 
 // nodes writes a run of sibling nodes at depth.
@@ -488,8 +490,9 @@ func (w *treeWriter) label(n *Node) string {
 	}
 	// A link to a place on the page itself says nothing its name does not:
 	// following it does not leave the page; nor does a javascript: one,
-	// which only runs the page's script.
-	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) && !w.outlined(n.Href) {
+	// which only runs the page's script; nor does one named by its URL.
+	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) && !w.outlined(n.Href) &&
+		!namedByURL(n) && !w.repeated(n) {
 		b.WriteString(" -> " + w.linkTarget(n.Href))
 	}
 	if n.Frame != nil {
@@ -532,6 +535,29 @@ func (w *treeWriter) outlined(href string) bool {
 	}
 	page, _, _ := strings.Cut(href, "#")
 	return page == w.within && strings.HasSuffix(w.linkTarget(href), "#…")
+}
+
+// repeated reports whether a link of n's name to n's place was written
+// before, with its target: documentation names a term each time it is used
+// ("the try statement ... the try clause ... after try"), and the second
+// "-> /reference/compound_stmts.html#try" says what the first did. A read of
+// the link's ref writes it whole.
+func (w *treeWriter) repeated(n *Node) bool {
+	if w.f.FullLinks || n.Name == "" {
+		return false
+	}
+	key := n.Name + "\x00" + n.Href
+	if first, ok := w.linked[key]; ok {
+		return first != n.Ref // a line written twice over (a heading's) is not a repeat
+	}
+	w.linked[key] = n.Ref
+	return false
+}
+
+// namedByURL reports whether a link's name is the URL it goes to, as a
+// link written out in prose is ("https://example.com/a").
+func namedByURL(n *Node) bool {
+	return strings.TrimSuffix(n.Name, "/") == strings.TrimSuffix(n.Href, "/")
 }
 
 // leadPage is the page the link that starts a list item goes to, when one

@@ -116,7 +116,7 @@ def f():
         return (1)
 }
 ` + "```" + `
-code: name ::= link "lc_letter" e3 -> /ref.html#lc ( link "lc_letter" e4 -> /ref.html#lc | "_")*
+code: name ::= link "lc_letter" e3 -> /ref.html#lc ( link "lc_letter" e4 | "_")*
 Call link "f" e5 -> /f.html ( link "g" e6 -> /g.html ).`,
 		},
 		{
@@ -138,12 +138,43 @@ link "Here" e4
 Found a link "bug" e5 -> /bugs.html ?`,
 		},
 		{
+			name: "a link written again by name and place, or named by its URL, writes its target once",
+			nodes: []Node{
+				{Text: "The "},
+				{Role: "link", Name: "try", Ref: 1, Href: "http://127.0.0.1:8080/reference/compound_stmts.html#try", Inline: true},
+				{Text: " statement: after "},
+				{Role: "link", Name: "try", Ref: 2, Href: "http://127.0.0.1:8080/reference/compound_stmts.html#try", Inline: true},
+				{Text: ", see "},
+				{Role: "link", Name: "try", Ref: 3, Href: "http://127.0.0.1:8080/reference/compound_stmts.html#the-try-statement", Inline: true},
+				{Text: " and "},
+				{Role: "link", Name: "except", Ref: 4, Href: "http://127.0.0.1:8080/reference/compound_stmts.html#try", Inline: true},
+				{Text: "."},
+				{Role: "navigation", Ref: 5, Kids: []Node{
+					{Role: "link", Name: "Home", Ref: 6, Href: "http://127.0.0.1:8080/index.html"},
+					{Role: "link", Name: "https://mail.python.org/2006/004643.html", Ref: 8, Href: "https://mail.python.org/2006/004643.html"},
+					{Role: "link", Name: "https://example.com", Ref: 9, Href: "https://example.com/"},
+					{Role: "link", Name: "https://example.com", Ref: 10, Href: "https://example.org/"},
+					{Role: "link", Name: "try", Ref: 7, Href: "http://127.0.0.1:8080/reference/compound_stmts.html#try"},
+				}},
+			},
+			f: Options{Base: base},
+			want: `The link "try" e1 -> /reference/compound_stmts.html#try statement: after link "try" e2, see link "try" e3 -> /reference/compound_stmts.html#… and link "except" e4 -> /reference/compound_stmts.html#try
+navigation e5
+ link "Home" e6 -> /index.html
+ link "https://mail.python.org/2006/004643.html" e8
+ link "https://example.com" e9
+ link "https://example.com" e10 -> https://example.org/
+ link "try" e7`,
+		},
+		{
 			name: "a read of one element writes its link whole",
 			nodes: []Node{
 				{Role: "link", Name: "exec_module()", Ref: 1, Href: "http://127.0.0.1:8080/library/importlib.html#importlib.abc.Loader.exec_module"},
+				{Role: "link", Name: "exec_module()", Ref: 2, Href: "http://127.0.0.1:8080/library/importlib.html#importlib.abc.Loader.exec_module"},
 			},
-			f:    Options{Base: base, FullLinks: true},
-			want: `link "exec_module()" e1 -> importlib.html#importlib.abc.Loader.exec_module`,
+			f: Options{Base: base, FullLinks: true},
+			want: `link "exec_module()" e1 -> importlib.html#importlib.abc.Loader.exec_module
+link "exec_module()" e2 -> importlib.html#importlib.abc.Loader.exec_module`,
 		},
 		{
 			name: "a list reads as an outline",
@@ -186,7 +217,7 @@ plain item`,
 				}},
 				{Role: "listitem", Kids: []Node{
 					{Text: "See "},
-					{Role: "link", Name: "cmath", Ref: 11, Href: "http://127.0.0.1:8080/library/cmath.html", Inline: true},
+					{Role: "link", Name: "the cmath module", Ref: 11, Href: "http://127.0.0.1:8080/library/cmath.html", Inline: true},
 					{Role: "list", Kids: []Node{
 						{Role: "listitem", Kids: []Node{{Role: "link", Name: "phase()", Ref: 12, Href: "http://127.0.0.1:8080/library/cmath.html#cmath.phase"}}},
 					}},
@@ -201,7 +232,7 @@ plain item`,
   link "pi" e7 -> MATH.html#pi
 link "cmath" e8 -> cmath.html
  link "phase()" e9
-See link "cmath" e11 -> cmath.html
+See link "the cmath module" e11 -> cmath.html
  link "phase()" e12 -> cmath.html#…
 link "ceil() again" e10 -> MATH.html#…`,
 		},
