@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -811,6 +813,51 @@ func TestStaleRefsAreRefused(t *testing.T) {
 	assert.Contains(t, err.Message, "left")
 	fails(t, cs, "read_page", map[string]any{"ref": fresh, "tabId": tab}, protocol.CodeStaleRef)
 	fails(t, cs, "interact", map[string]any{"ref": "e99999", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
+}
+
+// A tab's refs stay short: each page counts from 1 again, passing over the
+// numbers of the pages before it, so that a ref kept from one of those is
+// refused, never taken for an element of the page shown now.
+func TestRefsStayShortAcrossPages(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	pages := []string{"/login.html", "/form.html", "/menu.html", "/list.html", "/login.html"}
+	tab := openTab(t, cs, site.URL+pages[0])
+	refPattern := regexp.MustCompile(`\be(\d+)\b`)
+	var read [][]int // the refs each page's read handed out
+	for i, path := range pages {
+		if i > 0 {
+			ok(t, cs, "navigate", map[string]any{"url": site.URL + path, "tabId": tab})
+		}
+		var refs []int
+		for _, m := range refPattern.FindAllStringSubmatch(ok(t, cs, "read_page", map[string]any{"tabId": tab}), -1) {
+			n, err := strconv.Atoi(m[1])
+			require.NoError(t, err)
+			refs = append(refs, n)
+		}
+		require.NotEmpty(t, refs, path)
+		for j, before := range read {
+			if i-j <= 3 {
+				for _, r := range refs {
+					assert.NotContains(t, before, r, "page %d reused e%d of page %d", i+1, r, j+1)
+				}
+			}
+		}
+		if i > 0 {
+			old := fmt.Sprintf("e%d", read[i-1][0])
+			err := fails(t, cs, "interact", map[string]any{"ref": old, "action": "click", "tabId": tab}, protocol.CodeStaleRef)
+			assert.Contains(t, err.Message, "left")
+		}
+		read = append(read, refs)
+	}
+	assert.Equal(t, 1, slices.Min(read[4]), "the fifth page counts from 1 again: the first page is more than three back")
+	assert.Less(t, slices.Max(read[4]), slices.Max(read[3]), "and its refs stay below the fourth's")
+
+	// The login page's form works by its new refs.
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `textbox "Username"`), "action": "type", "text": "tomsmith", "tabId": tab})
+	assert.Equal(t, `"tomsmith"`, ok(t, cs, "javascript_tool", map[string]any{"code": `document.querySelector("#username").value`, "tabId": tab}))
 }
 
 func TestDialogs(t *testing.T) {

@@ -1,16 +1,32 @@
 // @ts-check
-// Which document of a tab each ref lives in. A tab hands out ref numbers from
-// one counter that only grows, so a ref from a page the tab has left can
-// never name an element of the page it shows now: it either resolves to its
+// Which document of a tab each ref lives in. Each page a tab shows (a top
+// document) numbers its refs from the lowest numbers that none of the pages
+// before it used, up to KEPT of them: refs stay short (a number past 999
+// costs a token more on every line), and a ref from one of those pages can
+// never name an element of the page the tab shows now. It resolves to its
 // own document, which is gone (stale), or to nothing.
 
 /**
- * Where a run of refs was handed out.
- * @typedef {{ lo: number, hi: number, frameId: number, documentId: string }} RefRange
+ * How many pages before a tab's current one keep their numbers: a ref an
+ * agent kept from one of them is refused as stale, never reused.
+ */
+export const KEPT = 3;
+
+/**
+ * Where a run of refs was handed out, and on which of the tab's pages.
+ * @typedef {{ lo: number, hi: number, frameId: number, documentId: string, page: number }} RefRange
  */
 
 /**
- * @typedef {{ next: number, ranges: RefRange[] }} TabRefs
+ * A run of numbers [lo, hi) a page must not hand out.
+ * @typedef {[number, number]} Span
+ */
+
+/**
+ * next: the first number the next call may hand out; high: one past the
+ * highest ever handed out; page: how many top documents the tab has shown;
+ * top: the current one's id.
+ * @typedef {{ next: number, high: number, page: number, top?: string, ranges: RefRange[] }} TabRefs
  */
 
 export class RefBook {
@@ -26,57 +42,83 @@ export class RefBook {
    */
   tab(tabId) {
     let t = this.tabs.get(tabId);
-    if (!t) this.tabs.set(tabId, (t = { next: 1, ranges: [] }));
+    if (!t) this.tabs.set(tabId, (t = { next: 1, high: 1, page: 0, ranges: [] }));
     return t;
   }
 
   /**
-   * The first ref the next call into the tab may hand out.
+   * Notes the tab's top document before a call hands out refs. A new one
+   * starts a page: the numbers of pages more than KEPT back are free again,
+   * and counting starts over from 1.
    * @param {number} tabId
+   * @param {string} documentId
    */
-  base(tabId) {
-    return this.tab(tabId).next;
+  enter(tabId, documentId) {
+    const t = this.tab(tabId);
+    if (t.top === documentId) return;
+    t.top = documentId;
+    t.page++;
+    t.ranges = t.ranges.filter((r) => r.page >= t.page - KEPT);
+    t.next = 1;
   }
 
   /**
-   * Records that a frame's document handed out refs [lo, hi).
+   * What the next call into the tab may hand out: numbers from base up,
+   * jumping over skip (sorted, apart), the numbers the kept pages used.
+   * @param {number} tabId
+   * @returns {{ base: number, skip: Span[] }}
+   */
+  plan(tabId) {
+    const t = this.tab(tabId);
+    return { base: t.next, skip: merged(t.ranges.filter((r) => r.hi > t.next)) };
+  }
+
+  /**
+   * Records that a frame's document handed out the numbers of [lo, hi)
+   * outside skip, the plan the call was made with.
    * @param {number} tabId
    * @param {number} frameId
    * @param {string} documentId
    * @param {number} lo
    * @param {number} hi
+   * @param {Span[]} [skip]
    */
-  record(tabId, frameId, documentId, lo, hi) {
+  record(tabId, frameId, documentId, lo, hi, skip = []) {
     const t = this.tab(tabId);
     t.next = Math.max(t.next, hi);
-    if (hi <= lo) return;
-    const last = t.ranges[t.ranges.length - 1];
-    if (last && last.documentId === documentId && last.frameId === frameId && last.hi === lo) {
-      last.hi = hi;
-    } else {
-      t.ranges.push({ lo, hi, frameId, documentId });
+    t.high = Math.max(t.high, hi);
+    for (const [a, b] of without(lo, hi, skip)) {
+      const last = t.ranges[t.ranges.length - 1];
+      if (last && last.documentId === documentId && last.frameId === frameId && last.page === t.page && last.hi === a) {
+        last.hi = b;
+      } else {
+        t.ranges.push({ lo: a, hi: b, frameId, documentId, page: t.page });
+      }
     }
   }
 
   /**
-   * Where ref was handed out, if it was.
+   * Where ref was last handed out, if it was on a kept page.
    * @param {number} tabId
    * @param {number} ref
    * @returns {RefRange | undefined}
    */
   lookup(tabId, ref) {
-    return this.tabs.get(tabId)?.ranges.find((r) => ref >= r.lo && ref < r.hi);
+    const ranges = this.tabs.get(tabId)?.ranges ?? [];
+    for (let i = ranges.length - 1; i >= 0; i--) {
+      if (ref >= ranges[i].lo && ref < ranges[i].hi) return ranges[i];
+    }
+    return undefined;
   }
 
   /**
-   * Forgets the refs of documents other than keep, in frames that have
-   * navigated; the counter stays, so their numbers are never reused.
+   * Whether the tab ever handed out a number as high as ref: one lookup
+   * cannot place is from a page the tab has left.
    * @param {number} tabId
-   * @param {(range: RefRange) => boolean} keep
+   * @param {number} ref
    */
-  prune(tabId, keep) {
-    const t = this.tabs.get(tabId);
-    if (t) t.ranges = t.ranges.filter(keep);
+  handedOut(tabId, ref) {
+    return ref < (this.tabs.get(tabId)?.high ?? 1);
   }
 
   /** @param {number} tabId */
@@ -98,11 +140,50 @@ export class RefBook {
     if (data && typeof data === 'object') {
       for (const [id, t] of Object.entries(data)) {
         const tab = /** @type {TabRefs} */ (t);
-        if (typeof tab?.next === 'number' && Array.isArray(tab.ranges)) book.tabs.set(Number(id), tab);
+        if (typeof tab?.next === 'number' && typeof tab.page === 'number' && Array.isArray(tab.ranges)) {
+          book.tabs.set(Number(id), tab);
+        }
       }
     }
     return book;
   }
+}
+
+/**
+ * The numbers ranges cover, as sorted spans apart from each other.
+ * @param {RefRange[]} ranges
+ * @returns {Span[]}
+ */
+function merged(ranges) {
+  /** @type {Span[]} */
+  const out = [];
+  for (const { lo, hi } of [...ranges].sort((a, b) => a.lo - b.lo)) {
+    const last = out[out.length - 1];
+    if (last && lo <= last[1]) last[1] = Math.max(last[1], hi);
+    else out.push([lo, hi]);
+  }
+  return out;
+}
+
+/**
+ * [lo, hi) without the numbers of skip, as runs.
+ * @param {number} lo
+ * @param {number} hi
+ * @param {Span[]} skip sorted, apart
+ * @returns {Span[]}
+ */
+export function without(lo, hi, skip) {
+  /** @type {Span[]} */
+  const out = [];
+  let at = lo;
+  for (const [a, b] of skip) {
+    if (b <= at) continue;
+    if (a >= hi) break;
+    if (a > at) out.push([at, a]);
+    at = Math.max(at, b);
+  }
+  if (at < hi) out.push([at, hi]);
+  return out;
 }
 
 /**

@@ -8,7 +8,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.dom) return; // injected again: the first copy stays
   const { PageError } = oc;
-  const { element, refFor, advance, next } = oc.refs;
+  const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
     roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
@@ -285,11 +285,11 @@
    * controls that would dismiss that, with refs. animating says a running
    * animation may still move it. at: the point the pointer was brought to,
    * kept when the hit test there still lands on the element.
-   * @param {{ ref: number, refBase?: number, at?: PagePoint }} args
+   * @param {{ ref: number, refBase?: number, refSkip?: [number, number][], at?: PagePoint }} args
    */
-  function actionable({ ref, refBase, at }) {
-    advance(refBase ?? 0);
-    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, nextRef: next() });
+  function actionable({ ref, refBase, refSkip, at }) {
+    advance(refBase ?? 0, refSkip);
+    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, ...handed() });
     let el = element(ref);
     let via;
     if (isDisabled(el)) return out({ state: 'disabled' });
@@ -336,11 +336,11 @@
    * what takes it and the controls that would dismiss that; or, for a point
    * outside this frame's viewport, scrolled: the iframe is brought into view
    * and the caller looks again.
-   * @param {{ ref: number, x: number, y: number, refBase?: number }} args
+   * @param {{ ref: number, x: number, y: number, refBase?: number, refSkip?: [number, number][] }} args
    */
-  function reaches({ ref, x, y, refBase }) {
-    advance(refBase ?? 0);
-    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, nextRef: next() });
+  function reaches({ ref, x, y, refBase, refSkip }) {
+    advance(refBase ?? 0, refSkip);
+    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, ...handed() });
     const el = element(ref);
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
       el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
@@ -582,11 +582,11 @@
    * dismissers: the controls of this frame's document that would dismiss
    * it: asked of a cross-origin frame that covers an element of the page
    * around it (a consent manager's banner).
-   * @param {{ refBase: number }} args
+   * @param {{ refBase: number, refSkip?: [number, number][] }} args
    */
-  function dismissers({ refBase }) {
-    advance(refBase);
-    return { dismiss: dismissIn(document.documentElement), nextRef: next() };
+  function dismissers({ refBase, refSkip }) {
+    advance(refBase, refSkip);
+    return { dismiss: dismissIn(document.documentElement), ...handed() };
   }
 
   /** What a person takes for a button: its content is part of it. */

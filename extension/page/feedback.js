@@ -122,16 +122,16 @@
   /**
    * The elements the overlay kept for a request, with refs handed out from
    * refBase: null for one that has left the page.
-   * @param {{ requestId: string, refBase: number }} args
+   * @param {{ requestId: string, refBase: number, refSkip?: [number, number][] }} args
    */
-  function feedbackMarks({ requestId, refBase }) {
+  function feedbackMarks({ requestId, refBase, refSkip }) {
     const overlay = /** @type {{ marks?: (id: string) => Element[] | undefined } | undefined} */ (
       /** @type {any} */ (globalThis).__openchromeFeedback);
     const kept = overlay?.marks?.(String(requestId));
     if (!kept) throw new PageError('not_found', 'this page holds no marks for that request');
-    oc.refs.advance(refBase);
+    oc.refs.advance(refBase, refSkip);
     const marks = kept.map((el) => (el?.isConnected ? { ref: oc.refs.refFor(el), ...describe(el) } : null));
-    return { marks, nextRef: oc.refs.next() };
+    return { marks, ...oc.refs.handed() };
   }
 
   oc.feedback = { pick, inside, feedbackMarks };

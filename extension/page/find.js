@@ -6,7 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.find) return; // injected again: the first copy stays
   const { PageError } = oc;
-  const { refFor, advance, next } = oc.refs;
+  const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
     choicesOf, isDisabled, describe, HEADINGS,
@@ -19,10 +19,10 @@
   /**
    * find: ranked candidates for a query: a role and/or a name, text, label,
    * placeholder or title, or a CSS selector.
-   * @param {{ query: string, limit: number, refBase: number }} args
+   * @param {{ query: string, limit: number, refBase: number, refSkip?: [number, number][] }} args
    */
-  function find({ query, limit, refBase }) {
-    advance(refBase);
+  function find({ query, limit, refBase, refSkip }) {
+    advance(refBase, refSkip);
     const q = query.trim();
     /** @type {Map<Element, { score: number, why: string, option?: string }>} */
     const hits = new Map();
@@ -116,7 +116,7 @@
       const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
-    return { candidates, total: hits.size, hidden: hits.size ? undefined : hiddenMatch(readings), nextRef: next() };
+    return { candidates, total: hits.size, hidden: hits.size ? undefined : hiddenMatch(readings), ...handed() };
   }
 
   /**
@@ -252,10 +252,10 @@
    * field: the form control a person would call label. A group's label (a
    * fieldset legend, a radiogroup's name) with a value picks the radio or
    * checkbox of that group named value.
-   * @param {{ label: string, value?: string, refBase: number }} args
+   * @param {{ label: string, value?: string, refBase: number, refSkip?: [number, number][] }} args
    */
-  function field({ label, value, refBase }) {
-    advance(refBase);
+  function field({ label, value, refBase, refSkip }) {
+    advance(refBase, refSkip);
     const want = unquote(label).toLowerCase();
     /** @type {Array<{ el: Element, score: number }>} */
     const found = [];
@@ -295,7 +295,7 @@
       const r = roleOf(f.el);
       return { ref: refFor(f.el), role: r, name: nameOf(f.el, r), near: near(f.el) };
     }) : undefined;
-    return { ref, role, name: nameOf(el, role), alike, nextRef: next() };
+    return { ref, role, name: nameOf(el, role), alike, ...handed() };
   }
 
   /**
@@ -317,10 +317,10 @@
   /**
    * crossFrames: the shown iframes whose documents this script cannot walk
    * (cross-origin), with refs, for the service worker to search in turn.
-   * @param {{ refBase: number }} args
+   * @param {{ refBase: number, refSkip?: [number, number][] }} args
    */
-  function crossFrames({ refBase }) {
-    advance(refBase);
+  function crossFrames({ refBase, refSkip }) {
+    advance(refBase, refSkip);
     const frames = [];
     for (const el of allElements(document)) {
       if (el.tagName !== 'IFRAME' || !visible(el)) continue;
@@ -332,7 +332,7 @@
       }
       if (!inner) frames.push({ ref: refFor(el), url: /** @type {HTMLIFrameElement} */ (el).src });
     }
-    return { frames, nextRef: next() };
+    return { frames, ...handed() };
   }
 
   oc.find = { find, field, crossFrames };

@@ -1,7 +1,8 @@
 // @ts-check
 // The refs a frame hands out: ref number -> element, for as long as the
-// element lives. The service worker keeps each tab's counter (lib/refs.js)
-// and passes its base to every call that hands out refs.
+// element lives. The service worker keeps each tab's numbers (lib/refs.js)
+// and passes every call that hands out refs where to start and which
+// numbers to pass over: those the tab's last pages used.
 
 (() => {
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
@@ -14,11 +15,18 @@
   const refOf = new WeakMap();
   /** The next ref to hand out; the service worker keeps the tab's counter. */
   let nextRef = 1;
+  /** Where the current call started handing out. */
+  let startRef = 1;
+  /** Runs of numbers [lo, hi) not to hand out, sorted. @type {[number, number][]} */
+  let skip = [];
 
   /** @param {Element} el */
   function refFor(el) {
     let r = refOf.get(el);
     if (r === undefined) {
+      for (const [lo, hi] of skip) {
+        if (nextRef >= lo && nextRef < hi) nextRef = hi;
+      }
       r = nextRef++;
       refOf.set(el, r);
       byRef.set(r, new WeakRef(el));
@@ -51,18 +59,22 @@
   }
 
   /**
-   * Moves the next ref up to refBase, the tab's counter: numbers below it
-   * are taken, in this frame or another.
+   * Starts a call that may hand out refs: from refBase, the tab's counter
+   * (numbers below it are taken, in this frame or another), or this
+   * document's own if that is higher, passing over refSkip.
    * @param {number} refBase
+   * @param {[number, number][]} [refSkip]
    */
-  function advance(refBase) {
+  function advance(refBase, refSkip = []) {
     nextRef = Math.max(nextRef, refBase);
+    startRef = nextRef;
+    skip = refSkip;
   }
 
-  /** The next ref this frame would hand out. */
-  function next() {
-    return nextRef;
+  /** What this call handed out, for the service worker's book: [startRef, nextRef) but the skipped. */
+  function handed() {
+    return { startRef, nextRef };
   }
 
-  oc.refs = { refFor, element, lookup, advance, next };
+  oc.refs = { refFor, element, lookup, advance, handed };
 })();

@@ -5,7 +5,7 @@
 (() => {
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.tree) return; // injected again: the first copy stays
-  const { refFor, advance, next } = oc.refs;
+  const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
     roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnAround,
@@ -502,10 +502,10 @@
 
   /**
    * snapshot: the frame's tree.
-   * @param {{ refBase: number }} args
+   * @param {{ refBase: number, refSkip?: [number, number][] }} args
    */
-  function snapshot({ refBase }) {
-    advance(refBase);
+  function snapshot({ refBase, refSkip }) {
+    advance(refBase, refSkip);
     /** @type {WalkState} */
     const st = {
       count: 0, truncated: false, labels: labelIds(document), pre: 0, listened: listening.has(document) ? 1 : 0, controls: 0,
@@ -518,7 +518,7 @@
       url: location.href,
       title: document.title,
       tree: kids,
-      nextRef: next(),
+      ...handed(),
       nodes: st.count,
       truncated: st.truncated,
     };

@@ -49,6 +49,18 @@ test('a button is a node with its role, name and a ref', () => {
   assert.equal(snap.truncated, false);
 });
 
+test('refs pass over the numbers the tab\'s last pages used', () => {
+  const page = new TestPage('<button>A</button><button>B</button><button>C</button><button>D</button>');
+  const snap = page.ok('snapshot', { refBase: 1, refSkip: [[2, 5], [6, 7]] });
+  assert.deepEqual(flat(snap.tree).filter((n) => n.ref).map((n) => [n.name, n.ref]),
+    [['A', 1], ['B', 5], ['C', 7], ['D', 8]]);
+  assert.equal(snap.startRef, 1);
+  assert.equal(snap.nextRef, 9);
+  const again = page.ok('snapshot', { refBase: 1, refSkip: [] });
+  assert.equal(flat(again.tree).find((n) => n.name === 'C')?.ref, 7, 'an element keeps its ref');
+  assert.equal(again.startRef, 9, 'the document counts on from its own counter');
+});
+
 test('a labelled control says its label once', () => {
   const { snap } = snapshot('<label for=u>Username</label><input id=u value="bob"><label for=c>Keep me</label><input id=c type=checkbox checked>');
   const nodes = flat(snap.tree);

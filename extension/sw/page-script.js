@@ -232,10 +232,22 @@ export function snapshot(tabId, signal) {
  * @param {AbortSignal} signal
  */
 async function snapshotFrame(tabId, frameId, signal) {
-  const base = book.base(tabId);
-  const res = await call({ tabId, frameId }, 'snapshot', { refBase: base }, signal);
-  book.record(tabId, res.frameId, res.documentId, base, res.data.nextRef);
+  const { base, skip } = await plan(tabId);
+  const res = await call({ tabId, frameId }, 'snapshot', { refBase: base, refSkip: skip }, signal);
+  book.record(tabId, res.frameId, res.documentId, res.data.startRef ?? base, res.data.nextRef, skip);
   return res;
+}
+
+/**
+ * Where the next call into the tab starts handing out refs, and which
+ * numbers it passes over: a new top document starts a page of the tab's
+ * book (lib/refs.js).
+ * @param {number} tabId
+ */
+async function plan(tabId) {
+  const top = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  if (top?.documentId) book.enter(tabId, top.documentId);
+  return book.plan(tabId);
 }
 
 /**
@@ -323,9 +335,9 @@ export function callHanding(tabId, method, args, signal) {
  */
 export function callHandingIn({ tabId, frameId }, method, args, signal) {
   return serialized(tabId, async () => {
-    const base = book.base(tabId);
-    const res = await call({ tabId, frameId }, method, { ...args, refBase: base }, signal);
-    book.record(tabId, res.frameId, res.documentId, base, res.data.nextRef);
+    const { base, skip } = await plan(tabId);
+    const res = await call({ tabId, frameId }, method, { ...args, refBase: base, refSkip: skip }, signal);
+    book.record(tabId, res.frameId, res.documentId, res.data.startRef ?? base, res.data.nextRef, skip);
     save();
     return res.data;
   });
@@ -354,7 +366,7 @@ export async function resolve(tabId, rawRef) {
     }
   }
   if (!range) {
-    if (ref < book.base(tabId)) {
+    if (book.handedOut(tabId, ref)) {
       throw new ActionError('stale_ref', `ref e${ref} is from a page this tab has left`, 'call read_page for fresh refs');
     }
     throw new ActionError('bad_request', `there is no ref e${ref} in tab ${tabId}`,
@@ -385,9 +397,10 @@ export async function onRef(t, method, args, signal) {
  */
 export function onRefHanding(t, method, args, signal) {
   return serialized(t.tabId, async () => {
-    const base = book.base(t.tabId);
-    const res = await call({ tabId: t.tabId, documentId: t.documentId }, method, { ref: t.ref, ...args, refBase: base }, signal);
-    book.record(t.tabId, res.frameId, res.documentId, base, res.data.nextRef);
+    const { base, skip } = await plan(t.tabId);
+    const res = await call({ tabId: t.tabId, documentId: t.documentId }, method,
+      { ref: t.ref, ...args, refBase: base, refSkip: skip }, signal);
+    book.record(t.tabId, res.frameId, res.documentId, res.data.startRef ?? base, res.data.nextRef, skip);
     save();
     return res.data;
   });

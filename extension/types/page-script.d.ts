@@ -79,8 +79,8 @@ interface PageRefs {
   /** The live element behind ref; stale_ref when it is gone. */
   element(ref: number): Element;
   lookup(ref: number): Element | undefined;
-  advance(refBase: number): void;
-  next(): number;
+  advance(refBase: number, refSkip?: [number, number][]): void;
+  handed(): { startRef: number; nextRef: number };
 }
 
 /** page/roles.js */
