@@ -588,7 +588,8 @@ func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
 // banners built as the consent managers build them: the buttons inside a
 // labelled region (a container, not a control), inside a shadow root, or
 // in a dialog shown modal. Nothing is clicked, what covers it and both
-// buttons are named, and after one the payment runs once.
+// buttons are named, Reject before the Accept the page puts first, and after
+// one the payment runs once.
 func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 	e := newEnv(t)
 	a, _ := fixtureSites(t)

@@ -538,23 +538,37 @@
   }
 
   /**
-   * The controls in root that would dismiss it, at most four, with refs.
+   * The controls in root that would dismiss it, at most four, with refs,
+   * the least a person would agree to first.
    * @param {Element | null} root
    * @returns {Array<{ ref: number, name: string }>}
    */
   function dismissIn(root) {
-    /** @type {Array<{ ref: number, name: string }>} */
-    const dismiss = [];
-    if (!root) return dismiss;
+    if (!root) return [];
+    /** @type {Array<{ el: Element, rank: number }>} */
+    const found = [];
     for (const c of controlsIn(root)) {
       if (!shown(c)) continue;
       // A styled span has no name of its own: its text is what a person reads.
       const name = (nameOf(c, roleOf(c)) || (c.textContent ?? '').slice(0, 80)).trim();
-      if (!DISMISS.test(name)) continue;
-      dismiss.push({ ref: refFor(c), name: describe(c) });
-      if (dismiss.length === 4) break;
+      if (DISMISS.test(name)) found.push({ el: c, rank: consent(name) });
     }
-    return dismiss;
+    // Stable: document order within a rank.
+    found.sort((a, b) => a.rank - b.rank);
+    return found.slice(0, 4).map(({ el }) => ({ ref: refFor(el), name: describe(el) }));
+  }
+
+  /**
+   * How much a dismissing control agrees to, least first: the profile is
+   * the person's, and an agent that takes the first way out of a consent
+   * banner rejects, or closes it, rather than accepting all on their behalf.
+   * @param {string} name
+   */
+  function consent(name) {
+    if (/\b(?:reject|refuse|decline|deny|disagree|necessary|essential|no,? thanks)\b/i.test(name)) return 0;
+    if (/^(?:[×✕✖✗╳xX]$|close|dismiss|hide|cancel|not now|maybe later|later|skip)\b/i.test(name)) return 1;
+    if (/\b(?:accept|allow|agree)\b/i.test(name)) return 3;
+    return 2; // ok, got it, continue, save my choices
   }
 
   /**

@@ -177,8 +177,9 @@ test('a covered element names its blocker and the controls that would dismiss it
   assert.equal(out.state, 'covered');
   assert.equal(out.blocker.ref, refFor(page.$('#banner')));
   assert.deepEqual(out.dismiss.map((/** @type {{ ref: number }} */ d) => d.ref),
-    [refFor(page.$('#x')), refFor(page.$('#reject')), refFor(page.$('#accept')), refFor(necessary)],
-    'the styled ×, a button (not its span), a role=button, one in a shadow root; not "Learn more"');
+    [refFor(page.$('#reject')), refFor(necessary), refFor(page.$('#x')), refFor(page.$('#accept'))],
+    'a button (not its span), one in a shadow root, the styled ×, a role=button; not "Learn more"; ' +
+    'the least a person would agree to first');
 });
 
 test('a banner drawn in a cross-origin frame is named by the frame, for the worker to ask it', () => {
