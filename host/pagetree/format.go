@@ -192,6 +192,12 @@ func (w *treeWriter) element(n *Node, depth int) {
 	sub.pre = sub.pre || n.Role == "code"
 	sub.nodes(n.Kids, 0)
 	if len(sub.lines) == 1 && !strings.HasPrefix(sub.lines[0], " ") {
+		if n.Name != "" && strings.IndexFunc(sub.lines[0], isWordRune) < 0 {
+			// A named control drawn as a sign (× for "Close", >>> for "Hide
+			// the prompts"): the name says what the sign shows.
+			w.lines = append(w.lines, head)
+			return
+		}
 		if n.Ref == 0 && n.Name != "" && says(sub.lines[0], n.Name) {
 			// A heading that is a link, a term that is its code: the line
 			// says the name, and writing it twice costs a line's tokens.
@@ -352,11 +358,13 @@ func (l *lineBuilder) element(label string) {
 	l.after, l.target = true, strings.Contains(label, " -> ")
 }
 
-// take returns the line and starts a new one. A line of nothing but
-// punctuation ("|", "»") says nothing and is dropped, unless it is code.
+// take returns the line and starts a new one. A line of nothing but the
+// marks pages put between links ("|", "»", "·") says nothing and is
+// dropped, unless it is code; one of other signs (a rating's ★★★☆☆, a ✓,
+// an emoji) is what a person reads there.
 func (l *lineBuilder) take() (string, bool) {
 	s := strings.TrimSpace(l.b.String())
-	keep := s != "" && (l.words || l.elements > 0 || l.pre)
+	keep := s != "" && (l.words || l.elements > 0 || l.pre || !onlySeparators(s))
 	if l.pre {
 		s = strings.TrimRight(l.b.String(), " \t")
 	}

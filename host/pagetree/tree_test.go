@@ -91,6 +91,20 @@ Next paragraph.`,
 			want: `link "index" e1 -> /genindex.html link "modules" e2 -> /py-modindex.html`,
 		},
 		{
+			name: "a line of signs a person reads stays, unless a name says it",
+			nodes: []Node{
+				{Text: "★★★☆☆\n"},
+				{Text: "✓\n"},
+				{Text: "{}\n"},
+				{Text: " · \n"},
+				{Text: "...\n"},
+				{Text: "🔥\n"},
+				{Role: "generic", Name: "Hide the prompts and output", Ref: 1, Clickable: true, Kids: []Node{{Text: ">>>"}}},
+				{Role: "img", Name: "4 of 5 stars", Kids: []Node{{Text: "★★★★☆"}}},
+			},
+			want: "★★★☆☆\n✓\n{}\n🔥\ngeneric \"Hide the prompts and output\" e1 clickable\nimg \"4 of 5 stars\"",
+		},
+		{
 			name: "code keeps its lines and indentation, and brackets between links",
 			nodes: []Node{
 				{Role: "code", Kids: []Node{
