@@ -40,7 +40,15 @@ type acted struct {
 	Typed     string `json:"typed"`
 	Found     string `json:"found"`
 	Answered  string `json:"answered"`
-	Error     *struct {
+	Picked    *struct {
+		Ref  string `json:"ref"`
+		Name string `json:"name"`
+	} `json:"picked"`
+	Offers []struct {
+		Ref  string `json:"ref"`
+		Name string `json:"name"`
+	} `json:"offers"`
+	Error *struct {
 		Code    string `json:"code"`
 		Message string `json:"message"`
 		Hint    string `json:"hint"`
@@ -988,12 +996,86 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		err = fails(t, cs, "interact", map[string]any{"query": "Newest", "action": "click", "tabId": tab}, protocol.CodeNotFound)
 		where = regexp.MustCompile(`option "Newest" is there but hidden, inside combobox "Sort by" (e\d+)$`).FindStringSubmatch(err.Message)
 		require.NotNil(t, where, err.Message)
-		err = fails(t, cs, "interact", map[string]any{"ref": where[1], "action": "select", "values": []string{"Newest"}, "tabId": tab}, protocol.CodeBadRequest)
-		assert.Contains(t, err.Hint, "click it to open the list, then click the option")
-		interact(t, cs, map[string]any{"ref": where[1], "action": "click", "tabId": tab})
-		interact(t, cs, map[string]any{"query": "Newest", "action": "click", "tabId": tab})
+		// select opens its list and clicks the option, once each.
+		picked := interact(t, cs, map[string]any{"ref": where[1], "action": "select", "values": []string{"Newest"}, "tabId": tab})
+		assert.Equal(t, `"sorted: Newest"`, status(t, cs, tab))
+		require.NotNil(t, picked.Picked, "%+v", picked)
+		assert.Equal(t, `option "Newest"`, picked.Picked.Name)
+		require.NotNil(t, picked.Change)
+		assert.Contains(t, picked.Change.Summary, `picked option "Newest"`)
+		assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.sortClicks"}),
+			"the combobox was clicked once")
+
+		// An option the list does not have: the list stays open, nothing is
+		// picked, and the answer names what it offers.
+		r := call(t, cs, "interact", map[string]any{"ref": where[1], "action": "select", "values": []string{"Oldest"}, "tabId": tab})
+		require.True(t, r.IsError, textOf(r))
+		none := actedOf(t, r)
+		assert.True(t, none.Delivered, "the click that opened the list was delivered")
+		require.NotNil(t, none.Error)
+		assert.Equal(t, "not_found", none.Error.Code)
+		assert.Contains(t, none.Error.Message, `no option named "Oldest"`)
+		require.Len(t, none.Offers, 2, textOf(r))
+		assert.Equal(t, `option "Relevance"`, none.Offers[0].Name)
 		assert.Equal(t, `"sorted: Newest"`, status(t, cs, tab))
 	})
+}
+
+// TestPickingFromAListThePageDraws fills an autocomplete as a person does:
+// types the country, waits for the list (it comes 300 ms later, as from a
+// server) and clicks the option, which alone sets the form's value. Each
+// input is sent once; a name the list lacks picks nothing and says what it
+// offers.
+func TestPickingFromAListThePageDraws(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/autocomplete.html")
+	value := func() string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#country-value").value + "|" + window.picks`})
+	}
+
+	var out struct {
+		Fields []struct {
+			Field string `json:"field"`
+			OK    bool   `json:"ok"`
+			Error *struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		} `json:"fields"`
+	}
+	okJSON(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "Name", "value": "Ada"}, {"label": "Country", "value": "sweden"},
+	}}, &out)
+	require.Len(t, out.Fields, 2)
+	assert.True(t, out.Fields[1].OK, "%+v", out.Fields[1])
+	assert.Equal(t, `"Sweden|1"`, value(), "the option was clicked once; the form has its value")
+
+	a := interact(t, cs, map[string]any{"tabId": tab, "query": "Country", "action": "select", "values": []string{"Norway"}})
+	require.NotNil(t, a.Picked, "%+v", a)
+	assert.Equal(t, `option "Norway"`, a.Picked.Name)
+	assert.Equal(t, "Norway", a.Value)
+	assert.Equal(t, `"Norway|2"`, value())
+
+	r := call(t, cs, "interact", map[string]any{"tabId": tab, "query": "Country", "action": "select", "values": []string{"Sw"}})
+	require.True(t, r.IsError, textOf(r))
+	none := actedOf(t, r)
+	require.NotNil(t, none.Error)
+	assert.Contains(t, none.Error.Message, `no option named "Sw"`)
+	var offered []string
+	for _, o := range none.Offers {
+		offered = append(offered, o.Name)
+	}
+	assert.Equal(t, []string{`option "Sweden"`, `option "Swaziland"`}, offered)
+	assert.Equal(t, `"|2"`, value(), "typing cleared the value, and nothing was picked")
+
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Country", "value": "Atlantis"}}})
+	require.True(t, r.IsError, textOf(r))
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out))
+	require.Len(t, out.Fields, 1)
+	assert.False(t, out.Fields[0].OK)
+	require.NotNil(t, out.Fields[0].Error)
+	assert.Contains(t, out.Fields[0].Error.Message, `"Atlantis"`)
 }
 
 func TestFormInput(t *testing.T) {

@@ -603,6 +603,70 @@
     return { dismiss: dismissIn(document.documentElement), ...handed() };
   }
 
+  /** How many of a drawn list's options an answer names. */
+  const MAX_OFFERED = 10;
+
+  /**
+   * listOptions: the options a combobox's own list shows now (a list the
+   * page draws: an autocomplete, a styled dropdown), and the one named
+   * value, when exactly one is. The list is the one its aria-controls or
+   * aria-owns names, or, when it names none, its own listbox, or else the
+   * one listbox the page shows.
+   * @param {{ ref: number, value: string, refBase: number, refSkip?: [number, number][] }} args
+   */
+  function listOptions({ ref, value, refBase, refSkip }) {
+    advance(refBase, refSkip);
+    const el = element(ref);
+    const lists = listsOf(el);
+    /** @type {Element[]} */
+    const options = [];
+    for (const list of lists) {
+      for (const o of list.querySelectorAll('[role="option"]')) {
+        if (shown(o) && o.getAttribute('aria-disabled') !== 'true' && !options.includes(o)) options.push(o);
+      }
+    }
+    const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+    const want = norm(value);
+    const named = options.filter((o) => norm(nameOf(o, 'option')) === want);
+    const offered = options.slice(0, MAX_OFFERED).map((o) => ({ ref: refFor(o), name: clip(nameOf(o, 'option')) }));
+    return {
+      match: named.length === 1 ? refFor(named[0]) : undefined,
+      listed: lists.length > 0,
+      offered,
+      more: Math.max(0, options.length - MAX_OFFERED),
+      ...handed(),
+    };
+  }
+
+  /**
+   * The lists a combobox shows its options in.
+   * @param {Element} el
+   * @returns {Element[]}
+   */
+  function listsOf(el) {
+    if (roleOf(el) === 'listbox') return [el];
+    const doc = el.ownerDocument;
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    /** @type {Element[]} */
+    const named = [];
+    // The combobox role may sit on a wrapper around the input (ARIA 1.1).
+    for (const c of [el, el.closest('[role="combobox"]'), el.querySelector('[role="combobox"], input')]) {
+      if (!c) continue;
+      for (const attr of ['aria-controls', 'aria-owns']) {
+        for (const id of (c.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)) {
+          const l = root.getElementById?.(id) ?? doc.getElementById(id);
+          if (l && !named.includes(l)) named.push(l);
+        }
+      }
+    }
+    // A list it names is the one, open or not.
+    if (named.length) return named.filter(shown);
+    const own = el.querySelector('[role="listbox"]');
+    if (own && shown(own)) return [own];
+    const open = [...doc.querySelectorAll('[role="listbox"]')].filter(shown);
+    return open.length === 1 ? open : [];
+  }
+
   /** What a person takes for a button: its content is part of it. */
   const CONTROLS = 'button, a[href], [role="button"], [role="link"], input[type="button"], input[type="submit"], [onclick]';
   /**
@@ -646,5 +710,5 @@
     return out.map((o) => o.el);
   }
 
-  oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers, scrollState };
+  oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers, listOptions, scrollState };
 })();

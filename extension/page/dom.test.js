@@ -207,3 +207,23 @@ test('dismissers names the controls of a frame document that would dismiss it', 
   const { refFor } = page.ns.refs;
   assert.deepEqual(out.dismiss, [{ ref: refFor(page.$('#accept')), name: 'button "Accept all"' }]);
 });
+
+test('listOptions finds the option named in the list a combobox controls', () => {
+  const page = new TestPage(`
+    <input id=cb role=combobox aria-controls=lb>
+    <ul id=lb role=listbox><li role=option id=a>Norway</li><li role=option id=b>Sweden</li>
+      <li role=option id=c aria-disabled=true>Sweden </li><li role=option id=d hidden>Sweden</li></ul>
+    <ul role=listbox id=other><li role=option id=e>Sweden</li></ul>`);
+  for (const id of ['#cb', '#lb', '#a', '#b', '#c', '#other', '#e']) page.place(id, { x: 0, y: 0, width: 80, height: 20 });
+  const { refFor } = page.ns.refs;
+  const out = page.ok('listOptions', { ref: refFor(page.$('#cb')), value: ' sweden', refBase: 1 });
+  assert.equal(out.match, refFor(page.$('#b')), 'by its whole name, in its own list; not a disabled or hidden one');
+  assert.equal(out.listed, true);
+  assert.deepEqual(out.offered.map((/** @type {{ name: string }} */ o) => o.name), ['Norway', 'Sweden']);
+
+  const none = page.ok('listOptions', { ref: refFor(page.$('#cb')), value: 'Swe', refBase: 1 });
+  assert.equal(none.match, undefined, 'a part of a name picks nothing');
+  page.$('#lb').setAttribute('hidden', '');
+  const closed = page.ok('listOptions', { ref: refFor(page.$('#cb')), value: 'Sweden', refBase: 1 });
+  assert.equal(closed.listed, false, 'its own list is closed, and two others are open: which is its is not known');
+});

@@ -18,6 +18,7 @@
     actionable: oc.dom.actionable,
     reaches: oc.dom.reaches,
     dismissers: oc.dom.dismissers,
+    listOptions: oc.dom.listOptions,
     scrollState: oc.dom.scrollState,
     dom: oc.dom.dom,
     watch: oc.watch.watch,

@@ -62,6 +62,11 @@ const BANNER_MS = 1000;
 const LATE_MS = 600;
 /** How often it looks while it does. */
 const LATE_POLL_MS = 50;
+/**
+ * How long a list the page draws may take to show the option asked for:
+ * an autocomplete fetches its options as it is typed in.
+ */
+const PICK_MS = 2000;
 
 /**
  * What the page script's actionable says of an element (page/dom.js).
@@ -661,9 +666,76 @@ export class Target {
     if (!list.length) throw new ActionError('bad_request', 'select needs values, e.g. ["Norway"]');
     const loc = await this.locate();
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled: nothing was selected`);
+    if (loc.tag !== 'select') return this.pick(loc, list);
     await this.watch();
     const a = await this.attempt(() => this.call('dom', { op: 'select', values: list }));
     return this.done('select', 'dom', a);
+  }
+
+  /**
+   * Picks an option from a list the page draws (an autocomplete, a styled
+   * dropdown), as a person does: types the value into a combobox that takes
+   * text, or clicks one that does not to open its list, then clicks the
+   * option named so. Each is one input, never repeated; the answer says what
+   * was delivered, and what the list offers when it has no such option.
+   * @param {Record<string, any>} loc
+   * @param {string[]} list
+   */
+  async pick(loc, list) {
+    if (!['combobox', 'listbox', 'button'].includes(loc.role)) {
+      throw new ActionError('bad_request', `${this.label} is not a select or a list to pick from`,
+        'click what opens the list, then click the option by its name');
+    }
+    if (list.length > 1) {
+      throw new ActionError('bad_request', `${this.label} draws its own list: it takes one value at a time, not ${list.length}`);
+    }
+    const [value] = list;
+    /** @type {Record<string, any>} */
+    let out;
+    if (loc.role === 'listbox') {
+      out = { action: 'select', ref: `e${this.t.ref}`, target: this.label, delivered: false };
+    } else {
+      out = /** @type {Record<string, any>} */ (loc.editable ? await this.write('fill', value) : await this.click('click'));
+      if (out.delivered !== true || out.navigated || out.dialog || out.closed) return { ...out, action: 'select' };
+    }
+    out.action = 'select';
+    const deadline = Date.now() + PICK_MS;
+    /** @type {{ match?: number, listed: boolean, offered: Array<{ ref: number, name: string }>, more: number }} */
+    let r;
+    for (;;) {
+      r = await pageScript.onRefHanding(this.t, 'listOptions', { value }, this.signal);
+      if (r.match !== undefined || Date.now() >= deadline) break;
+      await sleep(100, this.signal);
+    }
+    if (r.match === undefined) {
+      // A combobox that takes any text and shows no list for it (a search
+      // box without suggestions): the typed value is its value.
+      if (loc.editable && !r.listed) return out;
+      const names = r.offered.map((o) => JSON.stringify(o.name)).join(', ');
+      out.offers = r.offered.map((o) => ({ ref: `e${o.ref}`, name: `option ${JSON.stringify(o.name)}` }));
+      out.unpicked = !r.listed ? `no list of options showed for ${JSON.stringify(value)}`
+        : r.offered.length ? `its list has no option named ${JSON.stringify(value)}; it shows ${names}${r.more ? ` and ${r.more} more` : ''}`
+        : `its list shows no option for ${JSON.stringify(value)}`;
+      return out;
+    }
+    const option = new Target({ ...this.t, ref: r.match }, this.offset, this.signal);
+    const picked = /** @type {Record<string, any>} */ (await option.click('click'));
+    if (picked.delivered !== true) {
+      // Something covers the option: nothing was picked, and what covers it is named.
+      return { ...picked, action: 'select', ref: `e${this.t.ref}`, target: this.label, opened: out.opened };
+    }
+    const after = picked.navigated ? undefined : await this.locate().catch(() => undefined);
+    const also = typeof picked.changes === 'string' && !picked.changes.startsWith('no visible change') ? `; ${picked.changes}` : '';
+    return {
+      ...picked,
+      changes: picked.navigated ? picked.changes : `picked ${option.label}${also}`,
+      action: 'select',
+      ref: `e${this.t.ref}`,
+      target: this.label,
+      picked: { ref: `e${r.match}`, name: option.label },
+      value: after?.value ?? picked.value,
+      opened: [...(out.opened ?? []), ...(picked.opened ?? [])],
+    };
   }
 
   /**

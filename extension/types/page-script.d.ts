@@ -195,6 +195,10 @@ interface PageDom {
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
   reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
   dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
+  /** The options a combobox's drawn list shows, and the one named value. */
+  listOptions(args: { ref: number; value: string; refBase: number; refSkip?: [number, number][] }): {
+    match?: number; listed: boolean; offered: Array<{ ref: number; name: string }>; more: number; startRef: number; nextRef: number;
+  };
   scrollState(args: { x: number; y: number }): ScrollState;
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;

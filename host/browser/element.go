@@ -50,6 +50,12 @@ type Acted struct {
 	// Options: a closed select was clicked; its list is the browser's
 	// own, which no call sees. These are what it offers.
 	Options []string `json:"options,omitempty"`
+	// Picked: select on a list the page draws clicked this option of it;
+	// Offers and Unpicked, when it has none of the name asked for, what it
+	// shows and why nothing was picked.
+	Picked   *Control  `json:"picked,omitempty"`
+	Offers   []Control `json:"offers,omitempty"`
+	Unpicked string    `json:"unpicked,omitempty"`
 	// PageErrors: what the page threw while it acted on the input (an
 	// uncaught exception in the click's handler), one line each.
 	PageErrors []string `json:"pageErrors,omitempty"`

@@ -168,8 +168,13 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) (fieldResult
 				return browser.Acted{}, alike(tab, f.Label, found.Alike)
 			}
 			ref = fmt.Sprintf("e%d", found.Ref)
-			if found.Role == "radio" {
+			switch found.Role {
+			case "radio":
 				action = "check" // the group's option named value
+			case "combobox":
+				// Its option named value, from the browser's list or the
+				// page's own (an autocomplete types it first).
+				action = "select"
 			}
 		}
 		r.Ref = ref
@@ -181,6 +186,10 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) (fieldResult
 	c.learnSecret(done, value)
 	if done.Blocked != nil {
 		return fail(blockedError(done))
+	}
+	if done.Unpicked != "" {
+		r.Error = unpickedError(done) // what was typed stays typed
+		return r, done
 	}
 	r.Value, r.Checked, r.Strategy = done.Value, done.Checked, done.Strategy
 	if done.ValueSet {

@@ -162,6 +162,8 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 		out.Error = blockedError(done)
 	case done.NavigationBlocked != nil:
 		out.Error = done.NavigationBlocked.Error()
+	case done.Unpicked != "":
+		out.Error = unpickedError(done)
 	case done.Delivered != nil && *done.Delivered:
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next
@@ -175,6 +177,17 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	}
 	out.Found = strings.Join(matched, "; ")
 	return out, nil
+}
+
+// unpickedError says that select found no option of the name asked for in
+// the list the page draws, and what the list offers. What opened the list
+// or typed into it was delivered, once, and stays done.
+func unpickedError(a browser.Acted) *protocol.Error {
+	e := protocol.Errorf(protocol.CodeNotFound, "%s: nothing was picked", a.Unpicked)
+	if len(a.Offers) > 0 {
+		return e.WithHint(fmt.Sprintf("select one of its options by name, or click its ref (%s is %s)", a.Offers[0].Ref, a.Offers[0].Name))
+	}
+	return e.WithHint("read_page shows what its list offers now; select takes an option's whole name")
 }
 
 // findOne is the element query names for action: the best of find's
