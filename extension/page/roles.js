@@ -369,14 +369,26 @@
         out += ` ${el.value} `;
         return;
       }
-      // Blocks, and controls side by side ("I agree" "Cancel"), read apart.
-      const apart = BLOCK.has(el.tagName) || APART.has(el.tagName);
+      // Blocks, and controls side by side ("I agree" "Cancel"), read apart;
+      // so does an element laid out as a block (a screen-reader-only span,
+      // which is positioned; the items of a flex row), as Chrome reads it.
+      const apart = BLOCK.has(el.tagName) || APART.has(el.tagName) || (el !== root && laidApart(el));
       if (apart) out += ' ';
       for (const child of childrenOf(el)) visit(child);
       if (apart) out += ' ';
     };
     visit(root);
     return out.replace(/\s+/g, ' ').trim();
+  }
+
+  /**
+   * Whether CSS lays el out apart from the text beside it: a block, a flex
+   * or grid item (blockified), or an element taken out of the flow.
+   * @param {Element} el
+   */
+  function laidApart(el) {
+    const cs = getComputedStyle(el);
+    return !cs.display.startsWith('inline') && cs.display !== 'contents' || cs.position === 'absolute' || cs.position === 'fixed';
   }
 
   /** How many elements drawnText looks at. */

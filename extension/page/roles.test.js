@@ -25,6 +25,16 @@ test('a button has role button and its text as name', () => {
   assert.deepEqual(roleAndName(page, '#v'), ['button', 'Go']);
 });
 
+test('words CSS lays apart stay apart in a name', () => {
+  const page = new TestPage(`
+    <button id=n><span style="position:absolute">Notifications</span><svg></svg><span>3</span></button>
+    <a id=f href=/c style="display:flex"><span style="display:block">Add</span><span style="display:block">to cart</span></a>
+    <a id=m href=/p><mark>Pyth</mark>on docs</a>`);
+  assert.deepEqual(roleAndName(page, '#n'), ['button', 'Notifications 3']);
+  assert.deepEqual(roleAndName(page, '#f'), ['link', 'Add to cart']);
+  assert.deepEqual(roleAndName(page, '#m'), ['link', 'Python docs'], 'inline markup inside a word keeps it whole');
+});
+
 test('a <label for> names its input, and so does a label around it', () => {
   const page = new TestPage(`
     <label for=email>Email address</label><input id=email type=email>

@@ -206,6 +206,9 @@
           return around(`*${inner}*`);
         case 'CODE': case 'KBD': case 'SAMP':
           return around(`\`${inner}\``);
+        case 'DEL': case 'S': case 'STRIKE':
+          // A price struck through is not the price.
+          return around(`~~${inner}~~`);
         case 'IMG': {
           const alt = c.getAttribute('alt');
           return alt ? `![${alt}]` : '';

@@ -81,3 +81,8 @@ test('crawl: content in the form asked for, links absolute, without fragments, o
   assert.equal(links.content, undefined);
   assert.deepEqual(links.links, md.links);
 });
+
+test('text: a price struck through is marked so', () => {
+  const page = new TestPage('<p>Price: <del>$20</del> <ins>$15</ins>, was <s>$25</s></p>');
+  assert.equal(page.ok('text').markdown, 'Price: ~~$20~~ $15, was ~~$25~~');
+});

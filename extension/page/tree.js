@@ -14,6 +14,8 @@
   const MAX_NODES = 60000;
   /** A closed select's options sent with it; read_page shows fewer. */
   const MAX_CHOICES = 100;
+  /** Text a person sees struck through. */
+  const STRUCK = new Set(['DEL', 'S', 'STRIKE']);
   /** Roles an aria-activedescendant points at. */
   const ACTIVE_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'row', 'tab']);
 
@@ -209,6 +211,13 @@
         const kids = [];
         walkChildren(el, kids, st);
         out.push(...kids.filter((k) => k.text === undefined));
+        return;
+      }
+      if (STRUCK.has(tag)) {
+        // A price struck through is not the price: written as Markdown has it.
+        out.push({ text: '~~' });
+        walkChildren(el, out, st);
+        out.push({ text: '~~' });
         return;
       }
       walkChildren(el, out, st);

@@ -310,3 +310,9 @@ test('a listening document counts for its whole tree', () => {
   const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.clickable);
   assert.deepEqual(nodes.map((n) => n.name), ['Open row']);
 });
+
+test('text struck through is marked as Markdown marks it', () => {
+  const { snap } = snapshot('<p>Price: <del>$20</del> <ins>$15</ins>, was <s>$25</s></p>');
+  assert.equal(snap.tree.filter((/** @type {PageTreeNode} */ n) => n.text !== undefined).map((/** @type {PageTreeNode} */ n) => n.text).join(''),
+    'Price: ~~$20~~ $15, was ~~$25~~');
+});
