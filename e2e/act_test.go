@@ -905,6 +905,14 @@ func TestDialogs(t *testing.T) {
 	// the answer decides whether the tab leaves.
 	interact(t, cs, map[string]any{"query": "Unsaved changes", "action": "click", "tabId": tab})
 	next := site.URL + "/list.html"
+	// A link raises it; a navigate while it is open says so at once, not
+	// at its timeout.
+	a = interact(t, cs, map[string]any{"query": "Leave for the list", "action": "click", "tabId": tab})
+	assert.Contains(t, a.Dialog, "beforeunload")
+	err = fails(t, cs, "navigate", map[string]any{"url": next, "tabId": tab, "timeoutMs": 10000}, protocol.CodeConflict)
+	assert.Contains(t, err.Message, "asks before it is left")
+	interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
+	assert.Equal(t, `"unsaved"`, status(t, cs, tab), "it stayed")
 	err = fails(t, cs, "navigate", map[string]any{"url": next, "tabId": tab}, protocol.CodeConflict)
 	assert.Contains(t, err.Message, "beforeunload")
 	assert.Contains(t, err.Hint, "accept_dialog")

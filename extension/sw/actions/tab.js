@@ -149,6 +149,14 @@ async function go(tabId, begin, options) {
   // Attached, so that a beforeunload dialog the page raises is seen: the
   // navigation waits on it, and so would this call.
   await cdp.attach(tabId).catch(() => {});
+  // A dialog already open (a beforeunload a click raised) holds any
+  // navigation until it is answered: say so now, not at the timeout.
+  const held = dialogs.current(tabId);
+  if (held?.type === 'beforeunload') {
+    throw new ActionError('conflict', `the page asks before it is left (${dialogs.describe(held)}): it has not navigated yet`,
+      'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
+  }
+  dialogs.refuseWhileOpen(tabId);
   const dialog = dialogs.next(tabId);
   const going = navigation.navigate(tabId, begin, options);
   going.catch(() => {}); // it may end after a dialog ended the call
