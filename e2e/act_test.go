@@ -879,6 +879,18 @@ func TestDialogs(t *testing.T) {
 	assert.Equal(t, `confirm "Delete everything?"`, a.Dialog)
 	err := fails(t, cs, "read_page", map[string]any{"tabId": tab}, protocol.CodeConflict)
 	assert.Contains(t, err.Hint, "accept_dialog")
+	// The page answers nothing under it: what needs it says so at once.
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"page_screenshot", map[string]any{"tabId": tab}},
+		{"page_pdf", map[string]any{"tabId": tab}},
+		{"computer", map[string]any{"action": "left_click", "coordinate": []int{5, 5}, "tabId": tab}},
+	} {
+		err := fails(t, cs, c.tool, c.args, protocol.CodeConflict)
+		assert.Contains(t, err.Message, `confirm "Delete everything?"`, c.tool)
+	}
 	a = interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
 	assert.Equal(t, `confirm "Delete everything?"`, a.Answered)
 	require.NotNil(t, a.Change)

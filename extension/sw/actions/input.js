@@ -6,6 +6,7 @@ import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
+import * as dialogs from '../dialogs.js';
 import { runInput, typedUntilDialog } from '../input-effects.js';
 import * as input from '../trusted-input.js';
 
@@ -100,6 +101,7 @@ async function scroll(params, { tabId, signal }) {
  * @type {TabAction}
  */
 async function viewport(_params, { tabId, signal }) {
+  dialogs.refuseWhileOpen(tabId); // the page answers nothing under it
   const m = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
   const css = m.cssVisualViewport ?? m.visualViewport;
   const device = m.visualViewport;

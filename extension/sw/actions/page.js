@@ -9,6 +9,7 @@ import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js
 import { tabAction } from '../../lib/router.js';
 import * as pageScript from '../page-script.js';
 import * as cdp from '../cdp.js';
+import * as dialogs from '../dialogs.js';
 import { evaluate as evaluateIn } from '../evaluate.js';
 import { sanitizedDom } from '../page-html.js';
 import { waitFor } from '../wait.js';
@@ -28,6 +29,8 @@ const MAX_IMAGE_CHARS = 60 * 1024 * 1024;
  * @type {TabAction}
  */
 async function screenshot(params, { tabId, signal }) {
+  // Chrome draws no frame of a page a JavaScript dialog holds.
+  dialogs.refuseWhileOpen(tabId);
   const format = enumParam(params, 'format', FORMATS) ?? 'png';
   const quality = intParam(params, 'quality', 0, 100);
   const fullPage = boolParam(params, 'fullPage', false);
@@ -111,6 +114,7 @@ async function elementBox(tabId, ref, signal) {
  * @type {TabAction}
  */
 async function pdf(params, { tabId, signal }) {
+  dialogs.refuseWhileOpen(tabId);
   const landscape = boolParam(params, 'landscape', false);
   const printBackground = boolParam(params, 'printBackground', false);
   let out;
