@@ -1190,6 +1190,7 @@ func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
 	}})
 	require.True(t, r.IsError)
 	assert.Contains(t, textOf(r), "act stopped at step 2 of 3")
+	assert.NotContains(t, textOf(r), `"hitl"`, "no hand-over is suggested for a ref that never was")
 	assert.Equal(t, `"Login Page"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.title", "tabId": tab}), "step 3 did not run")
 
 	err := fails(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{{"action": "click"}}}, protocol.CodeBadRequest)

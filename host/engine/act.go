@@ -53,7 +53,7 @@ type actOut struct {
 	Error    *protocol.Error `json:"error,omitempty"`
 	Steps    []actStep       `json:"steps"`
 	Stopped  string          `json:"stopped,omitempty"`
-	HITL     any             `json:"hitl,omitempty"`
+	HITL     *browser.HITL   `json:"hitl,omitempty"`
 	Snapshot string          `json:"snapshot,omitempty"`
 }
 
