@@ -331,7 +331,7 @@ func TestAClickHappensOnce(t *testing.T) {
 	t.Run("a hover that opens a CSS menu says so, and its item is found and clicked", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/reach.html")
 		a := interact(t, cs, map[string]any{"query": "Account", "action": "hover", "tabId": tab})
-		assert.Contains(t, a.Changes, "2 elements shown", "the menu and its link; no element was added")
+		assert.Contains(t, a.Change.Summary, "2 elements shown", "the menu and its link; no element was added")
 		require.NotNil(t, a.Change)
 		assert.Equal(t, "dom", a.Change.Type)
 		// "Log out" is a name, though "log" is a role.
@@ -1235,13 +1235,13 @@ func TestScrollingThePage(t *testing.T) {
 	down := interact(t, cs, map[string]any{"action": "scroll", "tabId": tab})
 	require.NotNil(t, down.Change, "%+v", down)
 	assert.Equal(t, "dom", down.Change.Type)
-	assert.Regexp(t, `^scrolled the page to y \d+ of \d+ px$`, down.Changes)
+	assert.Regexp(t, `scrolled the page to y \d+ of \d+ px$`, down.Change.Summary)
 	assert.NotEqual(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}))
 
 	interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "amount": 100000, "tabId": tab})
 	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}))
 	top := interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "tabId": tab})
-	assert.Equal(t, "none", top.Change.Type, "at the top already: %s", top.Changes)
+	assert.Equal(t, "none", top.Change.Type, "at the top already: %s", top.Change.Summary)
 	assert.Contains(t, top.Change.Summary, "the page did not move")
 }
 
@@ -1430,12 +1430,12 @@ func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
 	interact(t, cs, map[string]any{"query": "Email", "action": "fill", "text": "ada", "tabId": tab})
 	a := interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
 	assert.True(t, a.Delivered)
-	assert.Contains(t, a.Changes, `the form was not sent: textbox "Email": `)
+	assert.Contains(t, a.Change.Summary, `the form was not sent: textbox "Email": `)
 	assert.Equal(t, `""`, status(t, cs, tab), "not submitted")
 
 	interact(t, cs, map[string]any{"query": "Email", "action": "fill", "text": "ada@example.com", "tabId": tab})
 	a = interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
-	assert.NotContains(t, a.Changes, "not sent")
+	assert.NotContains(t, a.Change.Summary, "not sent")
 	assert.Contains(t, status(t, cs, tab), "ada@example.com")
 }
 

@@ -102,7 +102,7 @@ func TestDownloads(t *testing.T) {
 	// A download link: the click says a download started, and downloads
 	// finds the file whole.
 	a := interact(t, cs, map[string]any{"query": "Report", "action": "click", "tabId": tab})
-	assert.Contains(t, a.Changes, "download started: report.csv", "%+v", a)
+	assert.Contains(t, a.Change.Summary, "download started: report.csv", "%+v", a)
 	got, r := downloadsOf(t, cs, map[string]any{"tabId": tab, "waitMs": 10000})
 	require.True(t, got.Settled, textOf(r))
 	require.Len(t, got.Downloads, 1, textOf(r))

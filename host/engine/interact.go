@@ -167,6 +167,10 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	case done.Delivered != nil && *done.Delivered:
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next
+		if strings.Contains(ch.Summary, done.Changes) {
+			// Said once, in the summary: every call pays for the result.
+			out.Changes = ""
+		}
 	}
 	var matched []string
 	if found != nil {
