@@ -171,6 +171,9 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 			// Said once, in the summary: every call pays for the result.
 			out.Changes = ""
 		}
+		if out.Navigated != nil && !*out.Navigated {
+			out.Navigated = nil // the change's type says what happened
+		}
 	}
 	var matched []string
 	if found != nil {
