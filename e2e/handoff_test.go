@@ -373,11 +373,17 @@ func TestTheSidePanel(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("Stop did not end the call in flight")
 	}
+	// The extension ends its own commands first and tells the daemon after:
+	// a call made before the daemon has heard is one in flight, stopped too.
+	// The handoff is ended after the calls, so once it is, a call is new;
+	// a look made before may be stopped itself.
+	require.Eventually(t, func() bool {
+		r := call(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID})
+		return !r.IsError && json.Unmarshal([]byte(textOf(r)), &h) == nil && h.Status == "CANCELLED"
+	}, 10*time.Second, 50*time.Millisecond)
+	assert.Equal(t, "stop", h.EndedBy)
 	okJSON(t, cs, "oc_task_wait", map[string]any{"task_id": id, "timeout_ms": 10000}, &m)
 	assert.Equal(t, "CANCELLED", m.Status)
-	okJSON(t, cs, "oc_handoff_status", map[string]any{"handoff_id": h.HandoffID}, &h)
-	assert.Equal(t, "CANCELLED", h.Status)
-	assert.Equal(t, "stop", h.EndedBy)
 	var health struct {
 		Browsers []struct {
 			AttachedTabs int `json:"attachedTabs"`
