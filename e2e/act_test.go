@@ -1089,6 +1089,11 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	assert.Equal(t, []string{`option "Sweden"`, `option "Swaziland"`}, offered)
 	assert.Equal(t, `"|2"`, value(), "typing cleared the value, and nothing was picked")
 
+	// A button that opens no list is not clicked.
+	err := fails(t, cs, "interact", map[string]any{"tabId": tab, "query": "Save", "action": "select", "values": []string{"Norway"}}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "not a select")
+	assert.Equal(t, `""`, status(t, cs, tab), "the form was not sent")
+
 	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Country", "value": "Atlantis"}}})
 	require.True(t, r.IsError, textOf(r))
 	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out))

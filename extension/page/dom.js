@@ -68,6 +68,8 @@
       // A closed select's list is the browser's own: what it offers.
       options: choicesOf(el)?.slice(0, MAX_LISTED),
       focused: deepActive() === el,
+      // What it opens, when it says: a button that opens a list to pick from.
+      popup: el.getAttribute('aria-haspopup') || undefined,
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
     };

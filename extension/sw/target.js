@@ -682,7 +682,8 @@ export class Target {
    * @param {string[]} list
    */
   async pick(loc, list) {
-    if (!['combobox', 'listbox', 'button'].includes(loc.role)) {
+    const opensList = loc.role === 'button' && loc.popup === 'listbox';
+    if (!['combobox', 'listbox'].includes(loc.role) && !opensList) {
       throw new ActionError('bad_request', `${this.label} is not a select or a list to pick from`,
         'click what opens the list, then click the option by its name');
     }
