@@ -1016,6 +1016,7 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		err = fails(t, cs, "interact", map[string]any{"query": "Newest", "action": "click", "tabId": tab}, protocol.CodeNotFound)
 		where = regexp.MustCompile(`option "Newest" is there but hidden, inside combobox "Sort by" (e\d+)$`).FindStringSubmatch(err.Message)
 		require.NotNil(t, where, err.Message)
+		assert.Equal(t, fmt.Sprintf(`interact select with ref %s and values ["Newest"] opens its list and picks it`, where[1]), err.Hint)
 		// select opens its list and clicks the option, once each.
 		picked := interact(t, cs, map[string]any{"ref": where[1], "action": "select", "values": []string{"Newest"}, "tabId": tab})
 		assert.Equal(t, `"sorted: Newest"`, status(t, cs, tab))

@@ -150,4 +150,6 @@ func TestAHiddenMatchSaysWhereToLook(t *testing.T) {
 	alone := &browser.HiddenMatch{Name: `button "Gadgets"`}
 	assert.Equal(t, `button "Gadgets" is there but hidden`, hiddenWhere(alone))
 	assert.Contains(t, hiddenHint(alone), "read_page shows what is visible now")
+	option := &browser.HiddenMatch{Name: `option "Newest"`, Holder: &browser.Control{Ref: "e7", Name: `combobox "Sort by"`}}
+	assert.Equal(t, `interact select with ref e7 and values ["Newest"] opens its list and picks it`, hiddenHint(option))
 }

@@ -97,5 +97,10 @@ func hiddenHint(h *browser.HiddenMatch) string {
 	if h.Holder == nil {
 		return "do what shows it first (open its menu or section); read_page shows what is visible now"
 	}
+	if name, ok := strings.CutPrefix(h.Name, "option "); ok &&
+		(strings.HasPrefix(h.Holder.Name, "combobox") || strings.HasPrefix(h.Holder.Name, "listbox")) {
+		// The list a combobox draws: select opens it and picks.
+		return fmt.Sprintf("interact select with ref %s and values [%s] opens its list and picks it", h.Holder.Ref, name)
+	}
 	return fmt.Sprintf("hover or click %s to show it, then act again", h.Holder.Ref)
 }
