@@ -307,7 +307,6 @@ func (w *treeWriter) cell(c *Node) []string {
 type lineBuilder struct {
 	b        strings.Builder
 	elements int  // inline elements on the line
-	words    bool // the line has a letter or digit
 	pre      bool // a line of code: written as it is
 	after    bool // the last thing written was an element
 	target   bool // ... and it ended with a link's target
@@ -343,9 +342,6 @@ func (l *lineBuilder) text(seg string) {
 	}
 	l.b.WriteString(seg)
 	l.after = false
-	if !l.words && strings.IndexFunc(seg, isWordRune) >= 0 {
-		l.words = true
-	}
 }
 
 // element adds an inline element's label.
@@ -364,12 +360,12 @@ func (l *lineBuilder) element(label string) {
 // an emoji) is what a person reads there.
 func (l *lineBuilder) take() (string, bool) {
 	s := strings.TrimSpace(l.b.String())
-	keep := s != "" && (l.words || l.elements > 0 || l.pre || !onlySeparators(s))
+	keep := s != "" && (l.elements > 0 || l.pre || !onlySeparators(s))
 	if l.pre {
 		s = strings.TrimRight(l.b.String(), " \t")
 	}
 	l.b.Reset()
-	l.elements, l.words, l.after = 0, false, false
+	l.elements, l.after = 0, false
 	return s, keep
 }
 

@@ -152,10 +152,7 @@ async function go(tabId, begin, options) {
   // A dialog already open (a beforeunload a click raised) holds any
   // navigation until it is answered: say so now, not at the timeout.
   const held = dialogs.current(tabId);
-  if (held?.type === 'beforeunload') {
-    throw new ActionError('conflict', `the page asks before it is left (${dialogs.describe(held)}): it has not navigated yet`,
-      'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
-  }
+  if (held?.type === 'beforeunload') throw leaveAsked(held);
   dialogs.refuseWhileOpen(tabId);
   const dialog = dialogs.next(tabId);
   const going = navigation.navigate(tabId, begin, options);
@@ -164,10 +161,7 @@ async function go(tabId, begin, options) {
     const first = await Promise.race([going, dialog.opened.then((d) => ({ dialog: d }))]);
     if (first && typeof first === 'object' && 'dialog' in first) {
       const d = first.dialog;
-      if (d.type === 'beforeunload') {
-        throw new ActionError('conflict', `the page asks before it is left (${dialogs.describe(d)}): it has not navigated yet`,
-          'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
-      }
+      if (d.type === 'beforeunload') throw leaveAsked(d);
       throw new ActionError('conflict', `a JavaScript dialog opened while the page loaded: ${dialogs.describe(d)}`,
         'call interact with action accept_dialog or dismiss_dialog; the page loads on after it');
     }
@@ -179,6 +173,15 @@ async function go(tabId, begin, options) {
   } finally {
     dialog.cancel();
   }
+}
+
+/**
+ * The error of a navigation a beforeunload dialog holds.
+ * @param {dialogs.Dialog} d
+ */
+function leaveAsked(d) {
+  return new ActionError('conflict', `the page asks before it is left (${dialogs.describe(d)}): it has not navigated yet`,
+    'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
 }
 
 /**
