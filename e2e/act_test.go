@@ -388,19 +388,22 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 
 	star := refOf(t, tree, `generic "Star this"`)
 	card := refOf(t, tree, `generic "Open the frame's card"`)
+	vault := refOf(t, tree, `generic "Open the vault"`)
 	assert.Contains(t, tree, star+" clickable", "a listener in an open shadow root counts")
+	assert.Contains(t, tree, vault+" clickable", "one in a closed root on a plain div")
 	assert.Contains(t, tree, card+" clickable", "and one in a same-origin frame")
 
 	interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": shown, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": star, "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"ref": vault, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": card, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": rate, "action": "click", "tabId": tab})
 	// Named by its style sheet, an icon glyph left out: found by those words.
 	refOf(t, tree, `button "Save draft"`)
 	interact(t, cs, map[string]any{"query": "Save draft", "action": "click", "tabId": tab})
-	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0, "ship": 0.0, "archive": 0.0}, runs())
+	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "vault": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0, "ship": 0.0, "archive": 0.0}, runs())
 
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")
@@ -501,6 +504,7 @@ func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 			rename := refOf(t, tree, `h2 "Double-click to rename"`)
 			assert.Contains(t, tree, plan+" clickable", tree)
 			assert.Contains(t, tree, rename+" clickable")
+			assert.Contains(t, tree, refOf(t, tree, `generic "Open the vault"`)+" clickable", "in a closed shadow root too")
 
 			interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
 			assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "plan chosen"`, "the frame's own handler ran")

@@ -39,12 +39,14 @@
   function call(method, args) {
     const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
     if (!fn) return { error: { code: 'bad_request', message: `the page script has no method ${method}` } };
-    oc.roles.freshLabels(); // the page may have changed since the last call
+    oc.roles.beginCall();
     try {
       return { ok: fn(args ?? {}) };
     } catch (err) {
       if (err instanceof oc.PageError) return { error: { code: err.code, message: err.message, hint: err.hint } };
       return { error: { code: 'internal', message: `page script: ${String(/** @type {Error} */ (err)?.message ?? err).split('\n')[0].slice(0, 300)}` } };
+    } finally {
+      oc.roles.endCall();
     }
   }
 

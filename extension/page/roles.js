@@ -41,13 +41,37 @@
 
   // The ids that labels name in their for attribute, per document or shadow
   // root, gathered once per call (page/entry.js starts each with
-  // freshLabels): a control's .labels walks its whole tree, which on a page
+  // beginCall): a control's .labels walks its whole tree, which on a page
   // of 20,000 buttons, asked of each, took half a minute.
   /** @type {Map<Node, Set<string>>} */
   let forIds = new Map();
-  const freshLabels = () => {
+
+  // The shadow roots the extension API found, by host, from the roots pass
+  // that sw/clickables.js runs before a read (it asks of every element, and
+  // so does the read's walk just after: 25 ms each on a long page) until the
+  // end of the call that follows, and never for more than a second: a root
+  // attached in between shows on the next read.
+  /** @type {WeakMap<Element, ShadowRoot | null> | undefined} */
+  let asked;
+  let askedAt = 0;
+  const SHADOWS_KEPT_MS = 1000;
+
+  /** Starts keeping what shadowOf asks the extension API. */
+  function keepShadows() {
+    asked = new WeakMap();
+    askedAt = performance.now();
+  }
+
+  /** Starts a call: the page may have changed since the last one. */
+  function beginCall() {
     forIds = new Map();
-  };
+    if (asked && performance.now() - askedAt > SHADOWS_KEPT_MS) asked = undefined;
+  }
+
+  /** Ends a call: what it was told holds no longer. */
+  function endCall() {
+    asked = undefined;
+  }
 
   /**
    * The labels of a labelable control; its .labels is asked only when a
@@ -567,7 +591,12 @@
   function shadowOf(el) {
     if (el.shadowRoot) return el.shadowRoot;
     if (!openOrClosed || el.tagName === BANNER || !(el.tagName.includes('-') || HOSTS.has(el.tagName))) return null;
-    return /** @type {ShadowRoot | null} */ (openOrClosed(/** @type {HTMLElement} */ (el)));
+    let root = asked?.get(el);
+    if (root === undefined) {
+      root = /** @type {ShadowRoot | null} */ (openOrClosed(/** @type {HTMLElement} */ (el)));
+      asked?.set(el, root);
+    }
+    return root;
   }
 
   /**
@@ -802,7 +831,7 @@
   }
 
   oc.roles = {
-    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, freshLabels,
+    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnAround, splitSelectors,

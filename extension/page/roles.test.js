@@ -18,6 +18,42 @@ function roleAndName(page, selector) {
   return [role, nameOf(el, role)];
 }
 
+test('a roots pass asks each element once for the call after it, and a second at most', () => {
+  /** @type {Element[]} */
+  const asked = [];
+  let now = 0;
+  const page = new TestPage('<div id=host></div><p>words</p>', {
+    before: (w) => {
+      w.chrome = { dom: { openOrClosedShadowRoot: (/** @type {Element} */ el) => { asked.push(el); return null; } } };
+      w.performance.now = () => now;
+    },
+  });
+  const { roles } = page.ns;
+  const host = page.$('#host');
+  const ask = () => {
+    roles.shadowOf(host);
+    return asked.length;
+  };
+
+  assert.equal(ask(), 1);
+  assert.equal(ask(), 2, 'outside a pass each shadowOf asks');
+  roles.keepShadows();
+  assert.equal(ask(), 3);
+  assert.equal(ask(), 3, 'the pass keeps the answer');
+  now += 500;
+  roles.beginCall();
+  assert.equal(ask(), 3, 'for the call that follows');
+  roles.endCall();
+  assert.equal(ask(), 4, 'and not after it');
+
+  roles.keepShadows();
+  ask();
+  now += 1001;
+  roles.beginCall();
+  assert.equal(ask(), 6, 'a pass older than a second is not trusted');
+  roles.endCall();
+});
+
 test('a button has role button and its text as name', () => {
   const page = new TestPage('<button id=b>  Save\n changes </button><input id=s type=submit><input id=v type=button value=Go>');
   assert.deepEqual(roleAndName(page, '#b'), ['button', 'Save changes']);

@@ -52,9 +52,10 @@ export function runInVm(globals) {
 export class TestPage {
   /**
    * @param {string} body the HTML of the body
-   * @param {{ url?: string, title?: string }} [options]
+   * @param {{ url?: string, title?: string, before?: (window: any) => void }} [options] before: sets up the
+   *   window before the page script runs (any: a test adds what the browser would, chrome.dom)
    */
-  constructor(body, { url = 'http://127.0.0.1:8080/page.html', title = 'Test page' } = {}) {
+  constructor(body, { url = 'http://127.0.0.1:8080/page.html', title = 'Test page', before } = {}) {
     const dom = new JSDOM(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`, {
       url,
       runScripts: 'outside-only',
@@ -71,6 +72,7 @@ export class TestPage {
      */
     this.onScroll = undefined;
     this.stubLayout();
+    before?.(this.window);
     this.inject();
   }
 

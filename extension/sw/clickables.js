@@ -23,6 +23,7 @@ import * as cdp from './cdp.js';
 /**
  * The open shadow roots of a document, evaluated in its page's own world:
  * the parts of its tree a listener query without pierce does not reach.
+ * Asked only when the roots pass found some.
  */
 const SHADOW_ROOTS = `(() => {
   const roots = [];
@@ -34,24 +35,33 @@ const SHADOW_ROOTS = `(() => {
 })()`;
 
 /**
- * The shadow roots the page's world cannot walk to, evaluated in our world,
- * which can (chrome.dom): closed ones, and any inside them.
+ * The roots pass, evaluated in our world, which sees every shadow root
+ * (chrome.dom): [n, ...hidden], where n counts the open roots the page's
+ * world reaches and hidden are those it cannot (closed ones, and any inside
+ * them). With fresh, null instead when the page script's marks still stand.
+ * The page script keeps what it finds for the read that follows, which
+ * asks the same of every element.
+ * @param {boolean} fresh
  */
-const HIDDEN_ROOTS = `(() => {
+const rootsPass = (fresh) => `(() => {
+  const oc = globalThis.__openchrome;
+  ${fresh ? 'if (oc?.tree?.marksFresh?.() === true) return null;' : ''}
+  oc?.roles?.keepShadows?.();
   // The page script's, where it is (a same-origin frame's may have none).
-  const shadowOf = globalThis.__openchrome?.roles?.shadowOf ?? ((el) => chrome.dom.openOrClosedShadowRoot(el));
-  const roots = [];
+  const shadowOf = oc?.roles?.shadowOf ?? ((el) => chrome.dom.openOrClosedShadowRoot(el));
+  const found = [0];
   const walk = (root, hidden) => {
     for (const el of root.querySelectorAll('*')) {
       const s = shadowOf(el);
       if (!s) continue;
       const h = hidden || !el.shadowRoot;
-      if (h) roots.push(s);
+      if (h) found.push(s);
+      else found[0]++;
       walk(s, h);
     }
   };
   walk(document, false);
-  return roots;
+  return found;
 })()`;
 
 /** The listeners that make an element clickable to a person. */
@@ -214,7 +224,9 @@ export async function markFrames(tabId, signal) {
 
 /**
  * Hands a frame's page script the elements of its document with click
- * listeners, and the document when it or its window listens.
+ * listeners, and the document when it or its window listens. Round trips
+ * are what it costs on most pages: the questions that do not wait on each
+ * other go together.
  * @param {number} tabId
  * @param {FrameWorld} w
  * @param {AbortSignal} signal
@@ -223,28 +235,11 @@ export async function markFrames(tabId, signal) {
 async function markWorld(tabId, w, signal) {
   const opts = { signal, sessionId: w.sessionId };
   try {
-    const fresh = await cdp.send(tabId, 'Runtime.evaluate',
-      { expression: 'globalThis.__openchrome?.tree?.marksFresh?.() === true', contextId: w.ours, returnByValue: true }, opts);
-    if (fresh.result?.value === true) return 0; // nothing added or removed since
-    // The page's document: without pierce the debugger reports the
-    // listeners of the object's own world, and the page's are in its main.
-    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId: w.page, objectGroup: GROUP }, opts);
-    if (!doc.result?.objectId) return -1;
-    const docs = [{ objectId: doc.result.objectId, contextId: w.page, ours: w.ours },
-      ...(w.main ? await frameDocuments(tabId, w.main, signal) : [])];
-    const roots = [...docs.map((d) => d.objectId), ...(await Promise.all(docs.flatMap((d) => [
-      shadowRoots(tabId, d.contextId, opts).catch(() => []),
-      hiddenRoots(tabId, d, opts).catch(() => []),
-    ]))).flat()];
-    const [found, windows] = await Promise.all([
-      Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, opts))),
-      // A window's listeners (jQuery's, a framework's) hear every click of its document.
-      Promise.all(docs.map((d) => windowHears(tabId, d, opts))),
-    ]);
-    const ids = [...new Set([
-      ...found.flat().filter((l) => CLICKS.has(l.type) && l.backendNodeId).map((l) => /** @type {number} */ (l.backendNodeId)),
-      ...windows.flatMap((id) => (id ? [id] : [])),
-    ])];
+    const top = await documentIn(tabId, w.page, w.ours, true, opts);
+    if (top === 'fresh') return 0; // nothing added or removed since
+    if (!top) return -1;
+    const docs = [top, ...(w.main ? await frameDocuments(tabId, w.main, opts) : [])];
+    const ids = [...new Set((await Promise.all(docs.map((d) => listenersIn(tabId, d, opts)))).flat())];
     if (!ids.length) return 0;
     const nodes = await Promise.all(ids.map((backendNodeId) =>
       cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.ours, objectGroup: GROUP }, opts)
@@ -263,6 +258,60 @@ async function markWorld(tabId, w, signal) {
 }
 
 /**
+ * A document to ask the debugger of: its object and its window's in the
+ * page's world, where their listeners are (without pierce the debugger
+ * reports those of the object's own world), and what the roots pass found
+ * in ours.
+ * @typedef {{ contextId: number | undefined, ours: number | undefined, doc: string, win?: string, roots?: string }} Scanned
+ */
+
+/**
+ * The document of a frame's two worlds, asked together; 'fresh' when fresh
+ * and the page script's marks still stand, undefined when the page's world
+ * has no document to give.
+ * @param {number} tabId
+ * @param {number | undefined} contextId the page's world
+ * @param {number | undefined} ours
+ * @param {boolean} fresh
+ * @param {Session} opts
+ * @returns {Promise<Scanned | 'fresh' | undefined>}
+ */
+async function documentIn(tabId, contextId, ours, fresh, opts) {
+  const evaluate = (/** @type {string} */ expression, /** @type {number | undefined} */ ctx) =>
+    cdp.send(tabId, 'Runtime.evaluate', { expression, contextId: ctx, objectGroup: GROUP }, opts).catch(() => undefined);
+  const [roots, doc, win] = await Promise.all([
+    ours === undefined ? undefined : evaluate(rootsPass(fresh), ours),
+    evaluate('document', contextId),
+    evaluate('window', contextId),
+  ]);
+  if (fresh && roots?.result?.subtype === 'null') return 'fresh';
+  if (!doc?.result?.objectId) return undefined;
+  return { contextId, ours, doc: doc.result.objectId, win: win?.result?.objectId, roots: roots?.result?.objectId };
+}
+
+/**
+ * The backend node ids of what listens for clicks in a document: its
+ * elements, those in its shadow roots, and the document itself when its
+ * window listens (a framework's, jQuery's: they hear every click of it).
+ * @param {number} tabId
+ * @param {Scanned} d
+ * @param {Session} opts
+ * @returns {Promise<number[]>}
+ */
+async function listenersIn(tabId, d, opts) {
+  const [own, win, roots] = await Promise.all([
+    listenersOf(tabId, d.doc, -1, opts),
+    windowHears(tabId, d, opts),
+    shadowRootsOf(tabId, d, opts),
+  ]);
+  const inRoots = await Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, opts)));
+  return [
+    ...[own, ...inRoots].flat().filter((l) => CLICKS.has(l.type) && l.backendNodeId).map((l) => /** @type {number} */ (l.backendNodeId)),
+    ...(win ? [win] : []),
+  ];
+}
+
+/**
  * Has the tab's out-of-process frames attach as child sessions, once a
  * session: their listeners are out of the tab's own session's reach.
  * @param {number} tabId
@@ -276,15 +325,33 @@ async function autoAttach(tabId, signal) {
 }
 
 /**
- * The object ids of a document's open shadow roots (none on most pages: one
- * evaluation, no more).
+ * The object ids, in the page's world, of a document's shadow roots (none
+ * on most pages, and then no question more): the open ones as that world
+ * lists them, and those it cannot walk to (closed ones: a person clicks in
+ * them all the same) handed across by their nodes from ours.
  * @param {number} tabId
- * @param {number | undefined} contextId the document's page world; the top one's if undefined
+ * @param {Scanned} d
  * @param {Session} opts
  * @returns {Promise<string[]>}
  */
-function shadowRoots(tabId, contextId, opts) {
-  return objectsOf(tabId, SHADOW_ROOTS, contextId, opts);
+async function shadowRootsOf(tabId, d, opts) {
+  if (!d.roots) return [];
+  const { result } = await cdp.send(tabId, 'Runtime.getProperties', { objectId: d.roots, ownProperties: true }, opts)
+    .catch(() => ({ result: [] }));
+  /** @type {any[]} */
+  const items = (result ?? []).filter((/** @type {any} */ p) => /^\d+$/.test(p.name));
+  const open = items.find((p) => p.name === '0')?.value?.value ?? 0;
+  const hidden = items.flatMap((p) => (p.name !== '0' && p.value?.objectId ? [/** @type {string} */ (p.value.objectId)] : []));
+  const [listed, handed] = await Promise.all([
+    open > 0 ? objectsOf(tabId, SHADOW_ROOTS, d.contextId, opts).catch(() => []) : [],
+    Promise.all(hidden.map(async (objectId) => {
+      const { node } = await cdp.send(tabId, 'DOM.describeNode', { objectId }, opts);
+      const { object } = await cdp.send(tabId, 'DOM.resolveNode',
+        { backendNodeId: node?.backendNodeId, executionContextId: d.contextId, objectGroup: GROUP }, opts);
+      return object?.objectId ? [/** @type {string} */ (object.objectId)] : [];
+    }).map((p) => p.catch(() => []))),
+  ]);
+  return [...listed, ...handed.flat()];
 }
 
 /**
@@ -306,47 +373,20 @@ async function objectsOf(tabId, expression, contextId, opts) {
 }
 
 /**
- * The object ids, in the page's world, of a document's shadow roots that
- * world cannot walk to (closed ones: a person clicks in them all the same),
- * found in our world and handed across by their nodes.
- * @param {number} tabId
- * @param {{ contextId: number | undefined, ours: number | undefined }} doc the document's page world and ours
- * @param {Session} opts
- * @returns {Promise<string[]>}
- */
-async function hiddenRoots(tabId, { contextId, ours }, opts) {
-  if (ours === undefined) return [];
-  const found = await objectsOf(tabId, HIDDEN_ROOTS, ours, opts);
-  const ids = await Promise.all(found.map(async (objectId) => {
-    const { node } = await cdp.send(tabId, 'DOM.describeNode', { objectId }, opts);
-    const { object } = await cdp.send(tabId, 'DOM.resolveNode',
-      { backendNodeId: node?.backendNodeId, executionContextId: contextId, objectGroup: GROUP }, opts);
-    return object?.objectId ? [/** @type {string} */ (object.objectId)] : [];
-  }).map((p) => p.catch(() => [])));
-  return ids.flat();
-}
-
-/**
- * The documents of the tab's other frames of the top document's origin,
- * each in its page's own world, where its listeners are: the page script
- * walks those in place. A cross-origin frame's elements are out of the top
- * world's reach.
+ * The documents of the tab's other frames of the top document's origin:
+ * the page script walks those in place. A cross-origin frame's elements
+ * are out of the top world's reach.
  * @param {number} tabId
  * @param {string} main the main frame's CDP id
- * @param {AbortSignal} signal
- * @returns {Promise<Array<{ objectId: string, contextId: number, ours: number | undefined }>>}
+ * @param {Session} opts
+ * @returns {Promise<Scanned[]>}
  */
-async function frameDocuments(tabId, main, signal) {
+async function frameDocuments(tabId, main, opts) {
   const pages = pageWorlds.get(tabId);
   const origin = pages?.get(main)?.origin;
   const frames = [...(pages ?? [])].filter(([frame, c]) => frame !== main && c.origin === origin);
-  const docs = await Promise.all(frames.map(async ([frame, { id: contextId }]) => {
-    const doc = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'document', contextId, objectGroup: GROUP }, { signal })
-      .catch(() => undefined);
-    const objectId = doc?.result?.objectId;
-    return objectId ? [{ objectId, contextId, ours: worlds.get(tabId)?.get(frame) }] : [];
-  }));
-  return docs.flat();
+  const docs = await Promise.all(frames.map(([frame, { id }]) => documentIn(tabId, id, worlds.get(tabId)?.get(frame), false, opts)));
+  return docs.flatMap((d) => (d && d !== 'fresh' ? [d] : []));
 }
 
 /**
@@ -363,21 +403,20 @@ function listenersOf(tabId, objectId, depth, opts) {
 }
 
 /**
- * The backend node id of doc when its window listens for clicks, which the
- * page script then counts as its document's.
+ * The backend node id of d's document when its window listens for clicks,
+ * which the page script then counts as its document's.
  * @param {number} tabId
- * @param {{ objectId: string, contextId: number | undefined }} doc
+ * @param {Scanned} d
  * @param {Session} opts
  * @returns {Promise<number | undefined>}
  */
-async function windowHears(tabId, doc, opts) {
-  const win = await cdp.send(tabId, 'Runtime.evaluate', { expression: 'window', contextId: doc.contextId, objectGroup: GROUP },
-    opts).catch(() => undefined);
-  if (!win?.result?.objectId) return undefined;
-  const listeners = await listenersOf(tabId, win.result.objectId, 0, opts);
-  if (!listeners.some((l) => CLICKS.has(l.type))) return undefined;
-  const node = await cdp.send(tabId, 'DOM.describeNode', { objectId: doc.objectId }, opts).catch(() => undefined);
-  return node?.node?.backendNodeId;
+async function windowHears(tabId, d, opts) {
+  if (!d.win) return undefined;
+  const [listeners, node] = await Promise.all([
+    listenersOf(tabId, d.win, 0, opts),
+    cdp.send(tabId, 'DOM.describeNode', { objectId: d.doc }, opts).catch(() => undefined),
+  ]);
+  return listeners.some((l) => CLICKS.has(l.type)) ? node?.node?.backendNodeId : undefined;
 }
 
 /**

@@ -92,8 +92,12 @@ interface PageRoles {
   isLabel(n: unknown): n is HTMLLabelElement;
   isOption(n: unknown): n is HTMLOptionElement;
   isFrame(n: unknown): n is HTMLIFrameElement;
-  /** Forgets the labels gathered for the last call. */
-  freshLabels(): void;
+  /** Starts a call: forgets the labels gathered for the last, and shadow roots kept too long. */
+  beginCall(): void;
+  /** Ends a call: forgets the shadow roots kept for it. */
+  endCall(): void;
+  /** Keeps the shadow roots shadowOf finds until the next call ends (sw/clickables.js's roots pass). */
+  keepShadows(): void;
   /** The handoff banner's tag name: OpenChrome's element, not the page's. */
   BANNER: string;
   SKIP: ReadonlySet<string>;
