@@ -36,7 +36,7 @@
    * @param {unknown} args
    * @returns {PageResult}
    */
-  function call(method, args) {
+  function run(method, args) {
     const fn = Object.hasOwn(METHODS, method) ? METHODS[method] : undefined;
     if (!fn) return { error: { code: 'bad_request', message: `the page script has no method ${method}` } };
     oc.roles.beginCall();
@@ -50,5 +50,8 @@
     }
   }
 
-  oc.call = call;
+  // The answer crosses to the worker as one JSON string: chrome.scripting
+  // converts an object node by node, which for a long page's tree cost more
+  // than the walk that made it (48 ms of 178 on the Python docs' stdtypes).
+  oc.call = (method, args) => JSON.stringify(run(method, args));
 })();

@@ -53,9 +53,9 @@ function build([tag, ...rest], parent = null) {
  */
 function handoffState(root, localStorage) {
   const context = runInVm({ document: { documentElement: root }, localStorage });
-  const out = context.__openchrome.call('handoffState', {});
+  const out = JSON.parse(context.__openchrome.call('handoffState', {}));
   assert.equal(out.error, undefined, JSON.stringify(out.error));
-  return JSON.parse(JSON.stringify(out.ok)); // out of the other realm
+  return out.ok;
 }
 
 /**

@@ -154,7 +154,7 @@ export class TestPage {
   call(method, args = {}) {
     const call = this.ns.call;
     if (!call) throw new Error('the page script has no call: entry.js did not run');
-    return JSON.parse(JSON.stringify(call(method, args)));
+    return JSON.parse(call(method, args));
   }
 
   /**

@@ -148,7 +148,9 @@ export async function call(where, method, args, signal) {
       await inject(target);
       [res] = await raceDialog(run(), dialog.opened, signal);
     }
-    const out = /** @type {{ ok?: unknown, error?: { code: string, message: string, hint?: string } }} */ (res?.result ?? {});
+    // One JSON string (page/entry.js), read here.
+    /** @type {PageResult} */
+    const out = typeof res?.result === 'string' ? JSON.parse(res.result) : { ok: undefined };
     if (out.error) throw new ActionError(/** @type {import("../lib/errors.js").Code} */ (out.error.code), out.error.message, out.error.hint);
     return { data: out.ok, frameId: res.frameId, documentId: /** @type {string} */ (res.documentId) };
   } catch (err) {

@@ -260,8 +260,8 @@ interface PageNamespace {
   watch: PageWatch;
   handoff: PageHandoff;
   feedback: PageFeedback;
-  /** Absent until page/entry.js, the last file, has run. */
-  call?: (method: string, args: unknown) => PageResult;
+  /** A PageResult as JSON. Absent until page/entry.js, the last file, has run. */
+  call?: (method: string, args: unknown) => string;
 }
 
 declare var __openchrome: PageNamespace | undefined;
