@@ -559,9 +559,20 @@ func (w *treeWriter) repeated(n *Node) bool {
 }
 
 // namedByURL reports whether a link's name is the URL it goes to, as a
-// link written out in prose is ("https://example.com/a").
+// link written out in prose is ("https://example.com/a"), or the address a
+// mailto: or tel: link opens ("docs@python.org").
 func namedByURL(n *Node) bool {
-	return strings.TrimSuffix(n.Name, "/") == strings.TrimSuffix(n.Href, "/")
+	if strings.TrimSuffix(n.Name, "/") == strings.TrimSuffix(n.Href, "/") {
+		return true
+	}
+	scheme, addr, ok := strings.Cut(n.Href, ":")
+	if !ok || (scheme != "mailto" && scheme != "tel") || strings.Contains(addr, "?") {
+		return false // a mail's subject or body is more than its name says
+	}
+	if a, err := url.PathUnescape(addr); err == nil {
+		addr = a
+	}
+	return addr == n.Name
 }
 
 // leadPage is the page the link that starts a list item goes to, when one

@@ -168,6 +168,10 @@ Found a link "bug" e5 -> /bugs.html ?`,
 					{Role: "link", Name: "https://mail.python.org/2006/004643.html", Ref: 8, Href: "https://mail.python.org/2006/004643.html"},
 					{Role: "link", Name: "https://example.com", Ref: 9, Href: "https://example.com/"},
 					{Role: "link", Name: "https://example.com", Ref: 10, Href: "https://example.org/"},
+					{Role: "link", Name: "docs@python.org", Ref: 11, Href: "mailto:docs%40python.org"},
+					{Role: "link", Name: "docs@python.org", Ref: 12, Href: "mailto:docs@python.org?subject=Bug"},
+					{Role: "link", Name: "+1 555 0100", Ref: 13, Href: "tel:+1%20555%200100"},
+					{Role: "link", Name: "Call us", Ref: 14, Href: "tel:+15550100"},
 					{Role: "link", Name: "try", Ref: 7, Href: "http://127.0.0.1:8080/reference/compound_stmts.html#try"},
 				}},
 			},
@@ -178,6 +182,10 @@ navigation e5
  link "https://mail.python.org/2006/004643.html" e8
  link "https://example.com" e9
  link "https://example.com" e10 -> https://example.org/
+ link "docs@python.org" e11
+ link "docs@python.org" e12 -> mailto:docs@python.org?subject=Bug
+ link "+1 555 0100" e13
+ link "Call us" e14 -> tel:+15550100
  link "try" e7`,
 		},
 		{
