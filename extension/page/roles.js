@@ -65,6 +65,7 @@
   /** Starts a call: the page may have changed since the last one. */
   function beginCall() {
     forIds = new Map();
+    drawnCache = undefined;
     if (asked && performance.now() - askedAt > SHADOWS_KEPT_MS) asked = undefined;
   }
 
@@ -306,7 +307,7 @@
     if (label?.trim()) return clip(label);
     if (labelable(el)) {
       const control = /** @type {HTMLInputElement} */ (el);
-      const labels = labelsOf(control).map((l) => textOf(l, true, el)).join(' ');
+      const labels = labelsOf(control).map((l) => labelText(l, el)).join(' ');
       if (labels.trim()) return clip(labels);
       if (isInput(el)) {
         if (['button', 'submit', 'reset'].includes(el.type)) {
@@ -550,6 +551,32 @@
     }
     out.push(list.slice(start));
     return out;
+  }
+
+  /**
+   * A label's words as they read next to control: with what its style
+   * sheet writes around it, as Chrome names the control (a required
+   * field's "Email *", an "Optional: Phone").
+   * @param {HTMLLabelElement} label
+   * @param {Element} control
+   */
+  function labelText(label, control) {
+    const text = textOf(label, true, control);
+    if (!drawnIn(label.ownerDocument).has(label)) return text;
+    const [before, after] = drawnAround(label);
+    return `${before}${text}${after}`;
+  }
+
+  // The elements a style sheet may write words around (drawnOn), found once
+  // per call and only when a label asks (page/entry.js starts each call
+  // with beginCall).
+  /** @type {{ doc: Document, drawn: Set<Element> } | undefined} */
+  let drawnCache;
+
+  /** @param {Document} doc */
+  function drawnIn(doc) {
+    if (drawnCache?.doc !== doc) drawnCache = { doc, drawn: drawnOn(doc) };
+    return drawnCache.drawn;
   }
 
   /**
