@@ -65,13 +65,13 @@
   /** Starts a call: the page may have changed since the last one. */
   function beginCall() {
     forIds = new Map();
-    drawnCache = undefined;
     if (asked && performance.now() - askedAt > SHADOWS_KEPT_MS) asked = undefined;
   }
 
-  /** Ends a call: what it was told holds no longer. */
+  /** Ends a call: what it was told, and what it found, holds no longer. */
   function endCall() {
     asked = undefined;
+    drawnCache = undefined;
   }
 
   /**
@@ -568,8 +568,8 @@
   }
 
   // The elements a style sheet may write words around (drawnOn), found once
-  // per call and only when a label asks (page/entry.js starts each call
-  // with beginCall).
+  // per call and only when a label asks (page/entry.js ends each call with
+  // endCall, which lets them go).
   /** @type {{ doc: Document, drawn: Set<Element> } | undefined} */
   let drawnCache;
 
