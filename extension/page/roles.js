@@ -568,8 +568,8 @@
   }
 
   // The elements a style sheet may write words around (drawnOn), found once
-  // per call and only when a label asks (page/entry.js ends each call with
-  // endCall, which lets them go).
+  // per call, by the walk or by the first label that asks (page/entry.js
+  // ends each call with endCall, which lets them go).
   /** @type {{ doc: Document, drawn: Set<Element> } | undefined} */
   let drawnCache;
 
@@ -861,6 +861,6 @@
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
-    drawnOn, drawnAround, splitSelectors,
+    drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

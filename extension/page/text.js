@@ -6,7 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
   const {
-    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden, numbersOf, markerOf, drawnOn, drawnAround,
+    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround,
   } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -28,8 +28,8 @@
       this.out = [];
       this.line = '';
       this.indent = '';
-      /** Elements a style sheet may write words around (roles.drawnOn). */
-      this.drawn = drawnOn(document);
+      /** Elements a style sheet may write words around (roles.drawnIn). */
+      this.drawn = drawnIn(document);
     }
 
     /**

@@ -138,6 +138,8 @@ interface PageRoles {
   describe(el: Element): string;
   /** The elements of doc whose ::before or ::after its style sheets may give words. */
   drawnOn(doc: Document): Set<Element>;
+  /** drawnOn, found once per call. */
+  drawnIn(doc: Document): Set<Element>;
   /** What el's ::before and ::after write, as text before and after its own. */
   drawnAround(el: Element): [string, string];
   /** A selector list's selectors, split at its top-level commas. */
