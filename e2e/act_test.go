@@ -427,6 +427,8 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	refOf(t, tree, `link "terms"`) // a link in the label keeps its own ref
 	refOf(t, tree, `radio "Basic plan"`)
 	photo := refOf(t, tree, `button "Choose a photo"`)
+	news := refOf(t, tree, `checkbox "Send me the newsletter"`)
+	dark := refOf(t, tree, `checkbox "Dark mode"`)
 	assert.NotContains(t, tree, "Never shown", "a hidden label draws nothing")
 	assert.Equal(t, 1, strings.Count(tree, "Remember me"), "the label's text is the control's name, said once")
 
@@ -435,13 +437,19 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	a = interact(t, cs, map[string]any{"ref": terms, "action": "check", "tabId": tab})
 	require.NotNil(t, a.Verified)
 	assert.True(t, *a.Verified)
+	// Clipped to nothing, or transparent under the box drawn for it: a
+	// person clicks the label.
+	a = interact(t, cs, map[string]any{"ref": news, "action": "click", "tabId": tab})
+	assert.Equal(t, true, a.Checked)
+	a = interact(t, cs, map[string]any{"ref": dark, "action": "click", "tabId": tab})
+	assert.Equal(t, true, a.Checked)
 	r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Pro plan", "value": true}}})
 	require.False(t, r.IsError, textOf(r))
 	assert.Contains(t, ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Basic plan"}), `radio "Basic plan"`)
 
 	file := writeFile(t, filepath.Join(e.home.Path("uploads"), "me.png"), "png")
 	ok(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": photo, "paths": []string{file}})
-	assert.Equal(t, map[string]any{"remember": 1.0, "terms": 1.0, "pro": 1.0, "photo": 1.0, "files": []any{"me.png"}}, runs(),
+	assert.Equal(t, map[string]any{"remember": 1.0, "terms": 1.0, "news": 1.0, "dark": 1.0, "pro": 1.0, "photo": 1.0, "files": []any{"me.png"}}, runs(),
 		"each control changed once, through its label")
 
 	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})

@@ -10,7 +10,7 @@
   const { PageError } = oc;
   const { element, refFor, advance, handed } = oc.refs;
   const {
-    isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED,
+    isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE,
     roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
 
@@ -292,36 +292,62 @@
   function actionable({ ref, refBase, refSkip, at }) {
     advance(refBase ?? 0, refSkip);
     const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, ...handed() });
-    let el = element(ref);
-    let via;
+    const el = element(ref);
     if (isDisabled(el)) return out({ state: 'disabled' });
-    if (!shown(el)) {
-      const label = shownLabel(el);
-      if (!label || !shown(label)) return out({ state: 'hidden' });
-      el = label;
-      via = 'label';
+    // A checkbox styled away behind its label (transparent, clipped to a
+    // pixel, moved off the page) is clicked where a person clicks it: on
+    // the label, which hands the click to it once.
+    const label = shownLabel(el);
+    /** @type {Element[]} */
+    const faces = [...(shown(el) ? [el] : []), ...(label && shown(label) ? [label] : [])];
+    if (!faces.length) return out({ state: 'hidden' });
+    if (at) {
+      const h = hitAt(at.x, at.y);
+      if (h && lands(el, h)) {
+        const face = viaOf(el, h) ? label ?? el : el;
+        return out({ state: 'ok', point: at, box: boxOf(face), animating: isAnimating(face), via: viaOf(el, h) });
+      }
     }
-    let box = boxOf(el);
-    if (at && lands(el, hitAt(at.x, at.y))) return out({ state: 'ok', point: at, box, animating: isAnimating(el), via });
-    let seen = seenPart(el, box);
+    /** @type {Record<string, unknown> | undefined} */
+    let first;
+    for (const face of faces) {
+      const r = pointOn(el, face);
+      if (r.state === 'ok') return out(r);
+      first ??= r;
+    }
+    return out(/** @type {Record<string, unknown>} */ (first));
+  }
+
+  /**
+   * Where on face (el, or a label of el) a click reaches el, scrolling face
+   * into view when it is out of it: ok with the point; offscreen; or
+   * covered, with what takes the click.
+   * @param {Element} el
+   * @param {Element} face
+   * @returns {Record<string, unknown>}
+   */
+  function pointOn(el, face) {
+    let box = boxOf(face);
+    let seen = seenPart(face, box);
     let scrolled = false;
     const scroll = () => {
-      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-      box = boxOf(el);
-      seen = seenPart(el, box);
+      face.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      box = boxOf(face);
+      seen = seenPart(face, box);
       scrolled = true;
     };
     if (!seen) scroll();
-    const animating = isAnimating(el);
+    const animating = isAnimating(face);
     /** @type {PagePoint[]} */
     let candidates;
     for (;;) {
       // The part a person sees first; then the rest of the box, in case
       // the clipping was misjudged: the hit test has the last word.
       candidates = [...(seen ? pointsIn(seen) : []), ...pointsIn(box)];
-      if (!candidates.length) return out({ state: 'offscreen', box, animating });
+      if (!candidates.length) return { state: 'offscreen', box, animating };
       for (const p of candidates) {
-        if (lands(el, hitAt(p.x, p.y))) return out({ state: 'ok', point: p, box, animating, via });
+        const h = hitAt(p.x, p.y);
+        if (h && lands(el, h)) return { state: 'ok', point: p, box, animating, via: viaOf(el, h) };
       }
       // A sticky header over an element near the top of the view: a
       // person would scroll it to the middle. Scrolling acts on nothing.
@@ -329,7 +355,7 @@
       scroll();
     }
     const c = candidates[0];
-    return out({ state: 'covered', box, animating, ...blockerOf(el, hitAt(c.x, c.y)) });
+    return { state: 'covered', box, animating, ...blockerOf(face, hitAt(c.x, c.y)) };
   }
 
   /**
@@ -433,7 +459,25 @@
    * @param {Element | null} h
    */
   function lands(el, h) {
-    return !!h && (h === el || el.contains(h) || composedContains(el, h) || (isLabel(h) && h.control === el));
+    if (!h) return false;
+    if (h === el || el.contains(h) || composedContains(el, h)) return true;
+    // On a label of el, or on its text, but not on a link or another
+    // control inside it: that takes the click for itself.
+    for (let e = /** @type {Element | null} */ (h); e; e = e.parentElement) {
+      if (isLabel(e)) return e.control === el;
+      if (INTERACTIVE.has(roleOf(e))) return false;
+    }
+    return false;
+  }
+
+  /**
+   * How a hit h that lands reaches el: on el itself (undefined), or
+   * through a label of el.
+   * @param {Element} el
+   * @param {Element} h
+   */
+  function viaOf(el, h) {
+    return el.contains(h) || composedContains(el, h) ? undefined : 'label';
   }
 
   /**

@@ -88,6 +88,30 @@ test('actionable: a click lands on the element, beside what covers part of it, o
   assert.deepEqual([box.state, box.via, box.point], ['ok', 'label', { x: 25, y: 110 }], 'a label forwards its click');
 });
 
+test('actionable: a checkbox drawn over by its label is clicked on the label, never on a link in it', () => {
+  const page = new TestPage('<label id=l><input id=box type=checkbox><span id=drawn></span>I accept the <a id=terms href=/terms>terms</a></label>');
+  const ref = page.ns.refs.refFor(page.$('#box'));
+  page.place('#box', { x: 0, y: 0, width: 14, height: 14 });
+  page.place('#l', { x: 0, y: 0, width: 200, height: 20 });
+  page.place('#drawn', { x: 0, y: 0, width: 14, height: 14 });
+  const drawn = page.ok('actionable', { ref });
+  assert.deepEqual([drawn.state, drawn.via, drawn.point], ['ok', 'label', { x: 7, y: 7 }], 'the drawn box is the label\'s');
+  // The link lies over the whole control and the label: a click anywhere
+  // would follow it.
+  page.place('#terms', { x: 0, y: 0, width: 200, height: 20 });
+  const link = page.ok('actionable', { ref });
+  assert.equal(link.state, 'covered');
+  assert.equal(link.blocker.name, 'link "terms"');
+  // Off the link, the label's own text takes the click for the control.
+  page.place('#terms', { x: 150, y: 0, width: 50, height: 20 });
+  const text = page.ok('actionable', { ref });
+  assert.equal(text.state, 'ok');
+  assert.ok(text.point.x < 150, 'a point off the link');
+  // Once confirmed at that point, the same answer.
+  const again = page.ok('actionable', { ref, at: text.point });
+  assert.deepEqual([again.state, again.via], ['ok', text.via]);
+});
+
 test('actionable scrolls an element its scrolling list hides into view', () => {
   const { page, ref } = withRef('<div id=list style="overflow: auto"><button id=go>Go</button></div><p id=below>Below</p>');
   const list = page.place('#list', { x: 0, y: 0, width: 200, height: 100 });
