@@ -1161,6 +1161,23 @@ func TestFormInput(t *testing.T) {
 			assert.False(t, f.Formatted, f.Field)
 		}
 	}
+	// A value the browser would drop is refused before anything is written:
+	// the date and the seats filled above stay.
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "Start date", "value": "12/01/2026"},
+		{"label": "Seats", "value": "three"},
+	}})
+	out = formFilled{}
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+	require.Len(t, out.Fields, 2)
+	assert.Equal(t, 0, out.Filled)
+	for i, hint := range []string{"YYYY-MM-DD", "a number"} {
+		f := out.Fields[i]
+		require.NotNil(t, f.Error, "%+v", f)
+		assert.Equal(t, protocol.CodeBadRequest, f.Error.Code)
+		assert.Contains(t, f.Error.Message, "nothing was written")
+		assert.Contains(t, f.Error.Hint, hint)
+	}
 	interact(t, cs, map[string]any{"query": "Languages", "action": "select", "values": []string{"Go", "Python"}, "tabId": tab})
 
 	// The React-style Nickname took the value into its state, not just its DOM.

@@ -221,6 +221,7 @@
    * @param {string} value
    */
   function setValue(el, value) {
+    if (isInput(el)) refuseMalformed(el, value);
     if (isInput(el) || isTextArea(el)) {
       // The setter of the element's own prototype chain, whichever frame
       // made it, not the one its instance may shadow.
@@ -236,6 +237,39 @@
     el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
     el.dispatchEvent(new Event('change', { bubbles: true }));
     return { value: secretOf(el) ? undefined : valueOf(el, roleOf(el)) };
+  }
+
+  /**
+   * The value formats of inputs that drop a value they cannot read: a
+   * date box given "11/25/2026" would be emptied, and the person's date
+   * with it.
+   */
+  const FORMATS = /** @type {Record<string, string>} */ ({
+    date: 'YYYY-MM-DD, like 2026-11-25',
+    time: 'HH:MM or HH:MM:SS, 24-hour, like 13:45',
+    'datetime-local': 'YYYY-MM-DDTHH:MM, like 2026-11-25T13:45',
+    month: 'YYYY-MM, like 2026-11',
+    week: 'YYYY-Www, like 2026-W48',
+    color: '#rrggbb, like #ff8800',
+    range: 'a number',
+  });
+
+  /**
+   * Throws, before anything is written, when el would not keep value as
+   * given: the browser's own parsing of it, on an input nobody sees, says.
+   * @param {HTMLInputElement} el
+   * @param {string} value
+   */
+  function refuseMalformed(el, value) {
+    const format = FORMATS[el.type];
+    if (!format || value === '') return;
+    const probe = el.ownerDocument.createElement('input');
+    probe.type = el.type;
+    probe.value = value;
+    const kept = el.type === 'color' ? probe.value === value.toLowerCase()
+      : el.type === 'range' ? value.trim() !== '' && Number.isFinite(Number(value)) : probe.value !== '';
+    const given = secretOf(el) ? 'that value' : `"${value}"`;
+    if (!kept) throw new PageError('bad_request', `${describe(el)} cannot take ${given}: nothing was written`, `it takes ${format}`);
   }
 
   /**

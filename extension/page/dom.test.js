@@ -162,6 +162,29 @@ test('setValue sets a value as a framework sees it: input and change events', ()
   assert.equal(page.call('dom', { ref: refFor(page.$('#plain')), op: 'setValue', value: 'y' }).error.code, 'bad_request');
 });
 
+test('setValue refuses a value a date, time or colour box would drop, before writing anything', () => {
+  const page = new TestPage('<input id=d type=date value=2024-05-01><input id=t type=time><input id=c type=color><input id=exp type=month autocomplete=cc-exp>');
+  const { refFor } = page.ns.refs;
+  let events = 0;
+  page.$('#d').addEventListener('input', () => events++);
+  const set = (/** @type {string} */ id, /** @type {string} */ value) => page.call('dom', { ref: refFor(page.$(id)), op: 'setValue', value });
+  const bad = set('#d', '11/25/2026');
+  assert.equal(bad.error.code, 'bad_request');
+  assert.match(bad.error.message, /cannot take "11\/25\/2026": nothing was written/);
+  assert.match(bad.error.hint, /YYYY-MM-DD/);
+  assert.equal(/** @type {HTMLInputElement} */ (page.$('#d')).value, '2024-05-01', 'the date it had is kept');
+  assert.equal(events, 0);
+  assert.deepEqual(set('#t', '13:45').ok, { value: '13:45' });
+  assert.match(set('#t', '1:45 PM').error.hint, /HH:MM/);
+  assert.deepEqual(set('#c', '#FF8800').ok, { value: '#ff8800' });
+  assert.match(set('#c', 'orange').error.hint, /#rrggbb/);
+  assert.equal(set('#d', '').error, undefined, 'emptying is a value too');
+  assert.equal(/** @type {HTMLInputElement} */ (page.$('#d')).value, '');
+  const secret = set('#exp', '11/27');
+  assert.equal(secret.error.code, 'bad_request');
+  assert.doesNotMatch(JSON.stringify(secret), /11\/27/, 'a card\'s expiry is never echoed');
+});
+
 test('select picks options by value, label or text, and refuses others', () => {
   const page = new TestPage(`
     <select id=one><option value=no>Norway</option><option value=se>Sweden</option><option disabled>Mars</option></select>

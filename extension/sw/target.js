@@ -67,6 +67,8 @@ const LATE_POLL_MS = 50;
  * an autocomplete fetches its options as it is typed in.
  */
 const PICK_MS = 2000;
+/** A number as a number box keeps it (HTML's valid floating-point number). */
+const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 /**
  * What the page script's actionable says of an element (page/dom.js).
@@ -597,6 +599,11 @@ export class Target {
     if (!loc.editable && !direct) {
       throw new ActionError('bad_request', `${this.label} does not take text`,
         'fill textboxes, searchboxes, spinbuttons, sliders, date inputs and contenteditable elements');
+    }
+    if (action === 'fill' && loc.type === 'number' && text !== '' && !NUMBER.test(text.trim())) {
+      // The browser would drop it and leave the box empty.
+      throw new ActionError('bad_request', `${this.label} cannot take ${loc.secret ? 'that value' : `"${text}"`}: nothing was written`,
+        'it takes a number, like 42, -3.5 or 1e3');
     }
     await this.watch();
     // One write, never two: the keyboard when the caret is in the control;
