@@ -112,6 +112,7 @@ func TestUploadFile(t *testing.T) {
 	// By ref: the page gets the file, with input and change events.
 	text := ok(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": doc, "paths": []string{cv}})
 	assert.Contains(t, text, "cv.txt")
+	assert.Contains(t, text, "\ndom: text changed", "what the page did with the file")
 	r := nextReport(t, reports)
 	assert.Equal(t, []string{"input", "change"}, r.Events)
 	require.Len(t, r.Files, 1)
@@ -140,7 +141,8 @@ func TestUploadFile(t *testing.T) {
 	okJSON(t, cs, "interact", map[string]any{"tabId": tab, "query": "Choose a document", "action": "click"}, &a)
 	require.NotNil(t, a.FileChooser, "the click's result names the chooser")
 	assert.Contains(t, a.FileChooser.Next, "upload_file")
-	ok(t, cs, "upload_file", map[string]any{"tabId": tab, "paths": []string{cv}})
+	text = ok(t, cs, "upload_file", map[string]any{"tabId": tab, "paths": []string{cv}})
+	assert.Contains(t, text, "\ndom: text changed", "what the page did with the file it was given")
 	r = nextReport(t, reports)
 	require.Len(t, r.Files, 1)
 	assert.Equal(t, "hidden-doc", r.Files[0].Input)
@@ -148,4 +150,22 @@ func TestUploadFile(t *testing.T) {
 	// Typing into a file input says what to call instead.
 	err := fails(t, cs, "interact", map[string]any{"tabId": tab, "ref": doc, "action": "fill", "text": cv}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Hint, "upload_file")
+
+	// A form that sends itself when a file is chosen: the answer says where
+	// the tab went, and what to call next.
+	var sent struct {
+		Change struct {
+			Type, Summary string
+		} `json:"change"`
+		NextActions []struct{ Tool string } `json:"nextActions"`
+	}
+	res := call(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": refOf(t, tree, `button "Send at once"`), "paths": []string{cv}})
+	require.False(t, res.IsError, textOf(res))
+	b, jerr := json.Marshal(res.StructuredContent)
+	require.NoError(t, jerr)
+	require.NoError(t, json.Unmarshal(b, &sent), "%s", b)
+	assert.Equal(t, "navigation", sent.Change.Type)
+	assert.Contains(t, sent.Change.Summary, "/upload.html?auto=cv.txt")
+	require.NotEmpty(t, sent.NextActions)
+	assert.Equal(t, "read_page", sent.NextActions[0].Tool)
 }

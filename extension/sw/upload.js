@@ -2,12 +2,17 @@
 // Setting the files of a file input, as a person's choice in a file chooser
 // would (CDP's DOM.setFileInputFiles: the page gets its input and change
 // events). The host has checked every path against the upload roots; this
-// side finds the input, by ref or as the input behind an open chooser.
+// side finds the input, by ref or as the input behind an open chooser, and
+// says what the page did with the files, as any action does: a form that
+// sends itself on a choice, a preview drawn.
 
+import { summarize } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as cdp from './cdp.js';
 import * as chooser from './file-chooser.js';
+import { runInput } from './input-effects.js';
 import * as pageScript from './page-script.js';
+import { Target } from './target.js';
 
 /**
  * The deep search, in the page's main world, for the element the page
@@ -61,13 +66,19 @@ export async function upload(tabId, rawRef, files, signal) {
       throw new ActionError('bad_request', `e${t.ref} is in a frame upload_file cannot reach (a cross-site frame)`,
         'click it to open its file chooser, then call upload_file without ref');
     }
-    try {
-      await cdp.send(tabId, 'DOM.setFileInputFiles', { files, objectId }, { signal });
-    } finally {
-      cdp.send(tabId, 'Runtime.releaseObject', { objectId }).catch(() => {});
-    }
-    chooser.answered(tabId);
-    return { ref: `e${t.ref}`, target: el.label, files: files.length };
+    // No pointer goes to it: where its frame sits does not matter.
+    const target = new Target(t, { x: 0, y: 0 }, signal);
+    target.label = el.label;
+    await target.watch();
+    const a = await target.attempt(async () => {
+      try {
+        await cdp.send(tabId, 'DOM.setFileInputFiles', { files, objectId }, { signal });
+      } finally {
+        cdp.send(tabId, 'Runtime.releaseObject', { objectId }).catch(() => {});
+      }
+      chooser.answered(tabId);
+    });
+    return { ...(await target.done('upload', undefined, a)), files: files.length };
   } finally {
     pageScript.onRef(t, 'dom', { op: 'unmarkUpload' }, signal).catch(() => {});
   }
@@ -91,7 +102,19 @@ async function answerChooser(tabId, files, signal) {
   if (files.length > 1 && !open.multiple) {
     throw new ActionError('bad_request', `the file chooser takes one file, not ${files.length}`);
   }
-  await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal });
-  chooser.answered(tabId);
-  return { chooser: true, files: files.length };
+  // The chooser's input has no ref: what the page did is watched on the
+  // whole of the top document.
+  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal);
+  const out = await runInput(tabId, async (s) => {
+    await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal: s });
+    chooser.answered(tabId);
+  }, signal);
+  if (!out.navigated && !out.closed && !out.dialog) {
+    const seen = await pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop: true }, signal)
+      .then((r) => r.data, () => undefined);
+    if (seen && !seen.lost && !seen.dialogOpen) {
+      out.changes = summarize(seen, /** @type {any} */ (out.downloads));
+    }
+  }
+  return { action: 'upload', delivered: true, chooser: true, files: files.length, ...out };
 }

@@ -155,13 +155,13 @@ func ElementAct(a Act) Command[Acted] {
 	return command[Acted]("element.act", a, 60*time.Second)
 }
 
-// Uploaded is what element.upload did: the input's ref and name, or that it
-// answered the file chooser open in the tab.
+// Uploaded is what element.upload did: what the page did with the files,
+// as element.act says it of an action on the input (its ref and name), or
+// that it answered the file chooser open in the tab.
 type Uploaded struct {
-	Ref     string `json:"ref,omitempty"`
-	Target  string `json:"target,omitempty"`
-	Chooser bool   `json:"chooser,omitempty"`
-	Files   int    `json:"files"`
+	Acted
+	Chooser bool `json:"chooser,omitempty"`
+	Files   int  `json:"files"`
 }
 
 // ElementUpload sets files (absolute paths the engine has checked) on the

@@ -59,20 +59,28 @@ func uploadFiles(ctx context.Context, c *call, tab int, in uploadIn) (*protocol.
 		return nil, err
 	}
 	c.detail = strings.Join(names, ", ")
+	c.followOpened(done.Opened)
+	if done.NavigationBlocked != nil {
+		return nil, done.NavigationBlocked.Error()
+	}
 	to := "the file chooser"
 	if done.Ref != "" {
 		to = fmt.Sprintf("%s %s", done.Ref, done.Target)
 	}
+	ch, next := changeOf(tab, actedEffects(done.Acted))
 	var b strings.Builder
 	fmt.Fprintf(&b, "set %d file(s) on %s:", len(files), to)
 	for _, f := range files {
 		fmt.Fprintf(&b, "\n%s (%s)", f.Name, bytesText(f.Bytes))
 	}
+	fmt.Fprintf(&b, "\n%s: %s", ch.Type, ch.Summary)
 	return textResult(b.String(), struct {
-		TabID int          `json:"tabId"`
-		Ref   string       `json:"ref,omitempty"`
-		Files []chosenFile `json:"files"`
-	}{tab, done.Ref, files})
+		TabID       int          `json:"tabId"`
+		Ref         string       `json:"ref,omitempty"`
+		Files       []chosenFile `json:"files"`
+		Change      change       `json:"change"`
+		NextActions []nextAction `json:"nextActions,omitempty"`
+	}{tab, done.Ref, files, ch, next})
 }
 
 // uploadRoots are the directories upload_file may read: the agent's side's

@@ -102,7 +102,7 @@ func TestUploadableAllOrNothing(t *testing.T) {
 func TestUploadFileSendsOnlyCheckedPaths(t *testing.T) {
 	root, outside := uploadTree(t)
 	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 3}}, func(cmd protocol.Command) (any, *protocol.Error) {
-		return browser.Uploaded{Ref: "e4", Target: `button "Document"`, Files: 1}, nil
+		return browser.Uploaded{Acted: browser.Acted{Ref: "e4", Target: `button "Document"`, Changes: "1 element added"}, Files: 1}, nil
 	}))
 	upload := func(args string) *protocol.ToolResult {
 		return e.Call(context.Background(), &bridge.Call{Agent: "a1", Tool: "upload_file", Args: json.RawMessage(args), Roots: []string{root}})
@@ -117,6 +117,7 @@ func TestUploadFileSendsOnlyCheckedPaths(t *testing.T) {
 
 	r := upload(`{"tabId":3,"ref":"e4","paths":[` + jsonString(filepath.Join(root, "cv-link.txt")) + `]}`)
 	assert.Contains(t, textOf(t, r), "cv.txt")
+	assert.Contains(t, textOf(t, r), "\ndom: 1 element added", "what the page did with the file")
 	var sent struct {
 		Ref   string   `json:"ref"`
 		Files []string `json:"files"`
