@@ -615,8 +615,9 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 	e := newEnv(t)
 	a, _ := fixtureSites(t)
 	cs := e.client("e2e")
-	blockers := map[string]string{"region": `region "Cookie banner"`, "shadow": `dialog "Privacy settings"`, "modal": `dialog "Your privacy"`}
-	for _, kind := range []string{"region", "shadow", "modal"} {
+	blockers := map[string]string{"region": `region "Cookie banner"`, "shadow": `dialog "Privacy settings"`, "modal": `dialog "Your privacy"`,
+		"sibling": `dialog "Cookie choices"`, "plain": `div "We use cookies. Accept all cookies Rejec"`}
+	for _, kind := range []string{"region", "shadow", "modal", "sibling", "plain"} {
 		t.Run(kind, func(t *testing.T) {
 			tab := openTab(t, cs, a.URL+"/banners.html?kind="+kind)
 			r := call(t, cs, "interact", map[string]any{"query": "Pay now", "action": "click", "tabId": tab})

@@ -557,6 +557,10 @@
       up = layoutParent(up)) {
       root = up;
     }
+    // A backdrop drawn apart from its dialog (a sibling under it): the
+    // dialog is what a person sees in the way, and closes.
+    const modal = isBackdrop(root) ? modalOver(root, el) : undefined;
+    if (modal) return { blocker: { ref: refFor(modal), name: describe(modal) }, dismiss: dismissIn(modal) };
     const named = titledIn(root) ?? root;
     const blocker = { ref: refFor(named), name: describe(named) };
     const dismiss = dismissIn(root);
@@ -566,6 +570,50 @@
     const inner = sameOriginDocument(iframe);
     if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
     return { blocker, dismiss, frame: { ref: refFor(iframe), url: /** @type {HTMLIFrameElement} */ (iframe).src } };
+  }
+
+  /**
+   * Whether a blocker is a bare backdrop: a box that says nothing and holds
+   * nothing to use or look at.
+   * @param {Element} root
+   */
+  function isBackdrop(root) {
+    return !isFrame(root) && !(root.textContent ?? '').trim() && !root.querySelector('iframe, img, svg, video, canvas, input, button, a') &&
+      !shadowOf(root);
+  }
+
+  /**
+   * The dialog a backdrop lies under, not holding el: the last shown modal
+   * dialog of its document, or failing one, the last box at the top of the
+   * body drawn out of the flow with controls that would close it.
+   * @param {Element} backdrop
+   * @param {Element} el
+   * @returns {Element | undefined}
+   */
+  function modalOver(backdrop, el) {
+    const doc = backdrop.ownerDocument;
+    if (doc !== document) return undefined; // hit tests here are the top's
+    const under = backdrop.getBoundingClientRect();
+    // Drawn over the backdrop: the middle of what shows of it is seen, and
+    // the backdrop lies behind it. A banner beside a spinner's cover is not
+    // its dialog.
+    const over = (/** @type {Element} */ d) => {
+      const r = d.getBoundingClientRect();
+      const x = (Math.max(r.left, 0) + Math.min(r.right, innerWidth)) / 2;
+      const y = (Math.max(r.top, 0) + Math.min(r.bottom, innerHeight)) / 2;
+      const h = hitAt(x, y);
+      return !!h && composedContains(d, h) && x >= under.left && x < under.right && y >= under.top && y < under.bottom;
+    };
+    const free = (/** @type {Element} */ d) => d !== backdrop && shown(d) && !composedContains(d, el) && over(d);
+    const dialogs = [...doc.querySelectorAll('dialog[open], [aria-modal="true"], [role="dialog"], [role="alertdialog"]')].filter(free);
+    if (dialogs.length) return dialogs[dialogs.length - 1];
+    const view = doc.defaultView;
+    for (const c of [...(doc.body?.children ?? [])].reverse()) {
+      if (!free(c) || !view) continue;
+      const position = view.getComputedStyle(c).position;
+      if ((position === 'fixed' || position === 'absolute') && dismissIn(c).length) return c;
+    }
+    return undefined;
   }
 
   /** Roles of what a person calls a banner or a dialog by its name. */

@@ -112,6 +112,24 @@ test('actionable: a checkbox drawn over by its label is clicked on the label, ne
   assert.deepEqual([again.state, again.via], ['ok', text.via]);
 });
 
+test('actionable names the dialog over a bare backdrop, not a banner the backdrop covers', () => {
+  const { page, ref } = withRef('<button id=go>Go</button><div id=banner role=dialog aria-label=Cookies><button>Accept</button></div><div id=cover></div>');
+  page.place('#go', { x: 0, y: 0, width: 100, height: 40 });
+  page.place('#banner', { x: 0, y: 500, width: 800, height: 100 });
+  page.place('#banner button', { x: 10, y: 510, width: 80, height: 30 });
+  // A spinner's cover, over the page and the banner both.
+  page.place('#cover', { x: 0, y: 0, width: 800, height: 600 });
+  const spinner = page.ok('actionable', { ref });
+  assert.equal(spinner.state, 'covered');
+  assert.deepEqual([spinner.blocker.name, spinner.dismiss], ['div', []], 'the banner is not what is in the way');
+  // The banner drawn over the cover: its backdrop.
+  page.place('#banner', { x: 0, y: 500, width: 800, height: 100 });
+  page.place('#banner button', { x: 10, y: 510, width: 80, height: 30 });
+  const modal = page.ok('actionable', { ref });
+  assert.equal(modal.blocker.name, 'dialog "Cookies"');
+  assert.deepEqual(modal.dismiss.map((/** @type {{ name: string }} */ d) => d.name), ['button "Accept"']);
+});
+
 test('actionable scrolls an element its scrolling list hides into view', () => {
   const { page, ref } = withRef('<div id=list style="overflow: auto"><button id=go>Go</button></div><p id=below>Below</p>');
   const list = page.place('#list', { x: 0, y: 0, width: 200, height: 100 });
