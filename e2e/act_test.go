@@ -1092,6 +1092,13 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	assert.Equal(t, "Norway", a.Value)
 	assert.Equal(t, `"Norway|2"`, value())
 
+	// Typed into, it says what its list shows, with refs to click next.
+	a = interact(t, cs, map[string]any{"tabId": tab, "query": "Country", "action": "fill", "text": "Fi"})
+	require.Len(t, a.Offers, 1, "%+v", a)
+	assert.Equal(t, `option "Finland"`, a.Offers[0].Name)
+	interact(t, cs, map[string]any{"tabId": tab, "ref": a.Offers[0].Ref, "action": "click"})
+	assert.Equal(t, `"Finland|3"`, value())
+
 	r := call(t, cs, "interact", map[string]any{"tabId": tab, "query": "Country", "action": "select", "values": []string{"Sw"}})
 	require.True(t, r.IsError, textOf(r))
 	none := actedOf(t, r)
@@ -1102,7 +1109,7 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 		offered = append(offered, o.Name)
 	}
 	assert.Equal(t, []string{`option "Sweden"`, `option "Swaziland"`}, offered)
-	assert.Equal(t, `"|2"`, value(), "typing cleared the value, and nothing was picked")
+	assert.Equal(t, `"|3"`, value(), "typing cleared the value, and nothing was picked")
 
 	// A button that opens no list is not clicked.
 	err := fails(t, cs, "interact", map[string]any{"tabId": tab, "query": "Save", "action": "select", "values": []string{"Norway"}}, protocol.CodeBadRequest)

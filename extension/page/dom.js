@@ -760,10 +760,21 @@
     return {
       match: named.length === 1 ? refFor(named[0]) : undefined,
       listed: lists.length > 0,
+      suggests: suggests(el),
       offered,
       more: Math.max(0, options.length - MAX_OFFERED),
       ...handed(),
     };
+  }
+
+  /**
+   * Whether a combobox says it suggests options as it is typed in: it
+   * names its list, or completes in one.
+   * @param {Element} el
+   */
+  function suggests(el) {
+    return [el, el.closest('[role="combobox"]')].some((c) => !!c &&
+      (c.hasAttribute('aria-controls') || c.hasAttribute('aria-owns') || /^(list|both)$/.test(c.getAttribute('aria-autocomplete') ?? '')));
   }
 
   /**

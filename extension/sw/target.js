@@ -67,6 +67,8 @@ const LATE_POLL_MS = 50;
  * an autocomplete fetches its options as it is typed in.
  */
 const PICK_MS = 2000;
+/** How long a combobox's list may take to show what was typed in it. */
+const OFFERS_MS = 1000;
 /** A number as a number box keeps it (HTML's valid floating-point number). */
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
@@ -579,8 +581,10 @@ export class Target {
    * the value; a control that ignored the input gets it set through the DOM.
    * @param {'fill' | 'type'} action
    * @param {string} text
+   * @param {{ offers?: boolean }} [opts] offers: say what a combobox's list
+   *   shows for the text (false when select picks from it next)
    */
-  async write(action, text) {
+  async write(action, text, { offers = true } = {}) {
     const loc = await this.locate();
     if (loc.type === 'file') {
       throw new ActionError('bad_request', `${this.label} is a file input: it takes files, not text`,
@@ -661,7 +665,32 @@ export class Target {
       if (k.formatted) out.formatted = true;
       if (k.why) out.unkept = k.why;
     }
+    if (offers && text !== '' && loc.role === 'combobox' && !loc.secret && !out.navigated && !out.dialog) {
+      // The suggestions a search box shows for what was typed, with refs:
+      // the next click, without a read_page between.
+      const r = await this.listShown(text);
+      if (r?.listed && r.offered.length) {
+        out.offers = r.offered.map((/** @type {{ ref: number, name: string }} */ o) => ({ ref: `e${o.ref}`, name: `option ${JSON.stringify(o.name)}` }));
+        if (r.more) out.moreOffers = r.more;
+      }
+    }
     return out;
+  }
+
+  /**
+   * What a combobox's list shows for text, once it shows anything: a list
+   * that fills as it is typed in is often drawn after a pause (a debounced
+   * fetch). A combobox that does not say it suggests is not waited for.
+   * @param {string} text
+   * @returns {Promise<{ listed: boolean, suggests: boolean, offered: Array<{ ref: number, name: string }>, more: number } | undefined>}
+   */
+  async listShown(text) {
+    const deadline = Date.now() + OFFERS_MS;
+    for (;;) {
+      const r = await pageScript.onRefHanding(this.t, 'listOptions', { value: text }, this.signal).catch(() => undefined);
+      if (!r || r.offered.length || !r.suggests || Date.now() >= deadline) return r;
+      await sleep(LATE_POLL_MS, this.signal);
+    }
   }
 
   /**
@@ -703,7 +732,7 @@ export class Target {
     if (loc.role === 'listbox') {
       out = { action: 'select', ref: `e${this.t.ref}`, target: this.label, delivered: false };
     } else {
-      out = /** @type {Record<string, any>} */ (loc.editable ? await this.write('fill', value) : await this.click('click'));
+      out = /** @type {Record<string, any>} */ (loc.editable ? await this.write('fill', value, { offers: false }) : await this.click('click'));
       if (out.delivered !== true || out.navigated || out.dialog || out.closed) return { ...out, action: 'select' };
     }
     out.action = 'select';

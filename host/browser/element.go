@@ -52,10 +52,13 @@ type Acted struct {
 	Options []string `json:"options,omitempty"`
 	// Picked: select on a list the page draws clicked this option of it;
 	// Offers and Unpicked, when it has none of the name asked for, what it
-	// shows and why nothing was picked.
-	Picked   *Control  `json:"picked,omitempty"`
-	Offers   []Control `json:"offers,omitempty"`
-	Unpicked string    `json:"unpicked,omitempty"`
+	// shows and why nothing was picked. After fill or type in a combobox,
+	// Offers are the options its list shows for the text (MoreOffers past
+	// those named), for the click that comes next.
+	Picked     *Control  `json:"picked,omitempty"`
+	Offers     []Control `json:"offers,omitempty"`
+	MoreOffers int       `json:"moreOffers,omitempty"`
+	Unpicked   string    `json:"unpicked,omitempty"`
 	// PageErrors: what the page threw while it acted on the input (an
 	// uncaught exception in the click's handler), one line each.
 	PageErrors []string `json:"pageErrors,omitempty"`
