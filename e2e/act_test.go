@@ -616,7 +616,7 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 	a, _ := fixtureSites(t)
 	cs := e.client("e2e")
 	blockers := map[string]string{"region": `region "Cookie banner"`, "shadow": `dialog "Privacy settings"`, "modal": `dialog "Your privacy"`,
-		"sibling": `dialog "Cookie choices"`, "plain": `div "We use cookies. Accept all cookies Rejec"`}
+		"sibling": `dialog "Cookie choices"`, "plain": `div "We use cookies. Accept all cookies…"`}
 	for _, kind := range []string{"region", "shadow", "modal", "sibling", "plain"} {
 		t.Run(kind, func(t *testing.T) {
 			tab := openTab(t, cs, a.URL+"/banners.html?kind="+kind)

@@ -787,12 +787,24 @@
     // A dialog a person knows by its title; its text would run on into
     // its buttons.
     const title = role === 'dialog' || role === 'alertdialog' ? el.querySelector(HEADINGS) : null;
-    const name = nameOf(el, role) || clip(textOf(title && visible(title) ? title : el, true)).slice(0, 40);
+    const name = nameOf(el, role) || words(clip(textOf(title && visible(title) ? title : el, true)), 40);
     if (name) return `${role} "${name}"`;
     // A nameless frame (a consent manager's, an ad's) by where it is from.
     const src = isFrame(el) ? /** @type {HTMLIFrameElement} */ (el).src : '';
     const host = /^https?:/.test(src) ? new URL(src).host : '';
     return host ? `${role} from ${host}` : role;
+  }
+
+  /**
+   * s cut to at most max characters, at the end of a word, marked cut.
+   * @param {string} s
+   * @param {number} max
+   */
+  function words(s, max) {
+    if (s.length <= max) return s;
+    const cut = s.slice(0, max);
+    const space = cut.lastIndexOf(' ');
+    return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s.,;:!?…-]+$/, '')}…`;
   }
 
   /**

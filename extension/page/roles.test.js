@@ -154,6 +154,14 @@ test('textOf gathers visible text, alt text and labels, not hidden text', () => 
   assert.equal(describe(page.$('#a')), 'link "Logo Home icon"');
 });
 
+test('describe cuts a long text at the end of a word', () => {
+  const page = new TestPage(`<div id=long>We use cookies. Accept all cookies Reject all</div>
+    <div id=word>Supercalifragilisticexpialidocious-and-even-longer-words</div>`);
+  const { describe } = page.ns.roles;
+  assert.equal(describe(page.$('#long')), 'div "We use cookies. Accept all cookies…"');
+  assert.equal(describe(page.$('#word')), 'div "Supercalifragilisticexpialidocious-and-e…"', 'one word too long is cut where it must be');
+});
+
 test('describe names a nameless frame by where it is from', () => {
   const page = new TestPage(`<iframe id=cmp src="https://consent.example.test/banner"></iframe>
     <iframe id=titled title="Cookie choices" src="https://consent.example.test/b"></iframe><iframe id=blank></iframe>`);
