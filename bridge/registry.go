@@ -24,6 +24,9 @@ type Registry struct {
 	// added is closed, and replaced, whenever a browser is added: Wait
 	// blocks on it.
 	added chan struct{}
+
+	// parked, when set (by tests), runs each time Wait starts to wait.
+	parked func()
 }
 
 // RegistryOptions configure a Registry. Every field may be left out.
@@ -52,7 +55,16 @@ func NewRegistry(opts RegistryOptions) *Registry {
 // Remove when the browser goes.
 func (r *Registry) Add(hello *protocol.Hello, send func(protocol.Frame) error) *Link {
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	l := r.addLocked(hello, send)
+	r.mu.Unlock()
+	if r.onConnect != nil {
+		go r.onConnect(l) // not under mu: it may well look at the registry
+	}
+	return l
+}
+
+// addLocked is Add's work under r.mu.
+func (r *Registry) addLocked(hello *protocol.Hello, send func(protocol.Frame) error) *Link {
 	r.seq++
 	id := "b" + strconv.Itoa(r.seq)
 	var onEvent func(*protocol.Event)
@@ -69,9 +81,6 @@ func (r *Registry) Add(hello *protocol.Hello, send func(protocol.Frame) error) *
 	close(r.added)
 	r.added = make(chan struct{})
 	r.log.Info("browser connected", "browser", id, "name", hello.Browser, "extension", hello.Version)
-	if r.onConnect != nil {
-		go r.onConnect(l) // not under mu: it may well look at the registry
-	}
 	return l
 }
 
@@ -93,6 +102,11 @@ func (r *Registry) Remove(l *Link) {
 	l.Close()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	r.removeLocked(l)
+}
+
+// removeLocked forgets l. r.mu must be held.
+func (r *Registry) removeLocked(l *Link) {
 	for i, b := range r.links {
 		if b == l {
 			r.links = append(r.links[:i], r.links[i+1:]...)
@@ -132,6 +146,9 @@ func (r *Registry) Wait(ctx context.Context) (*Link, error) {
 		}
 		added := r.added
 		r.mu.Unlock()
+		if r.parked != nil {
+			r.parked()
+		}
 		select {
 		case <-added:
 		case <-ctx.Done():

@@ -18,14 +18,15 @@ func TestRegistryWait(t *testing.T) {
 	hello := &protocol.Hello{Role: protocol.RoleExtension, Version: protocol.Version, Browser: "Chromium/156"}
 	tests := []struct {
 		name string
-		// run gets the registry, a wait already in flight and its context's
-		// cancel; it returns what the wait must return.
-		run  func(t *testing.T, r *Registry, waited <-chan waitResult, cancel context.CancelFunc) (*Link, error)
+		// run gets the registry, a wait already waiting, the channel its
+		// every new start of waiting sends on, and its context's cancel; it
+		// returns what the wait must return.
+		run  func(t *testing.T, r *Registry, waited <-chan waitResult, parked <-chan struct{}, cancel context.CancelFunc) (*Link, error)
 		want func(t *testing.T, got waitResult, link *Link, err error)
 	}{
 		{
 			name: "a browser that connects ends the wait",
-			run: func(t *testing.T, r *Registry, waited <-chan waitResult, _ context.CancelFunc) (*Link, error) {
+			run: func(t *testing.T, r *Registry, waited <-chan waitResult, _ <-chan struct{}, _ context.CancelFunc) (*Link, error) {
 				assertBlocked(t, waited)
 				return r.Add(hello, discard), nil
 			},
@@ -36,8 +37,14 @@ func TestRegistryWait(t *testing.T) {
 		},
 		{
 			name: "a browser that connects and goes again before the waiter looks leaves it waiting",
-			run: func(t *testing.T, r *Registry, waited <-chan waitResult, _ context.CancelFunc) (*Link, error) {
-				r.Remove(r.Add(hello, discard))
+			run: func(t *testing.T, r *Registry, waited <-chan waitResult, parked <-chan struct{}, _ context.CancelFunc) (*Link, error) {
+				// Both before the waiter, woken by the first, can look.
+				r.mu.Lock()
+				l := r.addLocked(hello, discard)
+				l.Close()
+				r.removeLocked(l)
+				r.mu.Unlock()
+				<-parked // it looked, found none, and waits again
 				assertBlocked(t, waited)
 				return r.Add(hello, discard), nil
 			},
@@ -48,7 +55,7 @@ func TestRegistryWait(t *testing.T) {
 		},
 		{
 			name: "the end of the context is browser_not_connected",
-			run: func(t *testing.T, _ *Registry, waited <-chan waitResult, cancel context.CancelFunc) (*Link, error) {
+			run: func(t *testing.T, _ *Registry, waited <-chan waitResult, _ <-chan struct{}, cancel context.CancelFunc) (*Link, error) {
 				assertBlocked(t, waited)
 				cancel()
 				return nil, context.Canceled
@@ -63,6 +70,8 @@ func TestRegistryWait(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := NewRegistry(RegistryOptions{})
+			parked := make(chan struct{}, 4)
+			r.parked = func() { parked <- struct{}{} }
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			waited := make(chan waitResult, 1)
@@ -70,7 +79,8 @@ func TestRegistryWait(t *testing.T) {
 				l, err := r.Wait(ctx)
 				waited <- waitResult{l, err}
 			}()
-			link, err := tt.run(t, r, waited, cancel)
+			<-parked // waiting, with no browser
+			link, err := tt.run(t, r, waited, parked, cancel)
 			select {
 			case got := <-waited:
 				tt.want(t, got, link, err)
@@ -97,8 +107,7 @@ type waitResult struct {
 	err  error
 }
 
-// assertBlocked checks the wait has not returned. It cannot prove the
-// waiter is parked yet; the cases hold whether it is or not.
+// assertBlocked checks the wait has not returned.
 func assertBlocked(t *testing.T, waited <-chan waitResult) {
 	t.Helper()
 	select {
