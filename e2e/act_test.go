@@ -44,6 +44,10 @@ type acted struct {
 		Ref  string `json:"ref"`
 		Name string `json:"name"`
 	} `json:"picked"`
+	Focused *struct {
+		Ref  string `json:"ref"`
+		Name string `json:"name"`
+	} `json:"focused"`
 	Offers []struct {
 		Ref  string `json:"ref"`
 		Name string `json:"name"`
@@ -1266,6 +1270,34 @@ func TestAKeyPressSaysWhatItDid(t *testing.T) {
 			assert.Equal(t, `"Secure Area"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.title", "tabId": tab}))
 		})
 	}
+}
+
+// TestTabSaysWhereTheFocusWent: Tab in a field, and Tab at whatever has
+// the focus, say where the keys go next, with its ref.
+func TestTabSaysWhereTheFocusWent(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/login.html")
+	user := interact(t, cs, map[string]any{"query": "Username", "action": "fill", "text": "tomsmith", "tabId": tab})
+	a := interact(t, cs, map[string]any{"ref": user.Ref, "action": "press", "key": "Tab", "tabId": tab})
+	require.NotNil(t, a.Focused, "%+v", a)
+	assert.Equal(t, `textbox "Password"`, a.Focused.Name)
+	require.NotNil(t, a.Change)
+	assert.Equal(t, `input delivered; the focus moved to textbox "Password" `+a.Focused.Ref, a.Change.Summary)
+
+	a = interact(t, cs, map[string]any{"action": "press", "key": "Tab", "tabId": tab})
+	require.NotNil(t, a.Focused, "%+v", a)
+	assert.Equal(t, `button "Login"`, a.Focused.Name)
+	// The ref is the button's: it acts on it.
+	interact(t, cs, map[string]any{"ref": a.Focused.Ref, "action": "focus", "tabId": tab})
+	a = interact(t, cs, map[string]any{"action": "press", "key": "Shift+Tab", "tabId": tab})
+	require.NotNil(t, a.Focused, "%+v", a)
+	assert.Equal(t, `textbox "Password"`, a.Focused.Name)
+
+	// A key that moves nothing says nothing of the focus.
+	a = interact(t, cs, map[string]any{"action": "press", "key": "Shift", "tabId": tab})
+	assert.Nil(t, a.Focused)
 }
 
 // TestScrollingThePage scrolls a long page with interact and no element, as

@@ -110,6 +110,18 @@
   }
 
   /**
+   * focused: the element that has the focus, with a ref, through shadow
+   * roots and same-origin frames; nothing when it is the page itself.
+   * @param {{ refBase?: number, refSkip?: [number, number][] }} args
+   */
+  function focused({ refBase, refSkip }) {
+    advance(refBase ?? 0, refSkip);
+    const a = deepActive();
+    if (!a || a === a.ownerDocument.body || a === a.ownerDocument.documentElement) return { ...handed() };
+    return { ref: refFor(a), name: describe(a), ...handed() };
+  }
+
+  /**
    * What a click at (x, y), in top-level viewport CSS pixels, would hit.
    * @param {number} x
    * @param {number} y
@@ -849,5 +861,5 @@
     return out.map((o) => o.el);
   }
 
-  oc.dom = { locate, dom, deepActive, actionable, reaches, dismissers, listOptions, scrollState };
+  oc.dom = { locate, dom, deepActive, focused, actionable, reaches, dismissers, listOptions, scrollState };
 })();

@@ -20,6 +20,7 @@
     dismissers: oc.dom.dismissers,
     listOptions: oc.dom.listOptions,
     scrollState: oc.dom.scrollState,
+    focused: oc.dom.focused,
     dom: oc.dom.dom,
     watch: oc.watch.watch,
     changes: oc.watch.changes,

@@ -811,6 +811,11 @@ export class Target {
     const a = await this.attempt(() => input.press(this.t.tabId, key, this.signal), { late: true });
     const out = await this.done('press', undefined, a);
     out.key = key;
+    if (!a.navigated && !a.closed && !out.dialog) {
+      // Tab, an arrow in a menu: where the keys go next.
+      const now = await pageScript.onRefHanding(this.t, 'focused', {}, this.signal).catch(() => undefined);
+      if (now?.ref !== undefined && now.ref !== this.t.ref) out.focused = { ref: `e${now.ref}`, name: now.name };
+    }
     return out;
   }
 

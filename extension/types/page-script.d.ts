@@ -203,8 +203,10 @@ interface PageDom {
   dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
   /** The options a combobox's drawn list shows, and the one named value. */
   listOptions(args: { ref: number; value: string; refBase: number; refSkip?: [number, number][] }): {
-    match?: number; listed: boolean; offered: Array<{ ref: number; name: string }>; more: number; startRef: number; nextRef: number;
+    match?: number; listed: boolean; suggests: boolean; offered: Array<{ ref: number; name: string }>; more: number; startRef: number; nextRef: number;
   };
+  /** The focused element with a ref, unless it is the page itself. */
+  focused(args: { refBase?: number; refSkip?: [number, number][] }): { ref?: number; name?: string; startRef: number; nextRef: number };
   scrollState(args: { x: number; y: number }): ScrollState;
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;

@@ -28,14 +28,17 @@ type Acted struct {
 	Action string `json:"action,omitempty"`
 	// Answered: the dialog accept_dialog or dismiss_dialog answered; Dialog
 	// is then the next one the page opened, if it did.
-	Answered   string       `json:"answered,omitempty"`
-	Box        *Box         `json:"box,omitempty"`
-	Changes    string       `json:"changes,omitempty"`
-	Blocked    *Blocked     `json:"blocked,omitempty"` // nothing was done: something covers the element
-	Checked    *bool        `json:"checked,omitempty"`
-	Closed     bool         `json:"closed,omitempty"`    // the page closed its own tab
-	Delivered  *bool        `json:"delivered,omitempty"` // the input reached the element, once
-	Dialog     string       `json:"dialog,omitempty"`
+	Answered  string   `json:"answered,omitempty"`
+	Box       *Box     `json:"box,omitempty"`
+	Changes   string   `json:"changes,omitempty"`
+	Blocked   *Blocked `json:"blocked,omitempty"` // nothing was done: something covers the element
+	Checked   *bool    `json:"checked,omitempty"`
+	Closed    bool     `json:"closed,omitempty"`    // the page closed its own tab
+	Delivered *bool    `json:"delivered,omitempty"` // the input reached the element, once
+	Dialog    string   `json:"dialog,omitempty"`
+	// Focused: where the focus went when a key moved it (Tab, an arrow in
+	// a menu), so the next keys' target is known without a read.
+	Focused    *Control     `json:"focused,omitempty"`
 	Downloads  []Started    `json:"downloads,omitempty"` // downloads the action started
 	Chooser    *FileChooser `json:"fileChooser,omitempty"`
 	HITL       *HITL        `json:"hitl,omitempty"`

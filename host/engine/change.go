@@ -40,6 +40,7 @@ type effects struct {
 	running   int    // requests the input started, still running when the extension stopped waiting
 	wrote     bool   // a control took the text or option the input gave it
 	answered  string // the dialog the input answered
+	focused   string // where a key moved the focus: `textbox "Bio" e9`
 	// A closed select that was clicked: its ref, value and options.
 	selectRef, value string
 	options          []string
@@ -57,6 +58,9 @@ func actedEffects(a browser.Acted) effects {
 	switch a.Action {
 	case "fill", "type", "clear", "select":
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
+	}
+	if a.Focused != nil {
+		e.focused = a.Focused.Name + " " + a.Focused.Ref
 	}
 	if len(a.Options) > 0 {
 		e.selectRef, e.options = a.Ref, a.Options
@@ -122,9 +126,13 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
 	case e.changes == "" && e.answered != "":
 		return change{"none", "answered " + e.answered}, nil
+	case e.focused != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
+		return change{"none", "input delivered; the focus moved to " + e.focused}, nil
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
 		return change{"none", "input delivered"}, nil
+	case !strings.HasPrefix(e.changes, "no visible change") && e.focused != "":
+		return change{"dom", e.changes + "; the focus moved to " + e.focused}, nil
 	case !strings.HasPrefix(e.changes, "no visible change"):
 		return change{"dom", e.changes}, nil
 	}

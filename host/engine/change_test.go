@@ -40,6 +40,11 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"a control took the text, a request is still running", effects{changes: "no visible change yet: 1 request it started still running", wrote: true}, "none",
 			"input delivered; the value is set, nothing else changed yet: 1 request it started still running", ""},
 		{"raw input, a request still running", effects{running: 2}, "none", "input delivered; 2 request(s) it started still running", ""},
+		{"a key moved the focus", effects{focused: `textbox "Bio" e9`}, "none", `input delivered; the focus moved to textbox "Bio" e9`, ""},
+		{"a key moved the focus, nothing else showed", effects{changes: "no visible change", focused: `menuitem "Open" e4`}, "none",
+			`input delivered; the focus moved to menuitem "Open" e4`, ""},
+		{"a key moved the focus and opened a menu", effects{changes: "3 elements shown", focused: `menuitem "Open" e4`}, "dom",
+			`3 elements shown; the focus moved to menuitem "Open" e4`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

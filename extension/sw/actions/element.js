@@ -35,7 +35,17 @@ async function act(params, { tabId, signal }) {
   }
   if (action === 'press' && params.ref === undefined) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
-    return { action, key, delivered: true, ...(await runInput(tabId, (s) => input.press(tabId, key, s), signal)) };
+    const focused = () => pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
+    const before = await focused();
+    const out = await runInput(tabId, (s) => input.press(tabId, key, s), signal);
+    /** @type {Record<string, unknown>} */
+    const result = { action, key, delivered: true, ...out };
+    if (!out.navigated && !out.closed && !out.dialog) {
+      // Tab, an arrow in a menu: where the keys go next.
+      const now = await focused();
+      if (now?.ref !== undefined && now.ref !== before?.ref) result.focused = { ref: `e${now.ref}`, name: now.name };
+    }
+    return result;
   }
   if (action === 'scroll' && params.ref === undefined) {
     // The page itself, as a person scrolls with the wheel over it: what
