@@ -92,6 +92,9 @@ func (l *Link) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, e
 		return nil, errBrowserGone.WithCause(err)
 	}
 
+	// From here the extension has the command, and may have carried it
+	// out: a click may have reached the page. An error says so, and never
+	// invites doing it again blind.
 	select {
 	case r := <-ch:
 		if !r.OK {
@@ -99,11 +102,22 @@ func (l *Link) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, e
 		}
 		return r.Data, nil
 	case <-l.done:
-		return nil, errBrowserGone
+		return nil, protocol.Errorf(protocol.CodeBrowserNotConnected, "the browser disconnected while it ran %s: it may have been done", cmd.Action).
+			WithHint("when the extension is back (it reconnects by itself within seconds), look before doing it again: read_page shows where the page is; if it does not come back, run: openchrome doctor")
 	case <-ctx.Done():
 		_ = l.send(protocol.Cancel{ID: cmd.ID}) // best effort: the link may be going down
-		return nil, ContextError(ctx, cmd.Action)
+		return nil, sentError(ctx, cmd.Action)
 	}
+}
+
+// sentError is ContextError for a command the extension has had: it may
+// have been done in part, and the hint says to look before trying again.
+func sentError(ctx context.Context, what string) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return protocol.Errorf(protocol.CodeTimeout, "%s did not finish in time: it may have been done in part", what).
+			WithHint("look before trying again (read_page shows where the page is), or pass a larger timeoutMs")
+	}
+	return protocol.Errorf(protocol.CodeCancelled, "%s was cancelled: it may have been done in part", what)
 }
 
 // Send sends a frame that wants no answer (the side panel's state). A link

@@ -298,7 +298,10 @@ func TestCommandTimeoutCancelsInTheExtension(t *testing.T) {
 
 	r, err := cl.Call(context.Background(), "page.evaluate", json.RawMessage(`{"timeoutMs":50}`), CallOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, protocol.CodeTimeout, protocol.ResultError(r).Code)
+	late := protocol.ResultError(r)
+	assert.Equal(t, protocol.CodeTimeout, late.Code)
+	assert.Contains(t, late.Message, "it may have been done in part", "the extension had it")
+	assert.Contains(t, late.Hint, "look before trying again")
 
 	cmd := fe.next(t).(protocol.Command)
 	assert.EqualValues(t, 50, cmd.TimeoutMs)
@@ -373,7 +376,10 @@ func TestBrowserDisconnectFailsCommandsInFlight(t *testing.T) {
 	}()
 	r, err := cl.Call(context.Background(), "page.evaluate", nil, CallOptions{})
 	require.NoError(t, err)
-	assert.Equal(t, protocol.CodeBrowserNotConnected, protocol.ResultError(r).Code)
+	gone := protocol.ResultError(r)
+	assert.Equal(t, protocol.CodeBrowserNotConnected, gone.Code)
+	assert.Contains(t, gone.Message, "it may have been done", "the extension had it")
+	assert.Contains(t, gone.Hint, "look before doing it again", "never a blind retry")
 
 	r, err = cl.Call(context.Background(), "page.evaluate", nil, CallOptions{})
 	require.NoError(t, err)
