@@ -245,8 +245,9 @@ func TestATaskFailsWhenTheBrowserStaysAway(t *testing.T) {
 
 // TestTwoClientsKeepTheirSessionsAcrossAWorkerRestart: two MCP clients, one
 // with a call in flight when the worker stops. That call ends at once with
-// browser_not_connected and a hint to retry; both clients' next calls work
-// once the extension is back, over the connections they had.
+// browser_not_connected, saying it may have been done and to look before
+// doing it again; both clients' next calls work once the extension is
+// back, over the connections they had.
 func TestTwoClientsKeepTheirSessionsAcrossAWorkerRestart(t *testing.T) {
 	e := newEnv(t)
 	site := fixtures(t)
@@ -263,7 +264,8 @@ func TestTwoClientsKeepTheirSessionsAcrossAWorkerRestart(t *testing.T) {
 	case r := <-hung:
 		require.True(t, r.IsError, textOf(r))
 		assert.Contains(t, textOf(r), string(protocol.CodeBrowserNotConnected))
-		assert.Contains(t, textOf(r), "retry")
+		assert.Contains(t, textOf(r), "it may have been done")
+		assert.Contains(t, textOf(r), "look before doing it again", "never a blind retry")
 		assert.Less(t, time.Since(since), 5*time.Second, "not a hang")
 	case <-time.After(10 * time.Second):
 		t.Fatal("the call in flight did not end when the worker stopped")
