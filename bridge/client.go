@@ -152,7 +152,9 @@ func (cl *Client) Call(ctx context.Context, tool string, args json.RawMessage, o
 	case r := <-p.result:
 		return r, nil
 	case <-cl.done:
-		return nil, errLost
+		// The daemon had the call: it may have acted on the page.
+		return nil, protocol.Errorf(protocol.CodeBrowserNotConnected, "lost the connection to the OpenChrome daemon while it ran %s: it may have been done", tool).
+			WithHint("when the daemon is back (the browser's native host starts the next one by itself), look before doing it again: read_page shows where the page is; if it does not come back, run: openchrome doctor")
 	case <-ctx.Done():
 		_ = cl.c.write(protocol.Cancel{ID: id})
 		return nil, ContextError(ctx, tool)

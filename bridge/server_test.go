@@ -413,7 +413,10 @@ func TestBrokerGoingAwayFailsCallsInFlight(t *testing.T) {
 	<-arrived // the call is in flight in the broker
 	stop()
 	<-served
-	assert.ErrorIs(t, <-errc, protocol.ErrBrowserNotConnected)
+	lost := <-errc
+	assert.ErrorIs(t, lost, protocol.ErrBrowserNotConnected)
+	assert.Contains(t, lost.Error(), "while it ran wait: it may have been done", "the broker had it")
+	assert.Contains(t, protocol.AsError(lost).Hint, "look before doing it again")
 	<-cl.Done()
 }
 
