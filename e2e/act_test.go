@@ -497,6 +497,23 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 // frames.html's cross-origin frame: in the page's process (another port, the
 // same site), out of it (localhost: another site, its own CDP session), and
 // out of both (127.0.0.2 inside localhost). The elements only a script marks
+// TestReadPageSeesAListenerAddedWithoutAChange: a script that starts to
+// listen on an element without changing the page (a server-rendered page
+// hydrating after the first read) is seen by a read a while later.
+func TestReadPageSeesAListenerAddedWithoutAChange(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/hydrate.html")
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "\nh1 \"Rename me\"\n", "nothing listens on it yet")
+	ok(t, cs, "wait_for", map[string]any{"tabId": tab, "predicate": "window.hydrated === true"})
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	h1 := refOf(t, tree, `h1 "Rename me"`)
+	assert.Contains(t, tree, h1+" clickable")
+	interact(t, cs, map[string]any{"ref": h1, "action": "double_click", "tabId": tab})
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.renamed"}))
+}
+
 // as clickable get refs there too.
 func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 	e := newEnv(t)

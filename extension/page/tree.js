@@ -580,6 +580,7 @@
     // Until the document changes, the marks stand and the next read need
     // not ask the debugger again. The first change ends the watch.
     scanned = true;
+    markedAt = performance.now();
     changes ??= new MutationObserver(() => {
       scanned = false;
       changes?.disconnect();
@@ -594,12 +595,21 @@
     return fresh;
   }
 
-  /** Whether the marks are those of the document as it is now. */
+  /**
+   * Whether the marks are those of the document as it is now: nothing was
+   * added to it since, and they are recent. A script may listen on an
+   * element without changing the document (a server-rendered page that
+   * hydrates after its first read, a handler set on a timer), so a read
+   * seconds later asks again.
+   */
   function marksFresh() {
-    return scanned;
+    return scanned && performance.now() - markedAt < MARKS_KEPT_MS;
   }
 
+  /** How long marks stand when nothing is added to the document. */
+  const MARKS_KEPT_MS = 2000;
   let scanned = false;
+  let markedAt = 0;
   /** @type {MutationObserver | undefined} */
   let changes;
 

@@ -128,14 +128,21 @@ test('an element a script listens on for clicks gets a ref, though no role says 
   assert.ok(nodes.every((n) => typeof n.ref === 'number'));
 });
 
-test('the marks stand until the document changes', async () => {
-  const page = new TestPage('<div id=a>A</div>');
+test('the marks stand until the document changes, for two seconds at most', async () => {
+  let now = 1000;
+  const page = new TestPage('<div id=a>A</div>', { before: (w) => { w.performance.now = () => now; } });
   assert.equal(page.ns.tree.marksFresh(), false, 'never asked');
   page.ns.tree.markClickable([page.$('#a')]);
   assert.equal(page.ns.tree.marksFresh(), true);
   page.$('#a').setAttribute('title', 'x');
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(page.ns.tree.marksFresh(), true, 'an attribute adds no listener');
+  now += 1999;
+  assert.equal(page.ns.tree.marksFresh(), true);
+  now += 1;
+  assert.equal(page.ns.tree.marksFresh(), false, 'a script may have listened since without changing the page');
+  page.ns.tree.markClickable([page.$('#a')]);
+  assert.equal(page.ns.tree.marksFresh(), true, 'marked again');
   page.$('#a').append(page.document.createElement('span'));
   await new Promise((r) => setTimeout(r, 0));
   assert.equal(page.ns.tree.marksFresh(), false, 'a new element may have listeners');
