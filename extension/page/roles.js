@@ -307,7 +307,7 @@
     if (label?.trim()) return clip(label);
     if (labelable(el)) {
       const control = /** @type {HTMLInputElement} */ (el);
-      const labels = labelsOf(control).map((l) => labelText(l, el)).join(' ');
+      const labels = labelsOf(control).map((l) => textOf(l, true, el)).join(' ');
       if (labels.trim()) return clip(labels);
       if (isInput(el)) {
         if (['button', 'submit', 'reset'].includes(el.type)) {
@@ -399,7 +399,12 @@
       // which is positioned; the items of a flex row), as Chrome reads it.
       const apart = BLOCK.has(el.tagName) || APART.has(el.tagName) || (el !== root && laidApart(el));
       if (apart) out += ' ';
+      // What its style sheet writes around it is part of it, as Chrome
+      // names it: "Save " before a button's "draft".
+      const [before, after] = drawnIn(el.ownerDocument).has(el) ? drawnAround(el) : ['', ''];
+      out += before;
       for (const child of childrenOf(el)) visit(child);
+      out += after;
       if (apart) out += ' ';
     };
     visit(root);
@@ -553,30 +558,18 @@
     return out;
   }
 
-  /**
-   * A label's words as they read next to control: with what its style
-   * sheet writes around it, as Chrome names the control (a required
-   * field's "Email *", an "Optional: Phone").
-   * @param {HTMLLabelElement} label
-   * @param {Element} control
-   */
-  function labelText(label, control) {
-    const text = textOf(label, true, control);
-    if (!drawnIn(label.ownerDocument).has(label)) return text;
-    const [before, after] = drawnAround(label);
-    return `${before}${text}${after}`;
-  }
-
   // The elements a style sheet may write words around (drawnOn), found once
-  // per call, by the walk or by the first label that asks (page/entry.js
+  // per call, by the walk or by the first name that asks (page/entry.js
   // ends each call with endCall, which lets them go).
-  /** @type {{ doc: Document, drawn: Set<Element> } | undefined} */
+  /** @type {Map<Document, Set<Element>> | undefined} */
   let drawnCache;
 
   /** @param {Document} doc */
   function drawnIn(doc) {
-    if (drawnCache?.doc !== doc) drawnCache = { doc, drawn: drawnOn(doc) };
-    return drawnCache.drawn;
+    drawnCache ??= new Map();
+    let drawn = drawnCache.get(doc);
+    if (!drawn) drawnCache.set(doc, drawn = drawnOn(doc));
+    return drawn;
   }
 
   /**
