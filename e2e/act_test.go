@@ -189,6 +189,8 @@ func TestAClickHappensOnce(t *testing.T) {
 		interact(t, cs, map[string]any{"ref": accept, "action": "click", "tabId": tab})
 		a = interact(t, cs, map[string]any{"query": "Pay", "action": "click", "tabId": tab})
 		assert.True(t, a.Delivered)
+		require.NotNil(t, a.Change)
+		assert.Equal(t, `it says status "paid 1"`, a.Change.Summary, "what the page told the person, word for word")
 		got = runs(t, tab)
 		assert.EqualValues(t, 1, got["pay"])
 		assert.Equal(t, []any{"pay:trusted"}, got["payTargets"])

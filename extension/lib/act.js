@@ -67,11 +67,13 @@ function changed(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
+  // What the page says to the person, word for word: an error, a "saved".
+  if (r.said?.length) parts.push(`it says ${r.said.join(', ')}`);
   if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
   if (r.removed) parts.push(`${r.removed} removed`);
   if (r.shown && !r.added) parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown`);
   if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);
-  if (r.texts && !r.added && !r.removed) parts.push('text changed');
+  if (r.texts && !r.added && !r.removed && !r.said?.length) parts.push('text changed');
   if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');

@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, inBanner, visible, isDisabled, secretOf, valueOf, roleOf, describe } = oc.roles;
+  const { isInput, inBanner, visible, isDisabled, secretOf, valueOf, roleOf, describe, textOf, words } = oc.roles;
   const { deepActive } = oc.dom;
 
   /** @type {Map<number, Watch>} */
@@ -27,6 +27,12 @@
       this.texts = 0;
       /** @type {string[]} */
       this.dialogs = [];
+      /**
+       * The regions that speak to a person (an alert, a status line, a
+       * live region, a tooltip) that changed or appeared, in order.
+       * @type {Set<Element>}
+       */
+      this.spoke = new Set();
       this.url = location.href;
       this.title = document.title;
       // A menu that opens on :hover or :focus-within changes no DOM: what
@@ -61,6 +67,7 @@
     /** @param {MutationRecord[]} records */
     count(records) {
       for (const r of records) {
+        if (r.type !== 'attributes') this.heard(r);
         if (r.type === 'attributes') {
           this.attrs++;
           continue;
@@ -88,6 +95,35 @@
       }
     }
 
+    /**
+     * Keeps the region a change of text or children speaks through: the
+     * live region around it, or one it added.
+     * @param {MutationRecord} r
+     */
+    heard(r) {
+      const at = r.target.nodeType === Node.ELEMENT_NODE ? /** @type {Element} */ (r.target) : r.target.parentElement;
+      const around = at?.closest(SPEAKS);
+      if (around && !inBanner(around)) this.spoke.add(around);
+      for (const n of r.addedNodes) {
+        if (n.nodeType !== Node.ELEMENT_NODE) continue;
+        const d = /** @type {Element} */ (n);
+        const inner = d.matches(SPEAKS) ? d : d.querySelector(SPEAKS);
+        if (inner && !inBanner(inner)) this.spoke.add(inner);
+      }
+    }
+
+    /** What the regions that spoke say now, shown ones, at most SAID. */
+    said() {
+      /** @type {string[]} */
+      const out = [];
+      for (const e of this.spoke) {
+        if (out.length === SAID || !e.isConnected || !visible(e)) continue;
+        const text = words(textOf(e, true), SAID_MAX);
+        if (text) out.push(`${roleOf(e) || 'status'} "${text}"`);
+      }
+      return out;
+    }
+
     report() {
       this.count(this.observer.takeRecords());
       const el = this.el;
@@ -109,6 +145,7 @@
         attributes: this.attrs,
         texts: this.texts,
         dialogs: this.dialogs,
+        said: this.said(),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,
         url: location.href,
@@ -128,6 +165,12 @@
       this.observer.disconnect();
     }
   }
+
+  /** What speaks to a person when it changes. */
+  const SPEAKS = '[role="alert"], [role="status"], [role="log"], [role="tooltip"], [aria-live="polite"], [aria-live="assertive"], output';
+  /** How many of them a report says, and how much of each. */
+  const SAID = 3;
+  const SAID_MAX = 80;
 
   /** How many elements around a watched element are looked at. */
   const NEARBY = 300;

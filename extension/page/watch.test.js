@@ -28,6 +28,20 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a watch says what the page says to the person: its status line, an alert it adds', () => {
+  const page = new TestPage(`<button id=b>Save</button><p id=status role=status></p><p id=plain>Plain</p>
+    <div aria-live=polite><span id=count>0 items</span></div>`);
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+  page.$('#status').textContent = 'Saved at 10:42';
+  page.$('#plain').textContent = 'Changed, but nobody is told';
+  page.$('#count').textContent = '3 items';
+  page.document.body.insertAdjacentHTML('beforeend', '<div role=alert>The email is already in use</div>');
+  assert.deepEqual(page.ok('changes', { watch }).said,
+    ['status "Saved at 10:42"', 'status "3 items"', 'alert "The email is already in use"']);
+  page.document.body.insertAdjacentHTML('beforeend', '<div role=alert hidden>Not shown</div>');
+  assert.equal(page.ok('changes', { watch, stop: true }).said.length, 3, 'at most three, shown ones');
+});
+
 test('a watch counts the state a widget keeps in ARIA: a slider value, a pressed button', () => {
   const page = new TestPage('<div id=s role=slider aria-valuenow=50 tabindex=0></div><button id=b aria-pressed=false>Bold</button>');
   const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#s')) });

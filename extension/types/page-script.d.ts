@@ -115,6 +115,8 @@ interface PageRoles {
   hasOwnName(el: Element): boolean;
   textOf(root: Element, intoInteractive: boolean, skip?: Element): string;
   clip(s: string): string;
+  /** s cut to at most max characters, at the end of a word, marked cut. */
+  words(s: string, max: number): string;
   /** el's shadow root, open or closed (not OpenChrome's banner). */
   shadowOf(el: Element): ShadowRoot | null;
   childrenOf(el: Element): Iterable<Node>;
