@@ -110,7 +110,7 @@
   const INTERACTIVE = new Set([
     'link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
-    'treeitem', 'gridcell',
+    'treeitem', 'gridcell', 'video', 'audio',
   ]);
   // Roles kept as a node even without a name: they structure the page.
   const STRUCTURE = new Set([
@@ -169,6 +169,11 @@
         return el.hasAttribute('href') ? 'link' : '';
       case 'BUTTON':
         return 'button';
+      case 'VIDEO':
+      case 'AUDIO':
+        // A player a person can start and stop; without controls, a
+        // picture that moves.
+        return el.hasAttribute('controls') ? tag.toLowerCase() : '';
       case 'INPUT':
         return inputRole(/** @type {HTMLInputElement} */ (el));
       case 'SELECT': {
@@ -718,6 +723,7 @@
       return t ? clipValue(t) : undefined;
     }
     if (isGauge(el)) return String(el.value);
+    if (role === 'video' || role === 'audio') return playing(/** @type {HTMLMediaElement} */ (el));
     if (role === 'combobox' && !el.querySelector('input, textarea, [contenteditable]')) {
       // A combobox drawn with elements shows its choice as its text.
       const t = /** @type {HTMLElement} */ (el).innerText?.trim().replace(/\s+/g, ' ');
@@ -725,6 +731,23 @@
     }
     const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
     return now ?? undefined;
+  }
+
+  /**
+   * Where a player is: "playing 0:12 / 2:31", "paused 0:00", ", muted".
+   * @param {HTMLMediaElement} m
+   */
+  function playing(m) {
+    const time = (/** @type {number} */ t) => {
+      const s = Math.floor(t);
+      const h = Math.floor(s / 3600);
+      const mm = String(Math.floor(s / 60) % 60);
+      const ss = String(s % 60).padStart(2, '0');
+      return h ? `${h}:${mm.padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
+    };
+    const at = `${m.paused ? 'paused' : 'playing'} ${time(m.currentTime || 0)}`;
+    const of = Number.isFinite(m.duration) ? ` / ${time(m.duration)}` : '';
+    return `${at}${of}${m.muted ? ', muted' : ''}`;
   }
 
   /**

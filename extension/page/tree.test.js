@@ -148,6 +148,18 @@ test('the marks stand until the document changes, for two seconds at most', asyn
   assert.equal(page.ns.tree.marksFresh(), false, 'a new element may have listeners');
 });
 
+test('a player with controls is a control: where it is, with a ref; one without is a picture', () => {
+  const page = new TestPage(`<audio id=a controls aria-label="Podcast"></audio><video id=v controls title="Intro"></video>
+    <video id=bg autoplay muted></video>`);
+  const v = /** @type {HTMLVideoElement} */ (page.$('#v'));
+  Object.defineProperties(v, { paused: { value: false }, currentTime: { value: 75.4 }, duration: { value: 3725 }, muted: { value: true } });
+  const nodes = page.ok('snapshot', { refBase: 1 }).tree;
+  assert.deepEqual(nodes.map((/** @type {any} */ { ref, ...n }) => ({ ...n, ref: typeof ref })), [
+    { role: 'audio', name: 'Podcast', value: 'paused 0:00', ref: 'number' },
+    { role: 'video', name: 'Intro', value: 'playing 1:15 / 1:02:05, muted', ref: 'number' },
+  ]);
+});
+
 test('links carry their absolute href, sections a ref, and text flows between them', () => {
   const { snap } = snapshot('<main><p>Read the <a href="/docs">docs</a> first.</p></main>');
   assert.deepEqual(snap.tree, [{
