@@ -222,7 +222,7 @@ func TestAClickHappensOnce(t *testing.T) {
 		tab = openTab(t, cs, site.URL+"/answers.html")
 		a = interact(t, cs, map[string]any{"query": "Town", "action": "type", "text": "Par", "tabId": tab})
 		require.NotNil(t, a.Change)
-		assert.Equal(t, "2 elements added", a.Change.Summary, "the suggestions asked for as it was typed")
+		assert.Equal(t, `2 elements added: "Paris", "Parma"`, a.Change.Summary, "the suggestions asked for as it was typed, quoted")
 
 		a = interact(t, cs, map[string]any{"query": "Sync", "action": "click", "tabId": tab})
 		require.NotNil(t, a.Change)

@@ -69,7 +69,10 @@ function changed(r, downloads = []) {
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   // What the page says to the person, word for word: an error, a "saved".
   if (r.said?.length) parts.push(`it says ${r.said.join(', ')}`);
-  if (r.added) parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added`);
+  if (r.added) {
+    const quoted = r.addedText?.length ? `: ${r.addedText.join(', ')}` : '';
+    parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added${quoted}`);
+  }
   if (r.removed) parts.push(`${r.removed} removed`);
   if (r.shown && !r.added) parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown`);
   if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);

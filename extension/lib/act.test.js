@@ -25,6 +25,7 @@ test('a target is its role (or tag) and its name', () => {
 test('summarize says what changed in one line', () => {
   assert.equal(summarize({}), 'no visible change');
   assert.equal(summarize({ added: 1 }), '1 element added');
+  assert.equal(summarize({ added: 1, addedText: ['"Enter a valid email"'] }), '1 element added: "Enter a valid email"', 'a few are quoted');
   assert.equal(summarize({ added: 3, removed: 2, texts: 5, attributes: 1 }), '3 elements added, 2 removed');
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
   assert.equal(summarize({ texts: 1, said: ['status "Saved"'] }), 'it says status "Saved"', 'what changed, word for word');

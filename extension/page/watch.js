@@ -33,6 +33,8 @@
        * @type {Set<Element>}
        */
       this.spoke = new Set();
+      /** The first elements added, to quote when they are few. @type {Element[]} */
+      this.addedEls = [];
       this.url = location.href;
       this.title = document.title;
       // A menu that opens on :hover or :focus-within changes no DOM: what
@@ -84,6 +86,7 @@
           if (n.nodeType !== Node.ELEMENT_NODE) continue;
           this.added++;
           const d = /** @type {Element} */ (n);
+          if (this.addedEls.length < QUOTED) this.addedEls.push(d);
           const dlg = d.matches('dialog[open], [role="dialog"], [role="alertdialog"]')
             ? d : d.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
           if (dlg) this.dialogs.push(describe(dlg));
@@ -124,6 +127,24 @@
       return out;
     }
 
+    /**
+     * The words of the elements added, when they are few enough to quote
+     * (an error under a field, a line in a cart): shown ones, not those a
+     * region already said.
+     * @param {string[]} said
+     */
+    quoted(said) {
+      if (this.added > QUOTED) return [];
+      /** @type {string[]} */
+      const out = [];
+      for (const e of this.addedEls) {
+        if (!e.isConnected || inBanner(e) || !visible(e) || [...this.spoke].some((s) => s.contains(e) || e.contains(s))) continue;
+        const text = words(textOf(e, true), QUOTED_MAX);
+        if (text && !said.some((s) => s.includes(text))) out.push(JSON.stringify(text));
+      }
+      return out;
+    }
+
     report() {
       this.count(this.observer.takeRecords());
       const el = this.el;
@@ -135,6 +156,7 @@
         if (now && !this.wasShown[i]) shown++;
         if (!now && this.wasShown[i]) hidden++;
       }
+      const said = this.said();
       return {
         shown,
         hidden,
@@ -145,7 +167,8 @@
         attributes: this.attrs,
         texts: this.texts,
         dialogs: this.dialogs,
-        said: this.said(),
+        said,
+        addedText: this.quoted(said),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,
         url: location.href,
@@ -171,6 +194,10 @@
   /** How many of them a report says, and how much of each. */
   const SAID = 3;
   const SAID_MAX = 80;
+
+  /** How many elements added a report quotes, and how much of each. */
+  const QUOTED = 2;
+  const QUOTED_MAX = 60;
 
   /** How many elements around a watched element are looked at. */
   const NEARBY = 300;

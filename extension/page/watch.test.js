@@ -42,6 +42,17 @@ test('a watch says what the page says to the person: its status line, an alert i
   assert.equal(page.ok('changes', { watch, stop: true }).said.length, 3, 'at most three, shown ones');
 });
 
+test('a watch quotes the elements added when they are few, and only counts many', () => {
+  const page = new TestPage('<button id=b>Add</button><ul id=cart></ul><p id=note role=status></p>');
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+  page.$('#cart').insertAdjacentHTML('beforeend', '<li>Blue shirt, size M</li>');
+  page.$('#note').insertAdjacentHTML('beforeend', '<span>Added</span>');
+  const few = page.ok('changes', { watch });
+  assert.deepEqual([few.added, few.addedText, few.said], [2, ['"Blue shirt, size M"'], ['status "Added"']], 'what a region says is said once');
+  page.$('#cart').insertAdjacentHTML('beforeend', '<li>Red shirt</li><li>Hat</li>');
+  assert.deepEqual(page.ok('changes', { watch, stop: true }).addedText, [], 'four: counted, not quoted');
+});
+
 test('a watch counts the state a widget keeps in ARIA: a slider value, a pressed button', () => {
   const page = new TestPage('<div id=s role=slider aria-valuenow=50 tabindex=0></div><button id=b aria-pressed=false>Bold</button>');
   const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#s')) });
