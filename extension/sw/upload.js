@@ -105,16 +105,22 @@ async function answerChooser(tabId, files, signal) {
   // The chooser's input has no ref: what the page did is watched on the
   // whole of the top document.
   const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal);
-  const out = await runInput(tabId, async (s) => {
-    await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal: s });
-    chooser.answered(tabId);
-  }, signal);
+  const seen = () => pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop: true }, signal)
+    .then((r) => r.data, () => undefined);
+  /** @type {Record<string, any>} */
+  let out;
+  try {
+    out = await runInput(tabId, async (s) => {
+      await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal: s });
+      chooser.answered(tabId);
+    }, signal);
+  } catch (err) {
+    seen(); // ends the watch
+    throw err;
+  }
   if (!out.navigated && !out.closed && !out.dialog) {
-    const seen = await pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop: true }, signal)
-      .then((r) => r.data, () => undefined);
-    if (seen && !seen.lost && !seen.dialogOpen) {
-      out.changes = summarize(seen, /** @type {any} */ (out.downloads));
-    }
+    const r = await seen();
+    if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);
   }
   return { action: 'upload', delivered: true, chooser: true, files: files.length, ...out };
 }
