@@ -69,11 +69,11 @@
     /** @param {MutationRecord[]} records */
     count(records) {
       for (const r of records) {
-        if (r.type !== 'attributes') this.heard(r);
         if (r.type === 'attributes') {
           this.attrs++;
           continue;
         }
+        this.heard(r);
         if (r.type === 'characterData') {
           this.texts++;
           continue;
