@@ -135,6 +135,9 @@
     'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6',
     'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'SUMMARY', 'TABLE', 'TD',
     'TH', 'TR', 'UL', 'CAPTION', 'TBODY', 'THEAD', 'TFOOT',
+    // An SVG <text> is placed on its own (a chart's title, an axis label):
+    // its tag name keeps the case it was written in.
+    'text',
   ]);
   // DPUB-ARIA's kinds of link (a footnote's mark, its way back, an entry of
   // a glossary): links to a reader and to whoever acts on them.

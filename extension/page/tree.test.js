@@ -160,6 +160,12 @@ test('a player with controls is a control: where it is, with a ref; one without 
   ]);
 });
 
+test('the words of a chart drawn in SVG stand apart, as they are placed', () => {
+  const { snap } = snapshot('<svg><text x=10 y=20>Sales by quarter</text><g><text x=10 y=45>Q1 <tspan>120</tspan></text></g></svg>');
+  const text = snap.tree.map((/** @type {{ text?: string }} */ n) => n.text ?? '').join('');
+  assert.equal(text.trim(), 'Sales by quarter\nQ1 120');
+});
+
 test('links carry their absolute href, sections a ref, and text flows between them', () => {
   const { snap } = snapshot('<main><p>Read the <a href="/docs">docs</a> first.</p></main>');
   assert.deepEqual(snap.tree, [{
