@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE,
-    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -23,7 +23,7 @@
    * @param {Element} el
    */
   function boxOf(el) {
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     let x = r.x;
     let y = r.y;
     for (let w = /** @type {Window | null} */ (el.ownerDocument.defaultView); w && w !== window; w = w.parent) {
@@ -35,6 +35,40 @@
       y += fr.y + parseFloat(cs.borderTopWidth) + parseFloat(cs.paddingTop);
     }
     return { x, y, width: r.width, height: r.height };
+  }
+
+  /**
+   * el's box in its frame's viewport. An image map's area has none of its
+   * own: its shape's box on the image (coords in CSS pixels from the
+   * image's corner; a poly's bounding box; the whole image by default).
+   * @param {Element} el
+   * @returns {DOMRect}
+   */
+  function rectOf(el) {
+    const img = el.tagName === 'AREA' ? mapImage(el) : null;
+    if (!img) return el.getBoundingClientRect();
+    const r = img.getBoundingClientRect();
+    const c = (el.getAttribute('coords') ?? '').split(/[\s,]+/).filter(Boolean).map(Number);
+    const shape = (el.getAttribute('shape') ?? 'rect').toLowerCase();
+    let [x1, y1, x2, y2] = [0, 0, r.width, r.height];
+    if (shape.startsWith('rect') && c.length >= 4) {
+      [x1, y1, x2, y2] = [Math.min(c[0], c[2]), Math.min(c[1], c[3]), Math.max(c[0], c[2]), Math.max(c[1], c[3])];
+    } else if (shape.startsWith('circ') && c.length >= 3) {
+      [x1, y1, x2, y2] = [c[0] - c[2], c[1] - c[2], c[0] + c[2], c[1] + c[2]];
+    } else if (shape.startsWith('poly') && c.length >= 6) {
+      const xs = c.filter((_, i) => i % 2 === 0);
+      const ys = c.filter((_, i) => i % 2 === 1);
+      [x1, y1, x2, y2] = [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+    }
+    return new DOMRect(r.x + x1, r.y + y1, x2 - x1, y2 - y1);
+  }
+
+  /**
+   * Scrolls el to the middle of the view; an area, its image.
+   * @param {Element} el
+   */
+  function scrollToMiddle(el) {
+    (el.tagName === 'AREA' ? mapImage(el) ?? el : el).scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   }
 
   /**
@@ -185,7 +219,7 @@
     const html = /** @type {HTMLElement} */ (el);
     switch (op) {
       case 'scrollIntoView':
-        el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+        scrollToMiddle(el);
         return {};
       case 'focus':
         html.focus({ preventScroll: false });
@@ -377,7 +411,7 @@
     let seen = seenPart(face, box);
     let scrolled = false;
     const scroll = () => {
-      face.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      scrollToMiddle(face);
       box = boxOf(face);
       seen = seenPart(face, box);
       scrolled = true;
@@ -417,7 +451,7 @@
     const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, ...handed() });
     const el = element(ref);
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
-      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      scrollToMiddle(el);
       return out({ state: 'offscreen', scrolled: true });
     }
     const h = hitAt(x, y);
@@ -428,7 +462,7 @@
   /** @param {Element} el */
   function shown(el) {
     if (!visible(el)) return false;
-    const r = el.getBoundingClientRect();
+    const r = rectOf(el);
     return r.width > 0 && r.height > 0;
   }
 
@@ -441,7 +475,7 @@
    * @param {{ x: number, y: number, width: number, height: number }} box
    */
   function seenPart(el, box) {
-    const own = el.getBoundingClientRect();
+    const own = rectOf(el);
     const dx = box.x - own.x;
     const dy = box.y - own.y;
     let [left, top, right, bottom] = [box.x, box.y, box.x + box.width, box.y + box.height];
@@ -457,7 +491,7 @@
     const view = doc.defaultView;
     if (view) {
       cut(dx, dy, view.innerWidth, view.innerHeight);
-      for (let e = el; view.getComputedStyle(e).position !== 'fixed';) {
+      for (let e = el.tagName === 'AREA' ? mapImage(el) ?? el : el; view.getComputedStyle(e).position !== 'fixed';) {
         const a = layoutParent(e);
         if (!a || a === doc.body || a === doc.documentElement) break;
         const cs = view.getComputedStyle(a);

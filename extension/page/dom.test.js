@@ -130,6 +130,19 @@ test('actionable names the dialog over a bare backdrop, not a banner the backdro
   assert.deepEqual(modal.dismiss.map((/** @type {{ name: string }} */ d) => d.name), ['button "Accept"']);
 });
 
+test('actionable clicks an image map\'s area where its shape lies on the image', () => {
+  const page = new TestPage(`<img id=plan usemap="#rooms" alt="Floor plan"><map name=rooms>
+    <area id=hall shape=poly coords="100,10 180,10 180,50 100,50" href="#hall" alt="Hall"></map>`);
+  page.place('#plan', { x: 20, y: 30, width: 200, height: 100 });
+  // The hit test finds the area where the browser would: on the image.
+  page.place('#hall', { x: 120, y: 40, width: 80, height: 40 });
+  const out = page.ok('actionable', { ref: page.ns.refs.refFor(page.$('#hall')) });
+  assert.deepEqual([out.state, out.point, out.box], ['ok', { x: 160, y: 60 }, { x: 120, y: 40, width: 80, height: 40 }]);
+  assert.equal(page.ns.roles.visible(page.$('#hall')), true, 'seen as part of its image');
+  page.$('#plan').setAttribute('style', 'display: none');
+  assert.equal(page.ns.roles.visible(page.$('#hall')), false, 'and not without it');
+});
+
 test('actionable scrolls an element its scrolling list hides into view', () => {
   const { page, ref } = withRef('<div id=list style="overflow: auto"><button id=go>Go</button></div><p id=below>Below</p>');
   const list = page.place('#list', { x: 0, y: 0, width: 200, height: 100 });

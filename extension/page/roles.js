@@ -645,9 +645,26 @@
 
   /** @param {Element} el */
   function visible(el) {
+    // An image map's area has no box: a person sees it as part of its image.
+    if (el.tagName === 'AREA') return !!mapImage(el)?.checkVisibility({ visibilityProperty: true });
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden.
     return el.checkVisibility({ visibilityProperty: true });
+  }
+
+  /**
+   * The image an area's map is drawn on; null when no image uses the map.
+   * @param {Element} area
+   * @returns {HTMLImageElement | null}
+   */
+  function mapImage(area) {
+    const map = area.closest('map');
+    const name = map?.getAttribute('name') || map?.id;
+    if (!name) return null;
+    for (const img of area.ownerDocument.querySelectorAll('img[usemap]')) {
+      if (img.getAttribute('usemap') === `#${name}`) return /** @type {HTMLImageElement} */ (img);
+    }
+    return null;
   }
 
   /**
@@ -891,7 +908,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

@@ -125,6 +125,8 @@ interface PageRoles {
   /** Item n's marker in a list-style-type ("3.", "c."); undefined for none and bullets. */
   markerOf(n: number, type: string): string | undefined;
   visible(el: Element): boolean;
+  /** The image an area's map is drawn on. */
+  mapImage(area: Element): HTMLImageElement | null;
   /** Whether el takes no input now: :disabled, aria-disabled, or inert. */
   isDisabled(el: Element): boolean;
   /** Whether a person sees an aria-hidden element: its box is where the page scrolls to. */
