@@ -74,7 +74,10 @@ function changed(r, downloads = []) {
     parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added${quoted}`);
   }
   if (r.removed) parts.push(`${r.removed} removed`);
-  if (r.shown && !r.added) parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown`);
+  if (r.shown && !r.added) {
+    const quoted = r.shownText?.length ? `: ${r.shownText.join(', ')}` : '';
+    parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown${quoted}`);
+  }
   if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);
   if (r.texts && !r.added && !r.removed && !r.said?.length) parts.push('text changed');
   if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');

@@ -31,6 +31,7 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ texts: 1, said: ['status "Saved"'] }), 'it says status "Saved"', 'what changed, word for word');
   assert.equal(summarize({ added: 1, said: ['alert "Wrong password"'] }), 'it says alert "Wrong password", 1 element added');
   assert.equal(summarize({ shown: 3, hidden: 1 }), '3 elements shown, 1 hidden', 'a menu that opens on hover');
+  assert.equal(summarize({ shown: 1, shownText: ['"Enter a valid email"'] }), '1 element shown: "Enter a valid email"');
   assert.equal(summarize({ added: 2, shown: 2, removed: 1, hidden: 1 }), '2 elements added, 1 removed', 'what was added shows');
   assert.equal(summarize({ dialogs: ['dialog "Sure?"'], urlChanged: true, titleChanged: true, elementGone: true }),
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');

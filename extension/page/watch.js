@@ -128,16 +128,18 @@
     }
 
     /**
-     * The words of the elements added, when they are few enough to quote
-     * (an error under a field, a line in a cart): shown ones, not those a
-     * region already said.
+     * The words of the elements added or shown, when they are few enough
+     * to quote (an error under a field, a line in a cart): shown ones, not
+     * those a region already said.
+     * @param {number} count how many there were
+     * @param {Element[]} els the first of them
      * @param {string[]} said
      */
-    quoted(said) {
-      if (this.added > QUOTED) return [];
+    quoted(count, els, said) {
+      if (count > QUOTED) return [];
       /** @type {string[]} */
       const out = [];
-      for (const e of this.addedEls) {
+      for (const e of els) {
         if (!e.isConnected || inBanner(e) || !visible(e) || [...this.spoke].some((s) => s.contains(e) || e.contains(s))) continue;
         const text = words(textOf(e, true), QUOTED_MAX);
         if (text && !said.some((s) => s.includes(text))) out.push(JSON.stringify(text));
@@ -151,9 +153,15 @@
       const alive = !!el?.isConnected;
       let shown = 0;
       let hidden = 0;
+      /** @type {Element[]} */
+      const appeared = [];
       for (const [i, e] of this.near.entries()) {
         const now = e.isConnected && visible(e);
-        if (now && !this.wasShown[i]) shown++;
+        if (now && !this.wasShown[i]) {
+          shown++;
+          // The outermost of what showed: an error line, not its words' span.
+          if (!appeared.some((a) => a.contains(e))) appeared.push(e);
+        }
         if (!now && this.wasShown[i]) hidden++;
       }
       const said = this.said();
@@ -168,7 +176,8 @@
         texts: this.texts,
         dialogs: this.dialogs,
         said,
-        addedText: this.quoted(said),
+        addedText: this.quoted(this.added, this.addedEls, said),
+        shownText: this.quoted(appeared.length, appeared, said),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,
         url: location.href,

@@ -82,6 +82,7 @@ test('a watch counts the elements that show and hide around the element', () => 
   page.$('#tip').style.display = 'none';
   const r = page.ok('changes', { watch, stop: true });
   assert.deepEqual([r.added, r.shown, r.hidden], [0, 3, 1], 'the list and its two items; the tip');
+  assert.deepEqual(r.shownText, ['"Profile Log out"'], 'what showed, quoted once: the list, not again its items');
 });
 
 test('a watch reports the element\'s value, never a secret one, and its removal', () => {
