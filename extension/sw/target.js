@@ -670,7 +670,7 @@ export class Target {
       // the next click, without a read_page between.
       const r = await this.listShown(text);
       if (r?.listed && r.offered.length) {
-        out.offers = r.offered.map((/** @type {{ ref: number, name: string }} */ o) => ({ ref: `e${o.ref}`, name: `option ${JSON.stringify(o.name)}` }));
+        out.offers = offersOf(r.offered);
         if (r.more) out.moreOffers = r.more;
       }
     }
@@ -749,7 +749,7 @@ export class Target {
       // box without suggestions): the typed value is its value.
       if (loc.editable && !r.listed) return out;
       const names = r.offered.map((o) => JSON.stringify(o.name)).join(', ');
-      out.offers = r.offered.map((o) => ({ ref: `e${o.ref}`, name: `option ${JSON.stringify(o.name)}` }));
+      out.offers = offersOf(r.offered);
       out.unpicked = !r.listed ? `no list of options showed for ${JSON.stringify(value)}`
         : r.offered.length ? `its list has no option named ${JSON.stringify(value)}; it shows ${names}${r.more ? ` and ${r.more} more` : ''}`
         : `its list shows no option for ${JSON.stringify(value)}`;
@@ -814,7 +814,8 @@ export class Target {
     if (!a.navigated && !a.closed && !out.dialog) {
       // Tab, an arrow in a menu: where the keys go next.
       const now = await pageScript.onRefHanding(this.t, 'focused', {}, this.signal).catch(() => undefined);
-      if (now?.ref !== undefined && now.ref !== this.t.ref) out.focused = { ref: `e${now.ref}`, name: now.name };
+      const moved = focusMoved(this.t.ref, now);
+      if (moved) out.focused = moved;
     }
     return out;
   }
@@ -843,6 +844,24 @@ export class Target {
     const loc = await this.locate();
     return { action: 'scroll_into_view', ref: `e${this.t.ref}`, target: this.label, inViewport: loc.inViewport, box: roundBox(loc.box) };
   }
+}
+
+/**
+ * The options a list offers, as results name them.
+ * @param {Array<{ ref: number, name: string }>} offered
+ */
+function offersOf(offered) {
+  return offered.map((o) => ({ ref: `e${o.ref}`, name: `option ${JSON.stringify(o.name)}` }));
+}
+
+/**
+ * Where a key moved the focus, from the element with ref from: the page
+ * script's focused answer, as results say it; undefined when it stayed.
+ * @param {number | undefined} from
+ * @param {{ ref?: number, name?: string } | undefined} now
+ */
+export function focusMoved(from, now) {
+  return now?.ref !== undefined && now.ref !== from ? { ref: `e${now.ref}`, name: now.name } : undefined;
 }
 
 /**

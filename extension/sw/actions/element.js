@@ -11,7 +11,7 @@ import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
 import { runAnswer, runInput } from '../input-effects.js';
-import { Target } from '../target.js';
+import { focusMoved, Target } from '../target.js';
 import * as input from '../trusted-input.js';
 import { upload as setFiles } from '../upload.js';
 
@@ -42,8 +42,8 @@ async function act(params, { tabId, signal }) {
     const result = { action, key, delivered: true, ...out };
     if (!out.navigated && !out.closed && !out.dialog) {
       // Tab, an arrow in a menu: where the keys go next.
-      const now = await focused();
-      if (now?.ref !== undefined && now.ref !== before?.ref) result.focused = { ref: `e${now.ref}`, name: now.name };
+      const moved = focusMoved(before?.ref, await focused());
+      if (moved) result.focused = moved;
     }
     return result;
   }
