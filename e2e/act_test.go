@@ -1086,6 +1086,47 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 	})
 }
 
+// TestAClickSaysWhatItOpenedAndTurned clicks as an agent does on controls
+// whose effect is their own state or a list: the answer says the state the
+// element is now in (a checkbox checked, a combobox expanded), and a click
+// that opens a list or menu names its items with refs, so the next click
+// needs no read. Each handler runs once, as the page counts.
+func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+
+	tab := openTab(t, cs, site.URL+"/form.html")
+	c := interact(t, cs, map[string]any{"query": "checkbox Subscribe", "action": "click", "tabId": tab})
+	require.NotNil(t, c.Change, "%+v", c)
+	assert.Equal(t, "now checked", c.Change.Summary)
+	c = interact(t, cs, map[string]any{"query": "checkbox Subscribe", "action": "click", "tabId": tab})
+	assert.Equal(t, "now unchecked", c.Change.Summary)
+
+	tab = openTab(t, cs, site.URL+"/menu.html")
+	sort := interact(t, cs, map[string]any{"query": "combobox Sort by", "action": "click", "tabId": tab})
+	require.NotNil(t, sort.Change, "%+v", sort)
+	assert.True(t, strings.HasPrefix(sort.Change.Summary, "now expanded"), sort.Change.Summary)
+	require.Len(t, sort.Offers, 2, "%+v", sort)
+	assert.Equal(t, `option "Relevance"`, sort.Offers[0].Name)
+	assert.Equal(t, `option "Newest"`, sort.Offers[1].Name)
+	interact(t, cs, map[string]any{"ref": sort.Offers[1].Ref, "action": "click", "tabId": tab})
+	assert.Equal(t, `"sorted: Newest"`, status(t, cs, tab))
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.sortClicks"}))
+
+	// A menu button whose menu shows as the pointer comes over it.
+	menu := interact(t, cs, map[string]any{"query": "button Products", "action": "click", "tabId": tab})
+	require.Len(t, menu.Offers, 3, "%+v", menu)
+	assert.Equal(t, `menuitem "Phones"`, menu.Offers[1].Name)
+	interact(t, cs, map[string]any{"ref": menu.Offers[1].Ref, "action": "click", "tabId": tab})
+	assert.Equal(t, `"chose: Phones"`, status(t, cs, tab))
+
+	// A button that opens nothing offers nothing.
+	tab = openTab(t, cs, site.URL+"/form.html")
+	show := interact(t, cs, map[string]any{"query": "Show nickname", "action": "click", "tabId": tab})
+	assert.Empty(t, show.Offers)
+}
+
 // TestPickingFromAListThePageDraws fills an autocomplete as a person does:
 // types the country, waits for the list (it comes 300 ms later, as from a
 // server) and clicks the option, which alone sets the form's value. Each

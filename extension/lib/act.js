@@ -65,6 +65,8 @@ export function quiet(r) {
  */
 function changed(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
+  const now = became(r.state?.was, r.state?.now);
+  if (now.length) parts.push(`now ${now.join(', ')}`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   // What the page says to the person, word for word: an error, a "saved".
@@ -86,6 +88,27 @@ function changed(r, downloads = []) {
   if (r.elementGone) parts.push('the element itself is gone');
   if (r.frameGone) parts.push('the frame it was in is gone');
   return parts;
+}
+
+/**
+ * How an element's own states changed, a word each, as read_page writes
+ * them: "checked", "expanded", "not selected".
+ * @param {ElementState | undefined} was
+ * @param {ElementState | undefined} now
+ * @returns {string[]}
+ */
+export function became(was, now) {
+  if (!was || !now) return [];
+  /** @type {string[]} */
+  const out = [];
+  if (now.checked !== undefined && now.checked !== was.checked) {
+    const pressed = /^pressed=(.*)$/.exec(now.checked);
+    out.push(pressed ? (pressed[1] === 'false' ? 'not pressed' : 'pressed')
+      : now.checked === 'true' ? 'checked' : now.checked === 'false' ? 'unchecked' : now.checked);
+  }
+  if (now.selected !== was.selected) out.push(now.selected ? 'selected' : 'not selected');
+  if (now.expanded !== undefined && now.expanded !== was.expanded) out.push(now.expanded ? 'expanded' : 'collapsed');
+  return out;
 }
 
 /**

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, describeTarget, kept, normalize, quiet, roundBox, scrolled, steady, summarize, truthy,
+  ACT_ACTIONS, became, describeTarget, kept, normalize, quiet, roundBox, scrolled, steady, summarize, truthy,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -96,4 +96,26 @@ test('kept: the text as filled, as the page formats it, or cut by the field', ()
     { want: '12', got: '13', max: undefined, out: { kept: false } },
   ];
   for (const c of cases) assert.deepEqual(kept(c.want, c.got, c.max), c.out, `${c.want} -> ${c.got}`);
+});
+
+test("became says how an element's own states changed, as read_page writes them", () => {
+  const off = { checked: 'false', expanded: false, selected: false };
+  assert.deepEqual(became(off, { ...off, checked: 'true' }), ['checked']);
+  assert.deepEqual(became({ ...off, checked: 'true' }, off), ['unchecked']);
+  assert.deepEqual(became(off, { ...off, checked: 'mixed' }), ['mixed']);
+  assert.deepEqual(became({ ...off, checked: 'pressed=false' }, { ...off, checked: 'pressed=true' }), ['pressed']);
+  assert.deepEqual(became({ ...off, checked: 'pressed=true' }, { ...off, checked: 'pressed=false' }), ['not pressed']);
+  assert.deepEqual(became(off, { ...off, selected: true, expanded: true }), ['selected', 'expanded']);
+  assert.deepEqual(became({ ...off, expanded: true }, off), ['collapsed']);
+  assert.deepEqual(became(off, off), []);
+  assert.deepEqual(became(off, undefined), []);
+  // A state the element no longer has is not a change a person sees.
+  assert.deepEqual(became(off, { selected: false }), []);
+});
+
+test("summarize puts the element's new state first", () => {
+  const state = { was: { checked: 'false', selected: false }, now: { checked: 'true', selected: false } };
+  assert.equal(summarize({ state }), 'now checked');
+  assert.equal(summarize({ state, shown: 2, shownText: ['"Proxy"'], attributes: 1 }), 'now checked, 2 elements shown: "Proxy", attributes changed');
+  assert.equal(quiet({ state }), false);
 });

@@ -795,14 +795,17 @@
     /** @type {Element[]} */
     const options = [];
     for (const list of lists) {
-      for (const o of list.querySelectorAll('[role="option"]')) {
+      for (const o of list.querySelectorAll(ITEMS)) {
         if (shown(o) && o.getAttribute('aria-disabled') !== 'true' && !options.includes(o)) options.push(o);
       }
     }
     const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
     const want = norm(value);
-    const named = options.filter((o) => norm(nameOf(o, 'option')) === want);
-    const offered = options.slice(0, MAX_OFFERED).map((o) => ({ ref: refFor(o), name: clip(nameOf(o, 'option')) }));
+    const named = options.filter((o) => norm(nameOf(o, roleOf(o))) === want);
+    const offered = options.slice(0, MAX_OFFERED).map((o) => {
+      const role = roleOf(o);
+      return { ref: refFor(o), role, name: clip(nameOf(o, role)) };
+    });
     return {
       match: named.length === 1 ? refFor(named[0]) : undefined,
       listed: lists.length > 0,
@@ -823,13 +826,18 @@
       (c.hasAttribute('aria-controls') || c.hasAttribute('aria-owns') || /^(list|both)$/.test(c.getAttribute('aria-autocomplete') ?? '')));
   }
 
+  /** What a list offers to pick: a listbox's options, a menu's items. */
+  const ITEMS = '[role="option"], [role="menuitem"], [role="menuitemcheckbox"], [role="menuitemradio"]';
+
   /**
-   * The lists a combobox shows its options in.
+   * The lists a combobox shows its options in, or a button the menu or
+   * list it opens.
    * @param {Element} el
    * @returns {Element[]}
    */
   function listsOf(el) {
-    if (roleOf(el) === 'listbox') return [el];
+    const role = roleOf(el);
+    if (role === 'listbox' || role === 'menu') return [el];
     const doc = el.ownerDocument;
     const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
     /** @type {Element[]} */
@@ -846,9 +854,15 @@
     }
     // A list it names is the one, open or not.
     if (named.length) return named.filter(shown);
-    const own = el.querySelector('[role="listbox"]');
+    // A menu button's menu, or a combobox's listbox; a button that opens a
+    // list may open either.
+    const popup = el.getAttribute('aria-haspopup');
+    const kind = role === 'combobox' ? '[role="listbox"]'
+      : popup === 'listbox' ? '[role="listbox"]' : popup === 'menu' || popup === 'true' ? '[role="menu"]'
+        : '[role="listbox"], [role="menu"]';
+    const own = el.querySelector(kind) ?? (role === 'combobox' ? null : el.parentElement?.querySelector(kind));
     if (own && shown(own)) return [own];
-    const open = [...doc.querySelectorAll('[role="listbox"]')].filter(shown);
+    const open = [...doc.querySelectorAll(kind)].filter(shown);
     return open.length === 1 ? open : [];
   }
 

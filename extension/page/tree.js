@@ -652,5 +652,5 @@
     return (role === 'listitem' || role === 'row') && !!el.parentElement && clickables.has(el.parentElement);
   }
 
-  oc.tree = { snapshot, markClickable, marksFresh };
+  oc.tree = { snapshot, markClickable, marksFresh, states };
 })();

@@ -10,6 +10,7 @@
   const { element, lookup } = oc.refs;
   const { isInput, inBanner, visible, isDisabled, secretOf, valueOf, roleOf, describe, textOf, words } = oc.roles;
   const { deepActive } = oc.dom;
+  const { states } = oc.tree;
 
   /** @type {Map<number, Watch>} */
   const watches = new Map();
@@ -24,6 +25,7 @@
       this.added = 0;
       this.removed = 0;
       this.attrs = 0;
+      this.ownAttrs = 0;
       this.texts = 0;
       /** @type {string[]} */
       this.dialogs = [];
@@ -35,6 +37,9 @@
       this.spoke = new Set();
       /** The first elements added, to quote when they are few. @type {Element[]} */
       this.addedEls = [];
+      // The states of the element itself a person sees change (a switch
+      // turned on, a section expanded), as the tree shows them.
+      this.was = stateOf(el);
       this.url = location.href;
       this.title = document.title;
       // A menu that opens on :hover or :focus-within changes no DOM: what
@@ -71,6 +76,7 @@
       for (const r of records) {
         if (r.type === 'attributes') {
           this.attrs++;
+          if (r.target === this.el) this.ownAttrs++;
           continue;
         }
         this.heard(r);
@@ -165,6 +171,9 @@
         if (!now && this.wasShown[i]) hidden++;
       }
       const said = this.said();
+      const now = alive ? stateOf(el) : undefined;
+      // A state that changed says what the element's own attributes did.
+      const restated = !!now && JSON.stringify(now) !== JSON.stringify(this.was);
       return {
         shown,
         hidden,
@@ -172,7 +181,7 @@
         clicks: this.clicks,
         added: this.added,
         removed: this.removed,
-        attributes: this.attrs,
+        attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts,
         dialogs: this.dialogs,
         said,
@@ -183,6 +192,7 @@
         url: location.href,
         title: document.title,
         elementGone: el ? !alive : undefined,
+        state: restated ? { was: this.was, now } : undefined,
         value: alive && el && !secretOf(el) ? valueOf(el, roleOf(el)) : undefined,
         checked: alive && isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
           ? el.checked : undefined,
@@ -196,6 +206,19 @@
       this.doc.removeEventListener('invalid', this.onInvalid, { capture: true });
       this.observer.disconnect();
     }
+  }
+
+  /**
+   * The states of el that acting on it may change, as the tree writes them.
+   * @param {Element | null} el
+   * @returns {ElementState | undefined}
+   */
+  function stateOf(el) {
+    if (!el?.isConnected) return undefined;
+    /** @type {PageTreeNode} */
+    const n = {};
+    states(el, roleOf(el), n);
+    return { checked: n.checked, expanded: n.expanded, selected: !!n.selected };
   }
 
   /** What speaks to a person when it changes. */

@@ -18,7 +18,8 @@ test('a watch counts what changed on the page, until it stops', () => {
   const r = page.ok('changes', { watch });
   assert.deepEqual(
     { added: r.added, removed: r.removed, texts: r.texts, attributes: r.attributes, dialogs: r.dialogs, clicks: r.clicks, trustedClicks: r.trustedClicks, elementGone: r.elementGone },
-    { added: 1, removed: 0, texts: 2, attributes: 1, dialogs: ['dialog "Confirm"'], clicks: 1, trustedClicks: 0, elementGone: false },
+    // Its own aria-expanded is said as its state, not counted as an attribute.
+    { added: 1, removed: 0, texts: 2, attributes: 0, dialogs: ['dialog "Confirm"'], clicks: 1, trustedClicks: 0, elementGone: false },
   );
   assert.equal(r.url, 'http://127.0.0.1:8080/page.html');
   assert.equal(r.urlChanged, false);
@@ -26,6 +27,32 @@ test('a watch counts what changed on the page, until it stops', () => {
   page.document.title = 'Changed';
   assert.equal(page.ok('changes', { watch, stop: true }).titleChanged, true);
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
+});
+
+test("a watch says how the element's own states changed, and counts its other attributes", () => {
+  const page = new TestPage(`<span id=s role=switch aria-checked=false tabindex=0>Wi-Fi</span>
+    <button id=b aria-pressed=false>Bold</button><div role=tab id=t aria-selected=false>Two</div>`);
+  const watchOf = (/** @type {string} */ sel) => page.ok('watch', { ref: page.ns.refs.refFor(page.$(sel)) }).watch;
+
+  let w = watchOf('#s');
+  page.$('#s').setAttribute('aria-checked', 'true');
+  page.$('#s').setAttribute('data-x', '1'); // not watched
+  let r = page.ok('changes', { watch: w, stop: true });
+  assert.deepEqual(r.state, { was: { checked: 'false', selected: false }, now: { checked: 'true', selected: false } });
+  assert.equal(r.attributes, 0);
+
+  w = watchOf('#b');
+  page.$('#b').className = 'busy'; // drawn anew, its state the same
+  r = page.ok('changes', { watch: w, stop: true });
+  assert.equal(r.state, undefined);
+  assert.equal(r.attributes, 1);
+
+  w = watchOf('#t');
+  page.$('#t').setAttribute('aria-selected', 'true');
+  page.$('#b').setAttribute('aria-pressed', 'true'); // another element's
+  r = page.ok('changes', { watch: w, stop: true });
+  assert.equal(r.state.now.selected, true);
+  assert.equal(r.attributes, 1);
 });
 
 test('a watch says what the page says to the person: its status line, an alert it adds', () => {

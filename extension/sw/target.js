@@ -364,8 +364,10 @@ export class Target {
    * click, double_click, right_click: once, at a point a person's click
    * would reach.
    * @param {'click' | 'double_click' | 'right_click'} action
+   * @param {{ offers?: boolean }} [opts] offers: say what a list the click
+   *   opened offers (pick looks at the list itself)
    */
-  async click(action) {
+  async click(action, { offers = true } = {}) {
     const opts = {
       button: /** @type {input.Button} */ (action === 'right_click' ? 'right' : 'left'),
       count: action === 'double_click' ? 2 : 1,
@@ -389,7 +391,17 @@ export class Target {
       throw err instanceof Unreachable ? err.error : err;
     }
     const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal), { late: true });
-    return this.done(action, 'pointer', a);
+    const out = await this.done(action, 'pointer', a);
+    if (offers && action === 'click' && opensList(loc) && !out.navigated && !out.dialog && !out.closed) {
+      // A dropdown or menu it opened, with refs: the next click, without a
+      // read_page between.
+      const r = await pageScript.onRefHanding(this.t, 'listOptions', { value: '' }, this.signal).catch(() => undefined);
+      if (r?.listed && r.offered.length) {
+        out.offers = offersOf(r.offered);
+        if (r.more) out.moreOffers = r.more;
+      }
+    }
+    return out;
   }
 
   /**
@@ -682,7 +694,7 @@ export class Target {
    * that fills as it is typed in is often drawn after a pause (a debounced
    * fetch). A combobox that does not say it suggests is not waited for.
    * @param {string} text
-   * @returns {Promise<{ listed: boolean, suggests: boolean, offered: Array<{ ref: number, name: string }>, more: number } | undefined>}
+   * @returns {Promise<{ listed: boolean, suggests: boolean, offered: Offered[], more: number } | undefined>}
    */
   async listShown(text) {
     const deadline = Date.now() + OFFERS_MS;
@@ -732,12 +744,12 @@ export class Target {
     if (loc.role === 'listbox') {
       out = { action: 'select', ref: `e${this.t.ref}`, target: this.label, delivered: false };
     } else {
-      out = /** @type {Record<string, any>} */ (loc.editable ? await this.write('fill', value, { offers: false }) : await this.click('click'));
+      out = /** @type {Record<string, any>} */ (loc.editable ? await this.write('fill', value, { offers: false }) : await this.click('click', { offers: false }));
       if (out.delivered !== true || out.navigated || out.dialog || out.closed) return { ...out, action: 'select' };
     }
     out.action = 'select';
     const deadline = Date.now() + PICK_MS;
-    /** @type {{ match?: number, listed: boolean, offered: Array<{ ref: number, name: string }>, more: number }} */
+    /** @type {{ match?: number, listed: boolean, offered: Offered[], more: number }} */
     let r;
     for (;;) {
       r = await pageScript.onRefHanding(this.t, 'listOptions', { value }, this.signal);
@@ -848,10 +860,19 @@ export class Target {
 
 /**
  * The options a list offers, as results name them.
- * @param {Array<{ ref: number, name: string }>} offered
+ * @param {Offered[]} offered
  */
 function offersOf(offered) {
-  return offered.map((o) => ({ ref: `e${o.ref}`, name: `option ${JSON.stringify(o.name)}` }));
+  return offered.map((o) => ({ ref: `e${o.ref}`, name: `${o.role || 'option'} ${JSON.stringify(o.name)}` }));
+}
+
+/**
+ * Whether clicking the element located as loc opens a list to pick from:
+ * a combobox, or a button that says it has a popup menu or list.
+ * @param {Record<string, any>} loc
+ */
+function opensList(loc) {
+  return loc.role === 'combobox' || (!!loc.popup && loc.popup !== 'false' && loc.popup !== 'dialog');
 }
 
 /**

@@ -166,6 +166,8 @@ interface PageTree {
   markClickable(els: Array<Element | Document>): number;
   /** Whether no element was added or removed since the last markClickable. */
   marksFresh(): boolean;
+  /** Sets on node the states of el that the tree shows (checked, expanded, selected…). */
+  states(el: Element, role: string, node: PageTreeNode): void;
 }
 
 /** page/text.js */
@@ -205,15 +207,29 @@ interface PageDom {
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
   reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
   dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
-  /** The options a combobox's drawn list shows, and the one named value. */
+  /** The options a combobox's drawn list (or a button's menu) shows, and the one named value. */
   listOptions(args: { ref: number; value: string; refBase: number; refSkip?: [number, number][] }): {
-    match?: number; listed: boolean; suggests: boolean; offered: Array<{ ref: number; name: string }>; more: number; startRef: number; nextRef: number;
+    match?: number; listed: boolean; suggests: boolean; offered: Offered[]; more: number; startRef: number; nextRef: number;
   };
   /** The focused element with a ref, unless it is the page itself. */
   focused(args: { refBase?: number; refSkip?: [number, number][] }): { ref?: number; name?: string; startRef: number; nextRef: number };
   scrollState(args: { x: number; y: number }): ScrollState;
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;
+}
+
+/** The states of an element an action may change, as the tree writes them. */
+interface ElementState {
+  checked?: string;
+  expanded?: boolean;
+  selected: boolean;
+}
+
+/** An option or menu item a list shows. */
+interface Offered {
+  ref: number;
+  role: string;
+  name: string;
 }
 
 /** What wait_for waits for (page/watch.js's check). */

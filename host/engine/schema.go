@@ -25,10 +25,7 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 		}
 	}
 	if err := resolved.Validate(v); err != nil {
-		hint := "see the tool's input schema in tools/list"
-		if near := nearName(resolved.Schema(), v); near != "" {
-			hint = near
-		}
+		hint := argsHint(resolved.Schema(), v)
 		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", describeSchemaError(err.Error())).
 			WithHint(hint)
 	}
@@ -39,12 +36,16 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 	return nil
 }
 
-// nearName says which property an unknown argument meant when they differ
-// only in case, '_' or '-' (taskId for task_id, full_page for fullPage).
-func nearName(s *jsonschema.Schema, v map[string]any) string {
+// argsHint says what the arguments should have been when some are unknown:
+// the property an argument meant when they differ only in case, '_' or '-'
+// (taskId for task_id, full_page for fullPage); the list they belong in when
+// they are the fields of its items (form_input's ref and value sent without
+// "fields"); else the arguments the tool takes.
+func argsHint(s *jsonschema.Schema, v map[string]any) string {
 	fold := func(k string) string {
 		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
 	}
+	var unknown []string
 	for _, arg := range slices.Sorted(maps.Keys(v)) {
 		if _, known := s.Properties[arg]; known {
 			continue
@@ -54,8 +55,42 @@ func nearName(s *jsonschema.Schema, v map[string]any) string {
 				return fmt.Sprintf("did you mean %q? (for %q)", name, arg)
 			}
 		}
+		unknown = append(unknown, arg)
 	}
-	return ""
+	if len(unknown) == 0 || len(s.Properties) == 0 {
+		return "see the tool's input schema in tools/list"
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		items := s.Properties[name].Items
+		if items == nil || items.Properties == nil {
+			continue
+		}
+		inItems := true
+		for _, arg := range unknown {
+			if _, ok := items.Properties[arg]; !ok {
+				inItems = false
+				break
+			}
+		}
+		if inItems {
+			return fmt.Sprintf("put %s in the items of %q, like {%q: [{%s}]}", quoteAll(unknown), name, name, sample(unknown))
+		}
+	}
+	return "it takes " + quoteAll(slices.Sorted(maps.Keys(s.Properties)))
+}
+
+// quoteAll is `"a", "b"`.
+func quoteAll(names []string) string {
+	return `"` + strings.Join(names, `", "`) + `"`
+}
+
+// sample is `"a": …, "b": …`, the shape of an item holding names.
+func sample(names []string) string {
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = fmt.Sprintf("%q: …", n)
+	}
+	return strings.Join(parts, ", ")
 }
 
 var (

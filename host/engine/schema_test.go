@@ -74,7 +74,9 @@ func TestAnUnknownArgumentNamesTheOneItMeant(t *testing.T) {
 	tests := []struct{ args, hint string }{
 		{`{"url":"x","Qual_ity":1}`, `did you mean "quality"? (for "Qual_ity")`},
 		{`{"URL":"x"}`, `did you mean "url"? (for "URL")`},
-		{`{"url":"x","colour":1}`, `see the tool's input schema in tools/list`},
+		{`{"url":"x","colour":1}`, `it takes "format", "quality", "steps", "url"`},
+		{`{"url":"x","action":"click","ref":"e1"}`, `put "action", "ref" in the items of "steps", like {"steps": [{"action": …, "ref": …}]}`},
+		{`{"url":"x","action":"click","colour":1}`, `it takes "format", "quality", "steps", "url"`},
 	}
 	for _, tt := range tests {
 		var in schemaIn
