@@ -66,6 +66,10 @@ type acted struct {
 			Ref  string `json:"ref"`
 			Name string `json:"name"`
 		} `json:"dismiss"`
+		Asks []struct {
+			Ref  string `json:"ref"`
+			Name string `json:"name"`
+		} `json:"asks"`
 	} `json:"blocked"`
 	Change *struct {
 		Type    string `json:"type"`
@@ -668,6 +672,88 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 			assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 		})
 	}
+}
+
+// TestADialogThatAsksIsNotDismissedForThePerson covers "Pay now" with a
+// modal dialog that asks a question none of whose answers plainly
+// dismisses it ("Leave checkout?": Stay, Leave). Nothing is clicked; the
+// dialog is named with its answers, and none is offered as a way out. Once
+// the agent answers, the payment runs once.
+func TestADialogThatAsksIsNotDismissedForThePerson(t *testing.T) {
+	e := newEnv(t)
+	a, _ := fixtureSites(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, a.URL+"/banners.html?kind=question")
+	r := call(t, cs, "interact", map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
+	require.True(t, r.IsError, "covered: %s", textOf(r))
+	blocked := actedOf(t, r)
+	require.NotNil(t, blocked.Blocked, textOf(r))
+	assert.Equal(t, `dialog "Leave checkout?"`, blocked.Blocked.By.Name)
+	assert.Empty(t, blocked.Blocked.Dismiss, "neither answer is a way out to take for the person")
+	require.Len(t, blocked.Blocked.Asks, 2, textOf(r))
+	assert.Equal(t, `button "Stay"`, blocked.Blocked.Asks[0].Name)
+	assert.Equal(t, `button "Leave"`, blocked.Blocked.Asks[1].Name)
+	require.NotNil(t, blocked.Error)
+	assert.Contains(t, blocked.Error.Hint, `answer it with one of button "Stay" `+blocked.Blocked.Asks[0].Ref)
+	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
+
+	interact(t, cs, map[string]any{"ref": blocked.Blocked.Asks[0].Ref, "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
+}
+
+// TestFillMovesASliderThePageDraws fills sliders that are no input, as a
+// person sets them with the keyboard: a key at a time, each counted by the
+// page, stopping at the value, at the step nearest it, or at the first key
+// that moves nothing; a value outside the slider's range sends no key.
+func TestFillMovesASliderThePageDraws(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/slider.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	keys := func() map[string]float64 {
+		var k map[string]float64
+		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.keys"})), &k))
+		return k
+	}
+	type slid struct {
+		acted
+		Keys   int    `json:"keys"`
+		Unkept string `json:"unkept"`
+	}
+	fill := func(label, text string) slid {
+		var out slid
+		okJSON(t, cs, "interact", map[string]any{"ref": refOf(t, tree, label), "action": "fill", "text": text, "tabId": tab}, &out)
+		return out
+	}
+
+	v := fill(`slider "Volume"`, "73")
+	assert.Equal(t, "73", v.Value)
+	require.NotNil(t, v.Verified)
+	assert.True(t, *v.Verified)
+	assert.Equal(t, float64(v.Keys), keys()["volume"], "each key the answer counts reached the page once")
+	assert.Less(t, v.Keys, 23, "page keys take it most of the way")
+
+	p := fill(`slider "Price"`, "612")
+	assert.Equal(t, "610", p.Value)
+	assert.False(t, *p.Verified)
+	assert.Equal(t, "it moves in steps of 5: 610 is the nearest it takes", p.Unkept)
+	p = fill(`slider "Price"`, "1000")
+	assert.Equal(t, "1000", p.Value)
+	assert.True(t, *p.Verified)
+
+	d := fill(`slider "Depth"`, "47")
+	assert.Equal(t, "47", d.Value, "the keys turned round are followed")
+
+	r := fill(`slider "Rating"`, "70")
+	assert.False(t, *r.Verified)
+	assert.Equal(t, "it did not move on ArrowUp: it stands at 50", r.Unkept)
+
+	before := keys()
+	err := fails(t, cs, "interact", map[string]any{"ref": refOf(t, tree, `slider "Volume"`), "action": "fill", "text": "150", "tabId": tab}, protocol.CodeBadRequest)
+	assert.Equal(t, "it takes a number from 0 to 100", err.Hint)
+	assert.Equal(t, before, keys(), "no key was sent")
 }
 
 func TestDragByRef(t *testing.T) {

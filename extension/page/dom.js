@@ -104,9 +104,26 @@
       focused: deepActive() === el,
       // What it opens, when it says: a button that opens a list to pick from.
       popup: el.getAttribute('aria-haspopup') || undefined,
+      range: rangeOf(el),
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
     };
+  }
+
+  /**
+   * Where a slider the page draws (aria-valuenow on an element that is no
+   * input) stands, and its ends: ARIA's defaults are 0 and 100.
+   * @param {Element} el
+   * @returns {{ now: number, min: number, max: number } | undefined}
+   */
+  function rangeOf(el) {
+    const now = el.getAttribute('aria-valuenow');
+    if (isInput(el) || now === null || now.trim() === '' || !Number.isFinite(Number(now))) return undefined;
+    const num = (/** @type {string} */ attr, /** @type {number} */ dflt) => {
+      const v = Number(el.getAttribute(attr) ?? NaN);
+      return Number.isFinite(v) && el.getAttribute(attr)?.trim() ? v : dflt;
+    };
+    return { now: Number(now), min: num('aria-valuemin', 0), max: num('aria-valuemax', 100) };
   }
 
   /**
@@ -606,11 +623,16 @@
     // A backdrop drawn apart from its dialog (a sibling under it): the
     // dialog is what a person sees in the way, and closes.
     const modal = isBackdrop(root) ? modalOver(root, el) : undefined;
-    if (modal) return { blocker: { ref: refFor(modal), name: describe(modal) }, dismiss: dismissIn(modal) };
+    if (modal) {
+      const dismiss = dismissIn(modal);
+      return { blocker: { ref: refFor(modal), name: describe(modal) }, dismiss, asks: dismiss.length ? undefined : asksIn(modal) };
+    }
     const named = titledIn(root) ?? root;
     const blocker = { ref: refFor(named), name: describe(named) };
     const dismiss = dismissIn(root);
     if (dismiss.length) return { blocker, dismiss };
+    const asks = asksIn(root);
+    if (asks) return { blocker, dismiss, asks };
     const iframe = isFrame(root) ? root : root.querySelector('iframe');
     if (!iframe || !shown(iframe)) return { blocker, dismiss };
     const inner = sameOriginDocument(iframe);
@@ -730,6 +752,19 @@
     // Stable: document order within a rank.
     found.sort((a, b) => a.rank - b.rank);
     return found.slice(0, 4).map(({ el }) => ({ ref: refFor(el), name: describe(el) }));
+  }
+
+  /**
+   * The buttons of a dialog that none of them plainly dismisses ("Really
+   * leave?" with "Stay" and "Leave"): its answers, at most four, for the
+   * agent to choose among. Undefined when root is no dialog.
+   * @param {Element} root
+   */
+  function asksIn(root) {
+    const dialog = ['dialog', 'alertdialog'].includes(roleOf(root)) ? root : root.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
+    if (!dialog) return undefined;
+    const answers = controlsIn(dialog).filter(shown).slice(0, 4).map((c) => ({ ref: refFor(c), name: describe(c) }));
+    return answers.length ? answers : undefined;
   }
 
   /**

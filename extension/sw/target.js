@@ -69,6 +69,8 @@ const LATE_POLL_MS = 50;
 const PICK_MS = 2000;
 /** How long a combobox's list may take to show what was typed in it. */
 const OFFERS_MS = 1000;
+/** How many keys fill sends a slider the page draws, at most. */
+const SLIDE_KEYS = 200;
 /** A number as a number box keeps it (HTML's valid floating-point number). */
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
@@ -77,8 +79,10 @@ const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
  * @typedef {{ state: 'ok' | 'hidden' | 'disabled' | 'offscreen' | 'covered' | 'moving', point?: Point,
  *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
+ *   asks?: Array<{ ref: number, name: string }>,
  *   passThrough?: boolean, frame?: { ref: number, url: string }, inFrame?: number }} Reach
  *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
+ *   asks: the buttons of a dialog in the way that none plainly dismisses, its answers;
  *   inFrame: the frame whose page script said so; moving: reachable, but
  *   it kept moving more than a click can follow until the time was up
  */
@@ -276,9 +280,9 @@ export class Target {
       }
       const now = Date.now();
       if (now >= deadline) return r.state === 'ok' ? { ...r, state: 'moving' } : r;
-      // A banner with its own dismiss buttons waits for the person or the
-      // agent, not for time: say so sooner.
-      if (r.state === 'covered' && r.dismiss?.length && now - start >= BANNER_MS) return r;
+      // A banner with its own dismiss buttons, or a dialog that asks, waits
+      // for the person or the agent, not for time: say so sooner.
+      if (r.state === 'covered' && (r.dismiss?.length || r.asks?.length) && now - start >= BANNER_MS) return r;
       prev = r;
       await sleep(r.state === 'ok' ? 50 : 100, this.signal);
     }
@@ -451,6 +455,7 @@ export class Target {
         // Its own pointer-events let clicks through to what holds it.
         passThrough: r.passThrough || undefined,
         dismiss: (r.dismiss ?? []).map((d) => ({ ref: `e${d.ref}`, name: d.name })),
+        asks: r.asks?.map((d) => ({ ref: `e${d.ref}`, name: d.name })),
       },
       hitl: {
         required: true,
@@ -612,6 +617,7 @@ export class Target {
     // Inputs with their own editing UI (date, time, range, color) take no
     // typed text; their value is set through the DOM.
     const direct = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(loc.type ?? '');
+    if (action === 'fill' && loc.role === 'slider' && loc.range) return this.slide(loc.range, text);
     if (!loc.editable && !direct) {
       throw new ActionError('bad_request', `${this.label} does not take text`,
         'fill textboxes, searchboxes, spinbuttons, sliders, date inputs and contenteditable elements');
@@ -703,6 +709,113 @@ export class Target {
       if (!r || r.offered.length || !r.suggests || Date.now() >= deadline) return r;
       await sleep(LATE_POLL_MS, this.signal);
     }
+  }
+
+  /**
+   * Sets a slider the page draws (role slider with aria-valuenow, no input
+   * behind it) as a person does with the keyboard: focused, then Home or End
+   * for its ends, else one key at a time, reading where it stands after
+   * each: PageUp or PageDown while a page's step still falls short of the
+   * value, then the arrows. Each key is sent once; the keys stop at the
+   * value, at the step nearest it, at the first key that moves nothing,
+   * or at SLIDE_KEYS.
+   * @param {{ now: number, min: number, max: number }} range
+   * @param {string} text
+   */
+  async slide(range, text) {
+    const want = Number(text.trim());
+    const span = `a number from ${range.min} to ${range.max}`;
+    if (text.trim() === '' || !Number.isFinite(want)) {
+      throw new ActionError('bad_request', `${this.label} cannot take "${text}": nothing was changed`, `it takes ${span}`);
+    }
+    if (want < range.min || want > range.max) {
+      throw new ActionError('bad_request', `${this.label} cannot take ${want}: nothing was changed`, `it takes ${span}`);
+    }
+    const { focused } = await this.call('dom', { op: 'focus' });
+    if (!focused) {
+      throw new ActionError('bad_request', `${this.label} takes no focus, so no key reaches it: nothing was changed`,
+        'drag it with interact drag and a point (to), or click where the value lies on its track');
+    }
+    await this.watch();
+    let now = range.now;
+    let keys = 0;
+    /** @type {string | undefined} */
+    let stuck;
+    /** @type {number | undefined} the arrows' step, once one moved it */
+    let step;
+    let lost = false;
+    const press = async (/** @type {string} */ key) => {
+      await input.press(this.t.tabId, key, this.signal);
+      keys++;
+      const before = now;
+      try {
+        now = (await this.locate()).range?.now ?? now;
+      } catch {
+        lost = true; // drawn anew or gone: no more keys to where it was
+      }
+      return now - before;
+    };
+    const a = await this.attempt(async () => {
+      if (now === want) return;
+      if (want === range.min || want === range.max) {
+        await press(want === range.min ? 'Home' : 'End');
+        if (lost) stuck = 'it was drawn anew as it moved';
+        if (now === want || lost) return;
+      }
+      // Up raises the value on every slider ARIA describes; a page that
+      // turns it round is followed after the first key.
+      let up = true;
+      let flipped = false;
+      let paging = Math.abs(want - now) > (range.max - range.min) / 10;
+      /** @type {number | undefined} */
+      let pageStep;
+      for (;;) {
+        const left = Math.abs(want - now);
+        if (now === want || keys >= SLIDE_KEYS) return;
+        if (paging && pageStep !== undefined && pageStep > left) paging = false;
+        // The step nearest the value is reached: the next would pass it by more.
+        if (!paging && step !== undefined && left < step / 2) return;
+        const rising = want > now;
+        const key = (rising === up) ? (paging ? 'PageUp' : 'ArrowUp') : (paging ? 'PageDown' : 'ArrowDown');
+        const moved = await press(key);
+        if (lost) {
+          stuck = 'it was drawn anew as it moved';
+          return;
+        }
+        if (moved === 0) {
+          if (paging) {
+            paging = false; // a slider without page keys
+            continue;
+          }
+          stuck = `it did not move on ${key}`;
+          return;
+        }
+        if ((moved > 0) !== rising) {
+          if (flipped) {
+            stuck = 'its keys move it away from the value';
+            return;
+          }
+          flipped = true;
+          up = !up;
+          continue;
+        }
+        if (paging) {
+          pageStep = Math.abs(moved);
+          continue;
+        }
+        step = Math.abs(moved);
+        if ((want > now) !== rising) return; // just past it, by less than a step
+      }
+    }, { late: true });
+    const out = await this.done('fill', 'keyboard', a);
+    out.keys = keys;
+    out.verified = now === want;
+    if (now !== want) {
+      out.unkept = stuck ? `${stuck}: it stands at ${now}`
+        : keys >= SLIDE_KEYS ? `it stands at ${now} after ${keys} keys`
+          : `it moves in steps of ${step ?? '?'}: ${now} is the nearest it takes`;
+    }
+    return out;
   }
 
   /**

@@ -44,7 +44,10 @@ type Acted struct {
 	HITL       *HITL        `json:"hitl,omitempty"`
 	InViewport *bool        `json:"inViewport,omitempty"`
 	Key        string       `json:"key,omitempty"`
-	Navigated  *bool        `json:"navigated,omitempty"`
+	// Keys: how many keys fill sent a slider the page draws, one at a
+	// time, to bring it to the value.
+	Keys      int   `json:"keys,omitempty"`
+	Navigated *bool `json:"navigated,omitempty"`
 	// NavigationBlocked: the navigation the action started was stopped by
 	// the person's site policy before it left the browser.
 	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`
@@ -94,6 +97,10 @@ type Blocked struct {
 	// it (pointer-events: none).
 	PassThrough bool      `json:"passThrough,omitempty"`
 	Dismiss     []Control `json:"dismiss"`
+	// Asks: the blocker is a dialog none of whose buttons plainly
+	// dismisses it ("Really leave?": Stay, Leave); these are its answers,
+	// for the agent to choose among, or to ask the person.
+	Asks []Control `json:"asks,omitempty"`
 }
 
 // Control is an element by ref and name, e.g. e41 `button "Accept all"`.

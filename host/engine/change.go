@@ -161,6 +161,13 @@ func blockedError(a browser.Acted) *protocol.Error {
 	switch d := a.Blocked.Dismiss; {
 	case len(d) > 0:
 		return e.WithHint(fmt.Sprintf("click %s (%s) to dismiss it, then act again", d[0].Ref, d[0].Name))
+	case len(a.Blocked.Asks) > 0:
+		answers := make([]string, len(a.Blocked.Asks))
+		for i, c := range a.Blocked.Asks {
+			answers[i] = c.Name + " " + c.Ref
+		}
+		return e.WithHint("it asks a question: answer it with one of " + strings.Join(answers, ", ") +
+			" (or ask the person which), then act again")
 	case a.Blocked.PassThrough:
 		return e.WithHint("it lets clicks through to what holds it: act on that, or call oc_handoff_start with reason manual_recovery")
 	}

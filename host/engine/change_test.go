@@ -146,6 +146,11 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	assert.Contains(t, blockedError(a).Hint, "oc_handoff_start")
 	a.Blocked.PassThrough = true
 	assert.Contains(t, blockedError(a).Hint, "lets clicks through")
+
+	a.Blocked = &browser.Blocked{By: &browser.Control{Ref: "e50", Name: `dialog "Really leave?"`},
+		Asks: []browser.Control{{Ref: "e51", Name: `button "Stay"`}, {Ref: "e52", Name: `button "Leave"`}}}
+	assert.Equal(t, `it asks a question: answer it with one of button "Stay" e51, button "Leave" e52 (or ask the person which), then act again`,
+		blockedError(a).Hint)
 }
 
 func TestAHiddenMatchSaysWhereToLook(t *testing.T) {
