@@ -268,6 +268,13 @@ func TestAClickHappensOnce(t *testing.T) {
 		interact(t, cs, map[string]any{"ref": red[1], "action": "click", "tabId": tab})
 		assert.Equal(t, []any{"red"}, runs(t, tab)["cart"])
 
+		// The hint says how to name the place; a query that does is taken.
+		assert.Equal(t, `act on the one you mean by its ref, or say where it is, like "Add to cart near Blue shirt"`, err.Hint)
+		blue := interact(t, cs, map[string]any{"query": "Add to cart near Blue shirt", "action": "click", "tabId": tab})
+		assert.Contains(t, blue.Found, `near "Blue shirt"`)
+		interact(t, cs, map[string]any{"query": "red shirt add to cart", "action": "click", "tabId": tab})
+		assert.Equal(t, []any{"red", "blue", "red"}, runs(t, tab)["cart"])
+
 		// A label two fields answer alike: neither is filled.
 		tab = openTab(t, cs, site.URL+"/answers.html")
 		r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Email", "value": "ada@example.com"}}})

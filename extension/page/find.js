@@ -109,6 +109,12 @@
     } catch {
       // not a selector
     }
+    // "Edit Bob", "Add to cart near Blue shirt": a control named by part of
+    // the query, in the part of the page (a row, a card, a section) the
+    // rest names, when nothing answers to the whole.
+    if (![...hits.values()].some((h) => h.score >= 60)) {
+      for (const { el, score, why } of inContext(q)) add(el, score, why);
+    }
     const ranked = [...hits].sort((a, b) => b[1].score - a[1].score ||
       (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
@@ -186,6 +192,72 @@
         const first = a.querySelector(':scope > th, :scope > td');
         if (first && !first.contains(el)) return clip(textOf(first, true)).slice(0, 60) || undefined;
       }
+    }
+    return undefined;
+  }
+
+  /** Words that join a control's name to where it is: "Edit for Bob". */
+  const JOINS = /^(?:near|in|for|of|on|at|beside|under|by|next to|from)$/;
+  /** What holds a control together with what it is for: a row, an item, a card. */
+  const HOLDERS = 'tr, [role="row"], li, [role="listitem"], article, [role="article"]';
+
+  /**
+   * The controls named by a part of query that lie in the part of the page
+   * the rest of it names: its row, item, card or section says it, or the
+   * heading near it. Each split of the words is tried, the name first or
+   * last, with a joining word ("near", "for") or none.
+   * @param {string} q
+   * @returns {Array<{ el: Element, score: number, why: string }>}
+   */
+  function inContext(q) {
+    const words = unquote(q).toLowerCase().split(/\s+/).filter(Boolean);
+    if (words.length < 2) return [];
+    /** @type {Array<{ name: string, where: string, joined: boolean }>} */
+    const splits = [];
+    for (let i = 1; i < words.length; i++) {
+      const head = words.slice(0, i);
+      const tail = words.slice(i);
+      // "Edit for Bob": the name, a join, the place.
+      const joined = JOINS.test(tail[0]) ? tail.slice(1) : JOINS.test(tail.slice(0, 2).join(' ')) ? tail.slice(2) : undefined;
+      if (joined?.length) splits.push({ name: head.join(' '), where: joined.join(' '), joined: true });
+      splits.push({ name: head.join(' '), where: tail.join(' '), joined: false }, { name: tail.join(' '), where: head.join(' '), joined: false });
+    }
+    /** @type {Array<{ el: Element, score: number, why: string }>} */
+    const out = [];
+    for (const el of allElements(document)) {
+      const role = roleOf(el);
+      if (!INTERACTIVE.has(role) || !visible(el)) continue;
+      const name = nameOf(el, role).toLowerCase();
+      if (!name) continue;
+      for (const { name: want, where, joined } of splits) {
+        // Without a joining word, only a whole name: "Save draft" is not the
+        // "Save" of a row that mentions a draft.
+        if (name !== want && !(joined && name.startsWith(`${want} `))) continue;
+        const place = placeOf(el, where);
+        if (!place) continue;
+        out.push({ el, score: (name === want ? 70 : 55) + (INTERACTIVE.has(role) ? 5 : 0), why: `name is "${name}", ${place}` });
+        break;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Where el is, said by what holds it or by the heading near it, when that
+   * says where: `in row "Bob User Edit"`, `near "Blue shirt"`.
+   * @param {Element} el
+   * @param {string} where
+   * @returns {string | undefined}
+   */
+  function placeOf(el, where) {
+    const says = new RegExp(`(?:^|[^\\p{L}\\p{N}])${where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\p{L}\\p{N}])`, 'iu');
+    const heading = near(el);
+    if (heading && says.test(heading)) return `near "${heading}"`;
+    for (let a = el.parentElement?.closest(HOLDERS); a; a = a.parentElement?.closest(HOLDERS)) {
+      const text = clip(textOf(a, true));
+      // A holder so large it is the page says nothing of where.
+      if (text.length > 300) return undefined;
+      if (says.test(text)) return `in ${roleOf(a) || a.tagName.toLowerCase()} "${text.slice(0, 60)}"`;
     }
     return undefined;
   }

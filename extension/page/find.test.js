@@ -99,6 +99,36 @@ test('find says what part of the page each match is in, and where a link goes', 
   assert.equal(link.near, 'Red shirt', 'the last heading before it');
 });
 
+test('find takes a control named by part of the query, in the row, card or section the rest names', () => {
+  const page = new TestPage(`
+    <table>
+      <tr><th>Name</th><th>Role</th><th></th></tr>
+      <tr><td>Ann</td><td>Admin</td><td><button>Edit</button></td></tr>
+      <tr><td>Bob</td><td>User</td><td><button>Edit</button></td></tr>
+      <tr><td>Bobby</td><td>User</td><td><button>Edit</button></td></tr>
+    </table>
+    <ul>
+      <li><h3>Blue shirt</h3><button>Add to cart</button></li>
+      <li><h3>Red shirt</h3><button>Add to cart</button></li>
+    </ul>
+    <section><h2>Drafts</h2><button>Save</button></section>`);
+  const best = (/** @type {string} */ query) => {
+    const [c] = page.ok('find', { query, limit: 3, refBase: 1 }).candidates;
+    return c && `${c.name} | ${c.near} | ${c.why}`;
+  };
+  assert.equal(best('Edit Bob'), 'Edit | Bob | name is "edit", near "Bob"');
+  assert.equal(best('Bob Edit'), 'Edit | Bob | name is "edit", near "Bob"');
+  assert.equal(best('edit for Bob'), 'Edit | Bob | name is "edit", near "Bob"');
+  assert.equal(best('Edit Admin'), 'Edit | Ann | name is "edit", in row "Ann Admin Edit"');
+  assert.equal(best('Add to cart near Red shirt'), 'Add to cart | Red shirt | name is "add to cart", near "Red shirt"');
+  // A whole word only: "Bob" is not "Bobby"; one Edit for "Bob", not two.
+  assert.equal(page.ok('find', { query: 'Edit Bob', limit: 5, refBase: 1 }).total, 1);
+  // Without a joining word, only a whole name: "Save draft" is no "Save".
+  assert.equal(best('Save draft'), undefined);
+  // A whole match outranks any reading by place.
+  assert.match(best('Add to cart'), /^Add to cart \| Blue shirt \| name is/);
+});
+
 test('field names every control a label fits alike, with where each is', () => {
   const page = new TestPage(`
     <form><h2>Sign in</h2><label>Email <input></label></form>

@@ -50,9 +50,12 @@ func alike(tab int, query string, cs []browser.Candidate) *protocol.Error {
 	for i, c := range cs {
 		refs[i] = describeCandidate(c)
 	}
+	hint := "act on the one you mean by its ref, or use more of its words"
+	if near := cs[0].Near; near != "" && cs[1].Near != near {
+		hint = fmt.Sprintf("act on the one you mean by its ref, or say where it is, like %q", query+" near "+near)
+	}
 	return protocol.Errorf(protocol.CodeConflict, "%q matches %d elements on the page of tab %d alike: %s; nothing was done",
-		query, len(cs), tab, strings.Join(refs, ", ")).
-		WithHint("act on the one you mean by its ref, or use more of its words")
+		query, len(cs), tab, strings.Join(refs, ", ")).WithHint(hint)
 }
 
 // fitting keeps the matches action can use, by role.
