@@ -704,7 +704,9 @@ func TestADialogThatAsksIsNotDismissedForThePerson(t *testing.T) {
 	assert.Contains(t, blocked.Error.Hint, `answer it with one of button "Stay" `+blocked.Blocked.Asks[0].Ref)
 	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 
-	interact(t, cs, map[string]any{"ref": blocked.Blocked.Asks[0].Ref, "action": "click", "tabId": tab})
+	stay := interact(t, cs, map[string]any{"ref": blocked.Blocked.Asks[0].Ref, "action": "click", "tabId": tab})
+	require.NotNil(t, stay.Change, "%+v", stay)
+	assert.Contains(t, stay.Change.Summary, `dialog closed: dialog "Leave checkout?`)
 	interact(t, cs, map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
 	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 }

@@ -69,6 +69,7 @@ function changed(r, downloads = []) {
   if (now.length) parts.push(`now ${now.join(', ')}`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
+  if (r.dialogsClosed?.length) parts.push(`dialog closed: ${r.dialogsClosed.join(', ')}`);
   // What the page says to the person, word for word: an error, a "saved".
   if (r.said?.length) parts.push(`it says ${r.said.join(', ')}`);
   if (r.added) {

@@ -119,3 +119,9 @@ test("summarize puts the element's new state first", () => {
   assert.equal(summarize({ state, shown: 2, shownText: ['"Proxy"'], attributes: 1 }), 'now checked, 2 elements shown: "Proxy", attributes changed');
   assert.equal(quiet({ state }), false);
 });
+
+test('summarize says which dialogs opened and closed', () => {
+  assert.equal(summarize({ dialogs: ['dialog "Filters"'], dialogsClosed: ['dialog "Cookies"'] }),
+    'dialog opened: dialog "Filters", dialog closed: dialog "Cookies"');
+  assert.equal(quiet({ dialogsClosed: ['dialog "Cookies"'] }), false);
+});

@@ -27,8 +27,10 @@
       this.attrs = 0;
       this.ownAttrs = 0;
       this.texts = 0;
-      /** @type {string[]} */
-      this.dialogs = [];
+      // The dialogs a person sees now: one that shows later opened, as the
+      // action's doing, whether it was added, unhidden or shown modal.
+      // Named now: a dialog that closes has no words a person sees.
+      this.dialogsShown = new Map(shownDialogs(el?.ownerDocument ?? document).map((d) => [d, describe(d)]));
       /**
        * The regions that speak to a person (an alert, a status line, a
        * live region, a tooltip) that changed or appeared, in order.
@@ -93,9 +95,6 @@
           this.added++;
           const d = /** @type {Element} */ (n);
           if (this.addedEls.length < QUOTED) this.addedEls.push(d);
-          const dlg = d.matches('dialog[open], [role="dialog"], [role="alertdialog"]')
-            ? d : d.querySelector('dialog[open], [role="dialog"], [role="alertdialog"]');
-          if (dlg) this.dialogs.push(describe(dlg));
         }
         for (const n of r.removedNodes) {
           if (n.nodeType === Node.ELEMENT_NODE) this.removed++;
@@ -136,17 +135,18 @@
     /**
      * The words of the elements added or shown, when they are few enough
      * to quote (an error under a field, a line in a cart): shown ones, not
-     * those a region already said.
+     * those a region or a dialog that opened already said.
      * @param {number} count how many there were
      * @param {Element[]} els the first of them
      * @param {string[]} said
+     * @param {Element[]} told the regions that spoke and the dialogs that opened
      */
-    quoted(count, els, said) {
+    quoted(count, els, said, told) {
       if (count > QUOTED) return [];
       /** @type {string[]} */
       const out = [];
       for (const e of els) {
-        if (!e.isConnected || inBanner(e) || !visible(e) || [...this.spoke].some((s) => s.contains(e) || e.contains(s))) continue;
+        if (!e.isConnected || inBanner(e) || !visible(e) || told.some((s) => s.contains(e) || e.contains(s))) continue;
         const text = words(textOf(e, true), QUOTED_MAX);
         if (text && !said.some((s) => s.includes(text))) out.push(JSON.stringify(text));
       }
@@ -171,6 +171,10 @@
         if (!now && this.wasShown[i]) hidden++;
       }
       const said = this.said();
+      const dialogsNow = shownDialogs(this.doc);
+      const opened = dialogsNow.filter((d) => !this.dialogsShown.has(d));
+      // A dialog that opened is named whole: its words are not quoted again.
+      const told = [...this.spoke, ...opened];
       const now = alive ? stateOf(el) : undefined;
       // A state that changed says what the element's own attributes did.
       const restated = !!now && JSON.stringify(now) !== JSON.stringify(this.was);
@@ -183,10 +187,11 @@
         removed: this.removed,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts,
-        dialogs: this.dialogs,
+        dialogs: opened.map((d) => describe(d)),
+        dialogsClosed: [...this.dialogsShown].filter(([d]) => !dialogsNow.includes(d)).map(([, name]) => name),
         said,
-        addedText: this.quoted(this.added, this.addedEls, said),
-        shownText: this.quoted(appeared.length, appeared, said),
+        addedText: this.quoted(this.added, this.addedEls, said, told),
+        shownText: this.quoted(appeared.length, appeared, said, told),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,
         url: location.href,
@@ -219,6 +224,17 @@
     const n = {};
     states(el, roleOf(el), n);
     return { checked: n.checked, expanded: n.expanded, selected: !!n.selected };
+  }
+
+  /**
+   * The dialogs of doc a person sees, outermost only.
+   * @param {Document} doc
+   * @returns {Element[]}
+   */
+  function shownDialogs(doc) {
+    const all = [...doc.querySelectorAll('dialog, [role="dialog"], [role="alertdialog"]')]
+      .filter((d) => !inBanner(d) && (d.tagName !== 'DIALOG' || d.hasAttribute('open')) && visible(d));
+    return all.filter((d) => !all.some((o) => o !== d && o.contains(d)));
   }
 
   /** What speaks to a person when it changes. */

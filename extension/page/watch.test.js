@@ -29,6 +29,29 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a watch says which dialogs opened and closed, however they showed', () => {
+  const page = new TestPage(`<button id=b>Go</button>
+    <dialog id=native><p>Really leave?</p><button>Stay</button></dialog>
+    <div id=aria role=dialog aria-label="Filters" hidden><button>Apply</button></div>
+    <div id=open role=dialog aria-label="Cookies"><button>OK</button></div>
+    <template><div role=dialog aria-label="Never shown"></div></template>`);
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  let { watch } = page.ok('watch', { ref });
+  page.$('#native').setAttribute('open', ''); // as showModal() does
+  page.$('#aria').hidden = false;
+  page.$('#open').remove();
+  page.document.body.insertAdjacentHTML('beforeend', '<div role=alertdialog aria-label="Saved"></div><div hidden role=dialog aria-label="Later"></div>');
+  let r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual(r.dialogs, ['dialog "Really leave? Stay"', 'dialog "Filters"', 'alertdialog "Saved"']);
+  assert.deepEqual(r.dialogsClosed, ['dialog "Cookies"']);
+
+  ({ watch } = page.ok('watch', { ref }));
+  page.$('#native').removeAttribute('open');
+  r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual(r.dialogs, []);
+  assert.deepEqual(r.dialogsClosed, ['dialog "Really leave? Stay"']);
+});
+
 test("a watch says how the element's own states changed, and counts its other attributes", () => {
   const page = new TestPage(`<span id=s role=switch aria-checked=false tabindex=0>Wi-Fi</span>
     <button id=b aria-pressed=false>Bold</button><div role=tab id=t aria-selected=false>Two</div>`);
