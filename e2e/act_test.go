@@ -765,6 +765,45 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 	assert.Equal(t, before, keys(), "no key was sent")
 }
 
+// TestACollapsedPanelShowsNothing reads and acts on an accordion whose
+// panel is collapsed to no height: read_page shows none of it, a click on
+// what is in it is refused as not visible (nothing is clicked), and the
+// toggle's answer, once its transition ends, says what it showed and hid.
+// The page is an app shell whose body has no height and hides its
+// overflow: all of it still shows, and so does a button drawn out of a bar
+// collapsed to no height.
+func TestACollapsedPanelShowsNothing(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/panels.html")
+	runs := func(name string) string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs." + name})
+	}
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.NotContains(t, tree, "Return policy", tree)
+	assert.NotContains(t, tree, "Ships in 3 days", tree)
+	assert.NotContains(t, tree, "Offline", tree)
+	assert.Contains(t, tree, "Total: $20")
+	err := fails(t, cs, "interact", map[string]any{"query": "Return policy", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "is not visible")
+	assert.Equal(t, "0", runs("returns"))
+
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `button "Chat with us"`), "action": "click", "tabId": tab})
+	assert.Equal(t, "1", runs("chat"), "the button drawn out of the collapsed bar takes the click")
+
+	open := interact(t, cs, map[string]any{"query": "Shipping details", "action": "click", "tabId": tab})
+	require.NotNil(t, open.Change, "%+v", open)
+	assert.True(t, strings.HasPrefix(open.Change.Summary, `now expanded, 2 elements shown: "Ships in 3 days.", "Return policy"`), open.Change.Summary)
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `link "Return policy"`), "action": "click", "tabId": tab})
+	assert.Equal(t, "1", runs("returns"))
+
+	shut := interact(t, cs, map[string]any{"query": "Shipping details", "action": "click", "tabId": tab})
+	assert.True(t, strings.HasPrefix(shut.Change.Summary, "now collapsed, 2 hidden"), shut.Change.Summary)
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE,
-    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -476,11 +476,15 @@
     return out({ state: 'covered', ...blockerOf(el, h) });
   }
 
-  /** @param {Element} el */
+  /**
+   * Whether a person sees el: visible, with a box, and not inside a panel
+   * that shows none of what it holds (a collapsed accordion's).
+   * @param {Element} el
+   */
   function shown(el) {
     if (!visible(el)) return false;
     const r = rectOf(el);
-    return r.width > 0 && r.height > 0;
+    return r.width > 0 && r.height > 0 && !clippedAway(el);
   }
 
   /**

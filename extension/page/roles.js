@@ -653,6 +653,69 @@
   }
 
   /**
+   * Whether el shows none of what it holds: it has no width or no height
+   * and clips what overflows it, as a collapsed accordion's panel
+   * (max-height: 0; overflow: hidden) does. checkVisibility says such
+   * content is visible; a person sees none of it. Not the body or the
+   * root: their overflow is the viewport's, and a body with no height
+   * (an app drawn in a fixed or absolute root) still shows it all.
+   * @param {Element} el
+   */
+  function clipsAll(el) {
+    if (!el.firstChild || INLINE.has(el.tagName)) return false;
+    const doc = el.ownerDocument;
+    if (el === doc.body || el === doc.documentElement) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0) return false;
+    const cs = getComputedStyle(el);
+    return cs.display !== 'contents' && !cs.display.startsWith('inline') && (cs.overflowX !== 'visible' || cs.overflowY !== 'visible');
+  }
+
+  /**
+   * Whether el is a containing block for the absolutely positioned
+   * elements in it: they are drawn, and clipped, within it.
+   * @param {CSSStyleDeclaration} cs el's computed style
+   */
+  function containsAbsolute(cs) {
+    return cs.position !== 'static' || cs.transform !== 'none';
+  }
+
+  /**
+   * Whether an ancestor that shows none of what it holds (clipsAll) hides
+   * el. Only the ancestors el's containing blocks pass through clip it:
+   * an absolutely positioned element escapes those inside its positioned
+   * one, a fixed one escapes them all (a menu drawn out of a collapsed
+   * bar still shows).
+   * @param {Element} el
+   * @param {Map<Element, boolean>} [memo] clipsAll's answers, kept across calls
+   */
+  function clippedAway(el, memo) {
+    const clips = (/** @type {Element} */ a) => {
+      let v = memo?.get(a);
+      if (v === undefined) {
+        v = clipsAll(a);
+        memo?.set(a, v);
+      }
+      return v;
+    };
+    const parent = (/** @type {Element} */ e) => e.assignedSlot ?? e.parentElement ?? /** @type {ShadowRoot | null} */ (e.parentNode)?.host ?? null;
+    // Most elements are in no such panel: say so before reading any style.
+    let any = false;
+    for (let a = parent(el); a && !any; a = parent(a)) any = clips(a);
+    if (!any) return false;
+    let absolute = false;
+    for (let e = el, a = parent(el); a; e = a, a = parent(a)) {
+      const position = getComputedStyle(e).position;
+      if (position === 'fixed') return false;
+      if (position === 'absolute') absolute = true;
+      if (absolute && !containsAbsolute(getComputedStyle(a))) continue;
+      absolute = false;
+      if (clips(a)) return true;
+    }
+    return false;
+  }
+
+  /**
    * The image an area's map is drawn on; null when no image uses the map.
    * @param {Element} area
    * @returns {HTMLImageElement | null}
@@ -908,7 +971,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, containsAbsolute, clippedAway, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

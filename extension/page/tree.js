@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, containsAbsolute, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -106,6 +106,26 @@
   }
 
   /**
+   * Walks what escapes a panel that shows none of what it holds: an
+   * element fixed to the viewport, or an absolutely positioned one whose
+   * containing block is outside the panel.
+   * @param {Element} el the panel, or an element in it
+   * @param {PageTreeNode[]} out
+   * @param {WalkState} st
+   * @param {boolean} contained whether absolutely positioned elements here are drawn within the panel
+   */
+  function walkEscaped(el, out, st, contained) {
+    for (const child of childrenOf(el)) {
+      if (child.nodeType !== 1) continue;
+      const c = /** @type {Element} */ (child);
+      const cs = getComputedStyle(c);
+      if (cs.display === 'none') continue;
+      if (cs.position === 'fixed' || (cs.position === 'absolute' && !contained)) walkElement(c, out, st);
+      else walkEscaped(c, out, st, contained || containsAbsolute(cs));
+    }
+  }
+
+  /**
    * @param {Node} child
    * @param {PageTreeNode[]} out
    * @param {WalkState} st
@@ -183,6 +203,12 @@
         if (el.checkVisibility()) walkShownChildren(el, out, st);
         return;
       }
+    }
+    // A collapsed panel (max-height: 0, overflow: hidden): nothing of it
+    // shows but what is drawn out of it.
+    if (clipsAll(el)) {
+      walkEscaped(el, out, st, containsAbsolute(getComputedStyle(el)));
+      return;
     }
     st.count++;
     const role = roleOf(el);

@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, inBanner, visible, isDisabled, secretOf, valueOf, roleOf, describe, textOf, words } = oc.roles;
+  const { isInput, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, describe, textOf, words } = oc.roles;
   const { deepActive } = oc.dom;
   const { states } = oc.tree;
 
@@ -44,10 +44,12 @@
       this.was = stateOf(el);
       this.url = location.href;
       this.title = document.title;
+      /** When it began, on the document's timeline: the animations it sees start. */
+      this.began = Number((el?.ownerDocument ?? document).timeline?.currentTime ?? 0);
       // A menu that opens on :hover or :focus-within changes no DOM: what
       // shows and hides near the element is looked at instead.
       this.near = nearby(el);
-      this.wasShown = this.near.map((e) => visible(e));
+      this.wasShown = seen(this.near);
       this.onClick = (/** @type {Event} */ e) => {
         this.clicks++;
         if (e.isTrusted) this.trustedClicks++;
@@ -161,8 +163,9 @@
       let hidden = 0;
       /** @type {Element[]} */
       const appeared = [];
+      const seenNow = seen(this.near);
       for (const [i, e] of this.near.entries()) {
-        const now = e.isConnected && visible(e);
+        const now = e.isConnected && seenNow[i];
         if (now && !this.wasShown[i]) {
           shown++;
           // The outermost of what showed: an error line, not its words' span.
@@ -203,7 +206,31 @@
           ? el.checked : undefined,
         focused: alive ? deepActive() === el : undefined,
         invalid: this.invalid,
+        settling: this.settling(),
       };
+    }
+
+    /**
+     * How long, in ms, until the transitions and animations that began
+     * since the watch did end (an accordion sliding open, a menu fading
+     * out): what shows is said once they have. Endless ones (a spinner)
+     * never end and are not waited for, nor are those on the element, in
+     * it or around it: a hover or focus style easing in (a button's
+     * shade, a card lifting) shows and hides nothing.
+     */
+    settling() {
+      let left = 0;
+      const el = this.el;
+      for (const a of this.doc.getAnimations?.() ?? []) {
+        if (a.playState !== 'running' || (a.startTime !== null && Number(a.startTime) < this.began - 1)) continue;
+        const on = a.effect instanceof KeyframeEffect ? a.effect.target : null;
+        if (el && on && (on === el || on.contains(el) || el.contains(on))) continue;
+        const t = a.effect?.getComputedTiming();
+        const end = Number(t?.endTime);
+        if (!t || !Number.isFinite(end)) continue;
+        left = Math.max(left, (end - Number(t.localTime ?? 0)) / Math.abs(a.playbackRate || 1));
+      }
+      return Math.round(left) || undefined;
     }
 
     stop() {
@@ -224,6 +251,18 @@
     const n = {};
     states(el, roleOf(el), n);
     return { checked: n.checked, expanded: n.expanded, selected: !!n.selected };
+  }
+
+  /**
+   * Whether a person sees each of els: visible, and inside no panel that
+   * shows none of what it holds (an accordion collapsed to no height).
+   * @param {Element[]} els
+   * @returns {boolean[]}
+   */
+  function seen(els) {
+    /** @type {Map<Element, boolean>} */
+    const memo = new Map();
+    return els.map((e) => visible(e) && !clippedAway(e, memo));
   }
 
   /**

@@ -69,6 +69,8 @@ const LATE_POLL_MS = 50;
 const PICK_MS = 2000;
 /** How long a combobox's list may take to show what was typed in it. */
 const OFFERS_MS = 1000;
+/** How long, at most, an answer waits for the transitions an input began. */
+const TRANSITION_MS = 600;
 /** How many keys fill sends a slider the page draws, at most. */
 const SLIDE_KEYS = 200;
 /** A number as a number box keeps it (HTML's valid floating-point number). */
@@ -241,7 +243,12 @@ export class Target {
     const started = await downloads.startedSince(this.t.tabId, start);
     const chooser = fileChooser.openedSince(this.t.tabId, start);
     const refused = policy.refusedSince(this.t.tabId, start);
-    const report = navigated ? { navigated: true } : await this.report();
+    let report = navigated ? { navigated: true } : await this.report();
+    if (report.settling > 0) {
+      // What the input set sliding or fading: said once it has, up to a point.
+      await sleep(Math.min(report.settling, TRANSITION_MS), this.signal);
+      report = await this.report();
+    }
     return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, running, report };
   }
 

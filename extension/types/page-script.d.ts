@@ -125,6 +125,12 @@ interface PageRoles {
   /** Item n's marker in a list-style-type ("3.", "c."); undefined for none and bullets. */
   markerOf(n: number, type: string): string | undefined;
   visible(el: Element): boolean;
+  /** Whether el shows none of what it holds: no width or height, and it clips its overflow. */
+  clipsAll(el: Element): boolean;
+  /** Whether el, by its computed style, draws and clips the absolutely positioned elements in it. */
+  containsAbsolute(cs: CSSStyleDeclaration): boolean;
+  /** Whether an ancestor that clipsAll hides el, as el's containing blocks pass through it. */
+  clippedAway(el: Element, memo?: Map<Element, boolean>): boolean;
   /** The image an area's map is drawn on. */
   mapImage(area: Element): HTMLImageElement | null;
   /** Whether el takes no input now: :disabled, aria-disabled, or inert. */
