@@ -160,8 +160,14 @@
       // Text under a hidden element is hidden too: the name is its content.
       const name = clip(nameOf(el, role) || el.textContent || '').toLowerCase();
       if (!readings.some((r) => r.name && r.name === name && (!r.role || r.role === role))) continue;
+      // In a dialog that is not open, the dialog is where it is: what
+      // opens it is the page's own button, not something around it.
+      const dialog = el.closest('dialog, [role="dialog"], [role="alertdialog"]');
+      if (dialog && !visible(dialog)) return { name: describe(el), closedIn: describe(dialog) };
       const holder = showerOf(el);
-      if (!holder || holder === document.body || holder === document.documentElement) return { name: describe(el) };
+      // A holder so large it is the page (the body, main) shows nothing on hover.
+      if (!holder || holder === document.body || holder === document.documentElement ||
+        wordier(holder, PLACE_MAX)) return { name: describe(el) };
       return { name: describe(el), holder: { ref: `e${refFor(holder)}`, name: describe(holder) } };
     }
     return undefined;
@@ -254,12 +260,31 @@
     const heading = near(el);
     if (heading && says.test(heading)) return `near "${heading}"`;
     for (let a = el.parentElement?.closest(HOLDERS); a; a = a.parentElement?.closest(HOLDERS)) {
-      const text = clip(textOf(a, true));
       // A holder so large it is the page says nothing of where.
-      if (text.length > 300) return undefined;
+      if (wordier(a, PLACE_MAX)) return undefined;
+      const text = clip(textOf(a, true));
       if (says.test(text)) return `in ${roleOf(a) || a.tagName.toLowerCase()} "${text.slice(0, 60)}"`;
     }
     return undefined;
+  }
+
+  /** The most text a row, item or card that says where a control is holds. */
+  const PLACE_MAX = 300;
+
+  /**
+   * Whether el holds more than max characters of text, not counting runs
+   * of white space; it reads no more than it needs to say so.
+   * @param {Element} el
+   * @param {number} max
+   */
+  function wordier(el, max) {
+    let n = 0;
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      n += (t.nodeValue ?? '').replace(/\s+/g, ' ').length;
+      if (n > max) return true;
+    }
+    return false;
   }
 
   /** @param {string} s */

@@ -111,7 +111,8 @@ test('find takes a control named by part of the query, in the row, card or secti
       <li><h3>Blue shirt</h3><button>Add to cart</button></li>
       <li><h3>Red shirt</h3><button>Add to cart</button></li>
     </ul>
-    <section><h2>Drafts</h2><button>Save</button></section>`);
+    <section><h2>Drafts</h2><button>Save</button></section>
+    <ul><li>Zed wrote: ${'a long thread of words, '.repeat(14)}<ul><li>Amy: fine <button>Reply</button></li></ul></li></ul>`);
   const best = (/** @type {string} */ query) => {
     const [c] = page.ok('find', { query, limit: 3, refBase: 1 }).candidates;
     return c && `${c.name} | ${c.near} | ${c.why}`;
@@ -121,6 +122,8 @@ test('find takes a control named by part of the query, in the row, card or secti
   assert.equal(best('edit for Bob'), 'Edit | Bob | name is "edit", near "Bob"');
   assert.equal(best('Edit Admin'), 'Edit | Ann | name is "edit", in row "Ann Admin Edit"');
   assert.equal(best('Add to cart near Red shirt'), 'Add to cart | Red shirt | name is "add to cart", near "Red shirt"');
+  // A list as long as a page says nothing of where its items' controls are.
+  assert.equal(best('Reply Zed'), undefined);
   // A whole word only: "Bob" is not "Bobby"; one Edit for "Bob", not two.
   assert.equal(page.ok('find', { query: 'Edit Bob', limit: 5, refBase: 1 }).total, 1);
   // Without a joining word, only a whole name: "Save draft" is no "Save".
@@ -157,7 +160,9 @@ test('a query only a hidden control answers says where it is, and what a person 
     <div id=menu>Products<ul style="display:none"><li><a href="#w">Widgets</a></li></ul></div>
     <div hidden><button>Gadgets</button></div>
     <div role=combobox aria-controls="fruit-list" tabindex=0>Fruit</div>
-    <ul id="fruit-list" role=listbox hidden><li role=option>Cherry</li></ul>`);
+    <ul id="fruit-list" role=listbox hidden><li role=option>Cherry</li></ul>
+    <main><p>${'A long text about the shop. '.repeat(20)}</p><span style="display:none"><button>Coupons</button></span>
+    <div role=dialog aria-label="Settings" hidden><button>Save</button></div></main>`);
   const hidden = (/** @type {string} */ query) => page.ok('find', { query, limit: 10, refBase: 1 }).hidden;
   const widgets = hidden('Widgets');
   assert.deepEqual(widgets, { name: 'link "Widgets"', holder: { ref: widgets.holder.ref, name: 'div "Products"' } });
@@ -167,6 +172,8 @@ test('a query only a hidden control answers says where it is, and what a person 
   assert.deepEqual(hidden('Gadgets'), { name: 'button "Gadgets"' }, 'hidden where nothing around it shows');
   assert.equal(hidden('Products'), undefined, 'a visible match is a match');
   assert.equal(hidden('Cherry')?.holder?.name, 'combobox "Fruit"', 'a list of options is shown by the control that says it opens it');
+  assert.deepEqual(hidden('Coupons'), { name: 'button "Coupons"' }, 'a holder so large it is the page shows nothing on hover');
+  assert.deepEqual(hidden('Save'), { name: 'button "Save"', closedIn: 'dialog "Settings"' }, 'in a dialog that is not open');
 });
 
 test('find matches what an item of a list or a block of code says, which no name sums up', () => {

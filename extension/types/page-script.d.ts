@@ -191,7 +191,7 @@ interface PageText {
 interface PageFind {
   find(args: { query: string; limit: number; refBase: number }): {
     candidates: Array<{ ref: number; role: string; name: string; why: string; score: number; href?: string; near?: string; option?: string }>;
-    hidden?: { name: string; holder?: { ref: string; name: string } };
+    hidden?: { name: string; holder?: { ref: string; name: string }; closedIn?: string };
     total: number;
     nextRef: number;
   };

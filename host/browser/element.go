@@ -224,6 +224,8 @@ type Found struct {
 type HiddenMatch struct {
 	Name   string   `json:"name"`
 	Holder *Control `json:"holder,omitempty"`
+	// ClosedIn names the dialog it is in, which is not open.
+	ClosedIn string `json:"closedIn,omitempty"`
 }
 
 // ElementFind ranks tab's elements against query, handing out refs.

@@ -162,4 +162,7 @@ func TestAHiddenMatchSaysWhereToLook(t *testing.T) {
 	assert.Contains(t, hiddenHint(alone), "read_page shows what is visible now")
 	option := &browser.HiddenMatch{Name: `option "Newest"`, Holder: &browser.Control{Ref: "e7", Name: `combobox "Sort by"`}}
 	assert.Equal(t, `interact select with ref e7 and values ["Newest"] opens its list and picks it`, hiddenHint(option))
+	closed := &browser.HiddenMatch{Name: `button "Close"`, ClosedIn: `dialog "Settings"`}
+	assert.Equal(t, `button "Close" is there but hidden, in dialog "Settings", which is not open`, hiddenWhere(closed))
+	assert.Equal(t, `open dialog "Settings" first (the page's control that opens it), then act again`, hiddenHint(closed))
 }

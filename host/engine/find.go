@@ -86,6 +86,9 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 // hiddenWhere says where a hidden control is, as a clause:
 // `link "Widgets" is there but hidden, inside div "Products" e3`.
 func hiddenWhere(h *browser.HiddenMatch) string {
+	if h.ClosedIn != "" {
+		return fmt.Sprintf("%s is there but hidden, in %s, which is not open", h.Name, h.ClosedIn)
+	}
 	if h.Holder == nil {
 		return h.Name + " is there but hidden"
 	}
@@ -94,6 +97,9 @@ func hiddenWhere(h *browser.HiddenMatch) string {
 
 // hiddenHint names the call that may show a hidden control.
 func hiddenHint(h *browser.HiddenMatch) string {
+	if h.ClosedIn != "" {
+		return fmt.Sprintf("open %s first (the page's control that opens it), then act again", h.ClosedIn)
+	}
 	if h.Holder == nil {
 		return "do what shows it first (open its menu or section); read_page shows what is visible now"
 	}
