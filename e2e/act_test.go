@@ -804,6 +804,44 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.True(t, strings.HasPrefix(shut.Change.Summary, "now collapsed, 2 hidden"), shut.Change.Summary)
 }
 
+// TestWhatFadesOutIsNotThere reads and acts on a modal and a list that
+// fade out with opacity and let clicks pass through: read_page shows
+// neither, a click on what is in the modal is refused and says the dialog
+// is not open, opening and closing it says so by name once its fade ends,
+// and the list's options are said as shown when it opens.
+func TestWhatFadesOutIsNotThere(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/fades.html")
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	for _, gone := range []string{"Settings", "Save", "Small"} {
+		assert.NotContains(t, tree, gone, tree)
+	}
+	err := fails(t, cs, "interact", map[string]any{"query": "Save", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+	assert.Contains(t, err.Message, `button "Save" is there but hidden, in dialog "Settings", which is not open`)
+	assert.Contains(t, err.Hint, `open dialog "Settings" first`)
+
+	a := interact(t, cs, map[string]any{"query": "Open settings", "action": "click", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.True(t, strings.HasPrefix(a.Change.Summary, `dialog opened: dialog "Settings"`), a.Change.Summary)
+	assert.NotContains(t, a.Change.Summary, "shown", "what showed with the dialog is said by its name")
+	interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.save"}))
+	a = interact(t, cs, map[string]any{"query": "Close", "action": "click", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.True(t, strings.HasPrefix(a.Change.Summary, `dialog closed: dialog "Settings"`), a.Change.Summary)
+	assert.NotContains(t, a.Change.Summary, "hidden", a.Change.Summary)
+
+	a = interact(t, cs, map[string]any{"query": "Size: M", "action": "click", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Contains(t, a.Change.Summary, `shown: "Small Medium Large"`)
+	interact(t, cs, map[string]any{"query": "Large", "action": "click", "tabId": tab})
+	assert.Equal(t, `"L"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('chosen').textContent"}))
+	assert.NotContains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "Small", "the list faded out again")
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -643,13 +643,22 @@
     return el.childNodes;
   }
 
-  /** @param {Element} el */
+  /**
+   * Whether a person sees el or could click it: not hidden by display,
+   * content-visibility or visibility, and not both transparent and passed
+   * through by clicks (a menu or modal faded out with opacity: 0;
+   * pointer-events: none). A transparent element that takes clicks (a file
+   * input laid over the button a page draws) is one a person uses.
+   * @param {Element} el
+   * @returns {boolean}
+   */
   function visible(el) {
     // An image map's area has no box: a person sees it as part of its image.
-    if (el.tagName === 'AREA') return !!mapImage(el)?.checkVisibility({ visibilityProperty: true });
+    if (el.tagName === 'AREA') return !!mapImage(el) && visible(/** @type {Element} */ (mapImage(el)));
     // checkVisibility is one native call: display:none anywhere above,
-    // content-visibility, visibility:hidden.
-    return el.checkVisibility({ visibilityProperty: true });
+    // content-visibility, visibility:hidden, opacity 0 anywhere above.
+    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return true;
+    return el.checkVisibility({ visibilityProperty: true }) && getComputedStyle(el).pointerEvents !== 'none';
   }
 
   /**
@@ -875,6 +884,7 @@
    * @param {Element} el
    */
   function seenThoughAriaHidden(el) {
+    if (!el.checkVisibility({ opacityProperty: true })) return false; // faded out: no one sees it
     const r = el.getBoundingClientRect();
     const view = el.ownerDocument.defaultView;
     return r.width > 0 && r.height > 0 && r.right + (view?.scrollX ?? 0) > 0 && r.bottom + (view?.scrollY ?? 0) > 0;

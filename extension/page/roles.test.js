@@ -147,6 +147,15 @@ test('visible: hidden, display:none and visibility:hidden are not', () => {
   assert.deepEqual(['shown', 'hidden', 'inside', 'invisible'].map((id) => visible(page.$(`#${id}`))), [true, false, false, false]);
 });
 
+test('visible: faded out and passed through by clicks is not; transparent but clicked is', () => {
+  const page = new TestPage(`
+    <div id=menu style="opacity:0; pointer-events:none"><a id=item href="#a">Item</a></div>
+    <div id=shade style="opacity:0"><input id=file type=file></div>
+    <p id=dim style="opacity:0.5">Dim</p>`);
+  const { visible } = page.ns.roles;
+  assert.deepEqual(['menu', 'item', 'shade', 'file', 'dim'].map((id) => visible(page.$(`#${id}`))), [false, false, true, true, true]);
+});
+
 test('textOf gathers visible text, alt text and labels, not hidden text', () => {
   const page = new TestPage(`<a id=a href="/x"><img alt="Logo"> Home <span hidden>secret</span><span aria-label="icon">★</span></a>`);
   const { textOf, describe } = page.ns.roles;

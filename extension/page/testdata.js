@@ -82,7 +82,8 @@ export class TestPage {
     w.Element.prototype.checkVisibility = function checkVisibility(/** @type {any} */ opts) {
       if ((opts?.visibilityProperty || opts?.checkVisibilityCSS) && w.getComputedStyle(this).visibility === 'hidden') return false;
       for (let e = /** @type {Element | null} */ (this); e; e = e.parentElement) {
-        if (w.getComputedStyle(e).display === 'none') return false;
+        const cs = w.getComputedStyle(e);
+        if (cs.display === 'none' || (opts?.opacityProperty && cs.opacity === '0')) return false;
       }
       return true;
     };

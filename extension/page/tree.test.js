@@ -109,6 +109,15 @@ test('a visible child of a visibility:hidden parent is shown, its parent\'s text
     [{ role: 'button', name: 'Shown child', ref: 1 }]);
 });
 
+test('a modal faded out (opacity 0, clicks pass through) is not in the tree, aria-hidden or not', () => {
+  const { snap } = snapshot(`
+    <div role="dialog" aria-label="Settings" style="opacity:0; pointer-events:none"><button>Close</button></div>
+    <div role="dialog" aria-label="Share" aria-hidden="true" style="opacity:0"><button>Copy</button></div>
+    <button>Open settings</button>`);
+  assert.deepEqual(shape(flat(snap.tree).filter((n) => n.role || n.text?.trim())),
+    [{ role: 'button', name: 'Open settings', ref: 1 }]);
+});
+
 test('an element a script listens on for clicks gets a ref, though no role says it is clickable', () => {
   const page = new TestPage(`
     <h2 id=title>Double-click to rename</h2>

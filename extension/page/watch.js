@@ -159,6 +159,12 @@
       this.count(this.observer.takeRecords());
       const el = this.el;
       const alive = !!el?.isConnected;
+      const dialogsNow = shownDialogs(this.doc);
+      const opened = dialogsNow.filter((d) => !this.dialogsShown.has(d));
+      const closed = [...this.dialogsShown.keys()].filter((d) => !dialogsNow.includes(d));
+      // What showed or hid with a dialog that opened or closed is that
+      // dialog's doing, said by its name.
+      const inDialog = (/** @type {Element} */ e) => opened.some((d) => d.contains(e)) || closed.some((d) => d.contains(e));
       let shown = 0;
       let hidden = 0;
       /** @type {Element[]} */
@@ -166,16 +172,16 @@
       const seenNow = seen(this.near);
       for (const [i, e] of this.near.entries()) {
         const now = e.isConnected && seenNow[i];
-        if (now && !this.wasShown[i]) {
+        if (now === this.wasShown[i] || inDialog(e)) continue;
+        if (now) {
           shown++;
           // The outermost of what showed: an error line, not its words' span.
           if (!appeared.some((a) => a.contains(e))) appeared.push(e);
+        } else {
+          hidden++;
         }
-        if (!now && this.wasShown[i]) hidden++;
       }
       const said = this.said();
-      const dialogsNow = shownDialogs(this.doc);
-      const opened = dialogsNow.filter((d) => !this.dialogsShown.has(d));
       // A dialog that opened is named whole: its words are not quoted again.
       const told = [...this.spoke, ...opened];
       const now = alive ? stateOf(el) : undefined;
@@ -191,7 +197,7 @@
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts,
         dialogs: opened.map((d) => describe(d)),
-        dialogsClosed: [...this.dialogsShown].filter(([d]) => !dialogsNow.includes(d)).map(([, name]) => name),
+        dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
         addedText: this.quoted(this.added, this.addedEls, said, told),
         shownText: this.quoted(appeared.length, appeared, said, told),
@@ -212,11 +218,12 @@
 
     /**
      * How long, in ms, until the transitions and animations that began
-     * since the watch did end (an accordion sliding open, a menu fading
-     * out): what shows is said once they have. Endless ones (a spinner)
-     * never end and are not waited for, nor are those on the element, in
-     * it or around it: a hover or focus style easing in (a button's
-     * shade, a card lifting) shows and hides nothing.
+     * since the watch did, and that show or hide (an accordion sliding
+     * open, a menu fading out), end: what shows is said once they have.
+     * Not waited for: endless ones (a spinner), colours and shadows, those
+     * on the element or in it (its hover shade, a ripple), and an ancestor
+     * that only moves (a card lifting on hover); an ancestor that fades or
+     * folds (the modal its Close button is in) is.
      */
     settling() {
       let left = 0;
@@ -224,7 +231,10 @@
       for (const a of this.doc.getAnimations?.() ?? []) {
         if (a.playState !== 'running' || (a.startTime !== null && Number(a.startTime) < this.began - 1)) continue;
         const on = a.effect instanceof KeyframeEffect ? a.effect.target : null;
-        if (el && on && (on === el || on.contains(el) || el.contains(on))) continue;
+        if (el && on && (on === el || el.contains(on))) continue;
+        const props = animated(a);
+        const hides = props.some((p) => HIDES.has(p));
+        if (!hides && !(props.some((p) => MOVES.has(p)) && !(el && on?.contains(el)))) continue;
         const t = a.effect?.getComputedTiming();
         const end = Number(t?.endTime);
         if (!t || !Number.isFinite(end)) continue;
@@ -238,6 +248,22 @@
       this.doc.removeEventListener('invalid', this.onInvalid, { capture: true });
       this.observer.disconnect();
     }
+  }
+
+  /** What an animation eases that shows or hides what it is on, as the DOM names it. */
+  const HIDES = new Set(['opacity', 'visibility', 'display', 'height', 'maxHeight', 'width', 'maxWidth', 'clipPath']);
+  /** What it eases that moves it: a drawer sliding out, or a card lifting on hover. */
+  const MOVES = new Set(['transform', 'translate', 'scale']);
+
+  /**
+   * The properties an animation or transition eases, camelCased.
+   * @param {Animation} a
+   * @returns {string[]}
+   */
+  function animated(a) {
+    if (a instanceof CSSTransition) return [a.transitionProperty.replace(/-([a-z])/g, (_, c) => c.toUpperCase())];
+    const frames = a.effect instanceof KeyframeEffect ? a.effect.getKeyframes() : [];
+    return [...new Set(frames.flatMap((f) => Object.keys(f)))];
   }
 
   /**

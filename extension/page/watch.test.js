@@ -44,12 +44,14 @@ test('a watch says which dialogs opened and closed, however they showed', () => 
   let r = page.ok('changes', { watch, stop: true });
   assert.deepEqual(r.dialogs, ['dialog "Really leave? Stay"', 'dialog "Filters"', 'alertdialog "Saved"']);
   assert.deepEqual(r.dialogsClosed, ['dialog "Cookies"']);
+  assert.equal(r.shown, 0, 'what showed in a dialog that opened is its doing, said by its name');
 
   ({ watch } = page.ok('watch', { ref }));
   page.$('#native').removeAttribute('open');
   r = page.ok('changes', { watch, stop: true });
   assert.deepEqual(r.dialogs, []);
   assert.deepEqual(r.dialogsClosed, ['dialog "Really leave? Stay"']);
+  assert.equal(r.hidden, 0);
 });
 
 test("a watch says how the element's own states changed, and counts its other attributes", () => {
