@@ -1103,6 +1103,7 @@ func TestDialogs(t *testing.T) {
 		{"page_screenshot", map[string]any{"tabId": tab}},
 		{"page_pdf", map[string]any{"tabId": tab}},
 		{"computer", map[string]any{"action": "left_click", "coordinate": []int{5, 5}, "tabId": tab}},
+		{"javascript_tool", map[string]any{"code": "1 + 1", "tabId": tab}},
 	} {
 		err := fails(t, cs, c.tool, c.args, protocol.CodeConflict)
 		assert.Contains(t, err.Message, `confirm "Delete everything?"`, c.tool)
@@ -1123,6 +1124,14 @@ func TestDialogs(t *testing.T) {
 	assert.Equal(t, "accept_dialog", a.NextActions[0].Args["action"])
 	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
 	assert.Equal(t, `"confirm: true"`, status(t, cs, tab))
+
+	// A script that asks waits for the answer: the call says so at once,
+	// and the script runs on once it is answered.
+	err = fails(t, cs, "javascript_tool", map[string]any{"code": `window.goOn = confirm("Go on?")`, "tabId": tab}, protocol.CodeConflict)
+	assert.Contains(t, err.Message, `the script opened a JavaScript dialog, confirm "Go on?"`)
+	assert.Contains(t, err.Hint, "accept_dialog")
+	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	assert.Equal(t, "true", ok(t, cs, "javascript_tool", map[string]any{"code": "window.goOn", "tabId": tab}))
 
 	interact(t, cs, map[string]any{"query": "Prompt", "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"action": "accept_dialog", "text": "Ada", "tabId": tab})

@@ -134,7 +134,9 @@ async function pdf(params, { tabId, signal }) {
 
 /**
  * page.evaluate: runs expression in the page's main world and returns its
- * value as JSON (sw/evaluate.js).
+ * value as JSON (sw/evaluate.js). A dialog open on the page runs no script,
+ * so the call is refused at once; one the script opens stops it until it
+ * is answered, so the call says so instead of waiting out its timeout.
  * @type {TabAction}
  */
 async function evaluate(params, { tabId, signal, id }) {
@@ -142,7 +144,21 @@ async function evaluate(params, { tabId, signal, id }) {
   if (!expression) {
     throw new ActionError('bad_request', 'expression must be a non-empty string');
   }
-  return evaluateIn(tabId, expression, { signal, id });
+  dialogs.refuseWhileOpen(tabId);
+  const next = dialogs.next(tabId);
+  try {
+    const ran = evaluateIn(tabId, expression, { signal, id });
+    const done = await Promise.race([ran.then((value) => ({ value })), next.opened.then((dialog) => ({ dialog }))]);
+    if ('dialog' in done) {
+      ran.catch(() => {}); // it ends, or fails, once the dialog is answered: no one is waiting
+      throw new ActionError('conflict',
+        `the script opened a JavaScript dialog, ${dialogs.describe(done.dialog)}, and waits for its answer`,
+        'call interact with action accept_dialog or dismiss_dialog; the rest of the script then runs');
+    }
+    return done.value;
+  } finally {
+    next.cancel();
+  }
 }
 
 /**
