@@ -1724,6 +1724,7 @@ func TestAClosedSelectSaysWhatItOffers(t *testing.T) {
 	assert.Equal(t, "Denmark", a.Value)
 	require.NotNil(t, a.Change)
 	assert.Equal(t, "input delivered; the value is set, nothing else changed", a.Change.Summary)
+	assert.Empty(t, a.Changes, "said once, in the summary")
 	assert.Equal(t, map[string]any{"country": float64(1)}, pageRuns(t, cs, tab), "one change event")
 
 	assert.Contains(t, ok(t, cs, "find", map[string]any{"query": "Norway", "tabId": tab}), country+` (option "Norway")`)

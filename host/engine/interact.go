@@ -167,8 +167,9 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	case done.Delivered != nil && *done.Delivered:
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next
-		if strings.Contains(ch.Summary, done.Changes) {
-			// Said once, in the summary: every call pays for the result.
+		if strings.Contains(ch.Summary, strings.TrimPrefix(done.Changes, "no visible change")) {
+			// Said once, in the summary ("the value is set, nothing else
+			// changed" says "no visible change"): every call pays for the result.
 			out.Changes = ""
 		}
 		if out.Navigated != nil && !*out.Navigated {
