@@ -238,13 +238,16 @@ func TestTheNativeHostStartsTheDaemonWhichOutlivesIt(t *testing.T) {
 	assert.Contains(t, e.Hint, "retry")
 
 	// The worker wakes and connects again: a new host joins the same daemon.
+	// (The first host may have started two, one of which found the other
+	// running and left, when the first was slow to come up.)
+	starts := ds.starts.Load()
 	startHost(t, home, "Chromium/156 again", ds.start)
 	require.Eventually(t, func() bool { return browsers(t, agent) == 1 }, 5*time.Second, 5*time.Millisecond)
 	assert.Equal(t, "Chromium/156 again", tabTitle(t, agent))
 	again, err := bridge.ReadDiscovery(home.BridgeFile())
 	require.NoError(t, err)
 	assert.Equal(t, d.Port, again.Port, "the same daemon")
-	assert.EqualValues(t, 1, ds.starts.Load(), "the second host found the daemon running")
+	assert.Equal(t, starts, ds.starts.Load(), "the second host found the daemon running")
 }
 
 func TestASecondProfileJoinsAsAnotherBrowser(t *testing.T) {
