@@ -1404,6 +1404,10 @@ func TestFormInput(t *testing.T) {
 	assert.True(t, r.IsError, "two fields failed")
 	assert.Equal(t, 12, out.Filled)
 	assert.Equal(t, 2, out.Failed)
+	// What filling did beyond the values: Volume's output says the level.
+	assert.Equal(t, "dom", out.Change.Type, "%+v", out.Change)
+	assert.Contains(t, out.Change.Summary, `Volume: it says status "8"`)
+	assert.NotContains(t, out.Change.Summary, "Full name", "a field that only took its value says nothing")
 	for _, f := range out.Fields {
 		switch f.Field {
 		case "Attachment":
@@ -1431,6 +1435,7 @@ func TestFormInput(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
 	require.Len(t, out.Fields, 2)
 	assert.Equal(t, 0, out.Filled)
+	assert.Empty(t, out.Change.Type, "nothing was written: nothing to say of the page")
 	for i, hint := range []string{"YYYY-MM-DD", "a number"} {
 		f := out.Fields[i]
 		require.NotNil(t, f.Error, "%+v", f)

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -86,11 +87,14 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 		Fields []fieldResult `json:"fields"`
 		Filled int           `json:"filled"`
 		Failed int           `json:"failed"`
-		// Change and NextActions: what stopped the filling, when a field's
-		// input took the page elsewhere or opened a dialog.
+		// Change and NextActions: what filling did beyond the values (an
+		// error shown under a field, a total recounted), or what stopped
+		// it, when a field's input took the page elsewhere or opened a
+		// dialog.
 		Change      *change      `json:"change,omitempty"`
 		NextActions []nextAction `json:"nextActions,omitempty"`
 	}{Fields: make([]fieldResult, 0, len(in.Fields))}
+	var did fillChanges
 	for i, f := range in.Fields {
 		r, done := c.fillField(ctx, tab, f)
 		if r.OK {
@@ -100,6 +104,7 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 		}
 		out.Fields = append(out.Fields, r)
 		if !interrupts(done) {
+			did.add(tab, r.Field, done)
 			continue
 		}
 		// The page the other fields were meant for is held by a dialog or
@@ -112,12 +117,56 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 		}
 		break
 	}
+	if out.Change == nil && did.delivered > 0 {
+		ch, next := did.change()
+		out.Change, out.NextActions = &ch, next
+	}
 	r, err := jsonResult(out)
 	if err != nil {
 		return nil, err
 	}
 	r.IsError = out.Failed > 0
 	return r, nil
+}
+
+// fillChanges gathers what filling each field did beyond setting its
+// value, for one change of the whole call.
+type fillChanges struct {
+	delivered int
+	typ       string   // the first type other than none
+	said      []string // `Email: it says alert "Enter a valid email"`
+	next      []nextAction
+}
+
+// valueSet is a fill's summary when nothing but its value changed.
+const valueSet = "input delivered; the value is set, nothing else changed"
+
+func (f *fillChanges) add(tab int, field string, done browser.Acted) {
+	if done.Delivered == nil || !*done.Delivered {
+		return
+	}
+	f.delivered++
+	ch, next := changeOf(tab, actedEffects(done))
+	if ch.Type == "none" && ch.Summary == valueSet {
+		return
+	}
+	if f.typ == "" && ch.Type != "none" {
+		f.typ = ch.Type
+	}
+	f.said = append(f.said, field+": "+strings.TrimPrefix(ch.Summary, "input delivered; "))
+	if f.next == nil {
+		f.next = next
+	}
+}
+
+func (f *fillChanges) change() (change, []nextAction) {
+	if len(f.said) == 0 {
+		if f.delivered == 1 {
+			return change{"none", valueSet}, nil
+		}
+		return change{"none", "input delivered; the values are set, nothing else changed"}, nil
+	}
+	return change{cmp.Or(f.typ, "none"), strings.Join(f.said, "; ")}, f.next
 }
 
 // interrupts says whether what filling a field did leaves the next fields
