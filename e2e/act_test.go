@@ -1593,8 +1593,16 @@ func TestComputer(t *testing.T) {
 	ok(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": point("#drawing-area", 50, 50), "tabId": tab})
 	assert.Equal(t, `"Drags: 1"`, js(`document.querySelector("#drag-count").textContent`), "a click is a drag of nothing")
 	from, to := point("#drawing-area", 10, 20), point("#drawing-area", 200, 150)
-	ok(t, cs, "computer", map[string]any{"action": "left_click_drag", "coordinate": from, "to": to, "tabId": tab})
+	var dragged struct {
+		Changes string `json:"changes"`
+		Change  struct{ Type, Summary string }
+	}
+	okJSON(t, cs, "computer", map[string]any{"action": "left_click_drag", "coordinate": from, "to": to, "tabId": tab}, &dragged)
 	assert.Equal(t, `"Drags: 2"`, js(`document.querySelector("#drag-count").textContent`))
+	// Raw input is watched on the whole page: it says what changed, once.
+	assert.Equal(t, "dom", dragged.Change.Type, "%+v", dragged)
+	assert.Contains(t, dragged.Change.Summary, `it says status "up 199,149"`)
+	assert.Empty(t, dragged.Changes)
 	assert.Regexp(t, `Last drag: 9,19 to 199,149`, js(`document.querySelector("#last-drag").textContent`))
 
 	interact(t, cs, map[string]any{"query": "Keys", "action": "click", "tabId": tab})

@@ -4,11 +4,13 @@
 // watch (input.*, and element.act's press without a ref).
 
 import { sleep } from '../lib/abort.js';
+import { summarize } from '../lib/act.js';
 import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
 import * as fileChooser from './file-chooser.js';
 import * as navigation from './navigation.js';
+import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
 import * as popups from './popups.js';
 import { unlessClosed } from './tab-group.js';
@@ -74,6 +76,41 @@ export function typedUntilDialog(typed, all) {
 export function runInput(tabId, fn, signal) {
   dialogs.refuseWhileOpen(tabId);
   return unlessClosed(tabId, () => effects(tabId, fn, signal), { navigated: false, closed: true });
+}
+
+/**
+ * runWatched is runInput for input that has no element of its own to watch
+ * (the computer tool's clicks and keys, a file chooser's answer): what it
+ * did to the page is watched on the whole of the top document, and said in
+ * changes as an element's action says it. A page that runs no script (a
+ * PDF, the browser's own pages) takes the input all the same, unwatched.
+ * @param {number} tabId
+ * @param {(signal: AbortSignal, stop: AbortSignal) => Promise<unknown>} fn
+ * @param {AbortSignal} signal
+ * @returns {Promise<Record<string, unknown>>}
+ */
+export async function runWatched(tabId, fn, signal) {
+  dialogs.refuseWhileOpen(tabId);
+  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal).catch(() => undefined);
+  const seen = () => (w
+    ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop: true }, signal)
+      .then((r) => r.data, () => undefined)
+    : Promise.resolve(undefined));
+  /** @type {Record<string, any>} */
+  let out;
+  try {
+    out = await runInput(tabId, fn, signal);
+  } catch (err) {
+    seen(); // ends the watch
+    throw err;
+  }
+  if (out.navigated || out.closed || out.dialog) {
+    seen();
+    return out;
+  }
+  const r = await seen();
+  if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);
+  return out;
 }
 
 /**

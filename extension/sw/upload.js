@@ -6,11 +6,10 @@
 // says what the page did with the files, as any action does: a form that
 // sends itself on a choice, a preview drawn.
 
-import { summarize } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as cdp from './cdp.js';
 import * as chooser from './file-chooser.js';
-import { runInput } from './input-effects.js';
+import { runWatched } from './input-effects.js';
 import * as pageScript from './page-script.js';
 import { Target } from './target.js';
 
@@ -104,23 +103,9 @@ async function answerChooser(tabId, files, signal) {
   }
   // The chooser's input has no ref: what the page did is watched on the
   // whole of the top document.
-  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal);
-  const seen = () => pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop: true }, signal)
-    .then((r) => r.data, () => undefined);
-  /** @type {Record<string, any>} */
-  let out;
-  try {
-    out = await runInput(tabId, async (s) => {
-      await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal: s });
-      chooser.answered(tabId);
-    }, signal);
-  } catch (err) {
-    seen(); // ends the watch
-    throw err;
-  }
-  if (!out.navigated && !out.closed && !out.dialog) {
-    const r = await seen();
-    if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);
-  }
+  const out = await runWatched(tabId, async (s) => {
+    await cdp.send(tabId, 'DOM.setFileInputFiles', { files, backendNodeId: open.backendNodeId }, { signal: s });
+    chooser.answered(tabId);
+  }, signal);
   return { action: 'upload', delivered: true, chooser: true, files: files.length, ...out };
 }

@@ -23,6 +23,9 @@ type Input struct {
 // Inputted is where the tab is after raw input, and whether the input
 // navigated it or opened a dialog.
 type Inputted struct {
+	// Changes: the page's own account of what the input did to its top
+	// document ("2 elements shown"), when no navigation or dialog says more.
+	Changes   string       `json:"changes,omitempty"`
 	Closed    bool         `json:"closed,omitempty"` // the page closed its own tab
 	Dialog    string       `json:"dialog,omitempty"`
 	Downloads []Started    `json:"downloads,omitempty"` // downloads the input started

@@ -71,7 +71,7 @@ func actedEffects(a browser.Acted) effects {
 
 func inputEffects(in browser.Inputted) effects {
 	return effects{navigated: in.Navigated, url: in.URL, closed: in.Closed, dialog: in.Dialog,
-		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning}
+		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning, changes: in.Changes}
 }
 
 // changeOf says what input on tab did, and the call that obviously comes

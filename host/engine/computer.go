@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -107,6 +108,9 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 		return nil, out.NavigationBlocked.Error()
 	}
 	ch, next := changeOf(tab, inputEffects(out))
+	if strings.Contains(ch.Summary, strings.TrimPrefix(out.Changes, "no visible change")) {
+		out.Changes = "" // said once, in the summary
+	}
 	return jsonResult(struct {
 		Action string `json:"action"`
 		browser.Inputted

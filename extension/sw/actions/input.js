@@ -7,7 +7,7 @@ import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
-import { runInput, typedUntilDialog } from '../input-effects.js';
+import { runWatched, typedUntilDialog } from '../input-effects.js';
 import * as input from '../trusted-input.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -35,7 +35,7 @@ async function click(params, { tabId, signal }) {
   const at = pointParam(params, 'at');
   const button = enumParam(params, 'button', BUTTONS) ?? 'left';
   const count = intParam(params, 'count', 1, 3) ?? 1;
-  return runInput(tabId, (s) => input.click(tabId, at, { button, count }, s), signal);
+  return runWatched(tabId, (s) => input.click(tabId, at, { button, count }, s), signal);
 }
 
 /**
@@ -44,7 +44,7 @@ async function click(params, { tabId, signal }) {
  */
 async function move(params, { tabId, signal }) {
   const at = pointParam(params, 'at');
-  return runInput(tabId, (s) => input.move(tabId, at, s), signal);
+  return runWatched(tabId, (s) => input.move(tabId, at, s), signal);
 }
 
 /**
@@ -54,7 +54,7 @@ async function move(params, { tabId, signal }) {
 async function drag(params, { tabId, signal }) {
   const from = pointParam(params, 'at');
   const to = pointParam(params, 'to');
-  return runInput(tabId, (s) => input.drag(tabId, from, to, async () => to, s), signal);
+  return runWatched(tabId, (s) => input.drag(tabId, from, to, async () => to, s), signal);
 }
 
 /**
@@ -65,7 +65,7 @@ async function type(params, { tabId, signal }) {
   const text = stringParam(params, 'text');
   if (!text) throw new ActionError('bad_request', 'type needs text');
   let typed = 0;
-  const out = await runInput(tabId, (s, stop) => input.type(tabId, text, s, { stop, pressed: () => typed++ }), signal);
+  const out = await runWatched(tabId, (s, stop) => input.type(tabId, text, s, { stop, pressed: () => typed++ }), signal);
   const all = [...text].length;
   if (out.dialog && typed < all) out.typed = typedUntilDialog(typed, all);
   return out;
@@ -78,7 +78,7 @@ async function type(params, { tabId, signal }) {
 async function key(params, { tabId, signal }) {
   const chord = stringParam(params, 'key');
   if (!chord) throw new ActionError('bad_request', 'key needs a key, e.g. "Enter" or "ctrl+a"');
-  return runInput(tabId, (s) => input.press(tabId, chord, s), signal);
+  return runWatched(tabId, (s) => input.press(tabId, chord, s), signal);
 }
 
 /**
@@ -92,7 +92,7 @@ async function scroll(params, { tabId, signal }) {
   if (!Number.isFinite(dx) || !Number.isFinite(dy) || (dx === 0 && dy === 0)) {
     throw new ActionError('bad_request', 'scroll needs dx or dy in CSS pixels');
   }
-  return runInput(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal);
+  return runWatched(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal);
 }
 
 /**
