@@ -1408,6 +1408,7 @@ func TestFormInput(t *testing.T) {
 	assert.Equal(t, "dom", out.Change.Type, "%+v", out.Change)
 	assert.Contains(t, out.Change.Summary, `Volume: it says status "8"`)
 	assert.NotContains(t, out.Change.Summary, "Full name", "a field that only took its value says nothing")
+	assert.NotContains(t, out.Change.Summary, "Subscribe", "a checkbox's own state is its value")
 	for _, f := range out.Fields {
 		switch f.Field {
 		case "Attachment":

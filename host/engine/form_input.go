@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -141,6 +142,10 @@ type fillChanges struct {
 // valueSet is a fill's summary when nothing but its value changed.
 const valueSet = "input delivered; the value is set, nothing else changed"
 
+// ownState is the part of a summary that says the control's own state
+// changed ("now checked, "): form_input's field result says it as the value.
+var ownState = regexp.MustCompile(`^now (?:un)?(?:checked|selected|pressed)(?:, |$)`)
+
 func (f *fillChanges) add(tab int, field string, done browser.Acted) {
 	if done.Delivered == nil || !*done.Delivered {
 		return
@@ -149,6 +154,14 @@ func (f *fillChanges) add(tab int, field string, done browser.Acted) {
 	ch, next := changeOf(tab, actedEffects(done))
 	if ch.Type == "none" && ch.Summary == valueSet {
 		return
+	}
+	if ch.Type == "dom" {
+		// A checkbox's or an option's own state is the value it took: the
+		// field's result says it.
+		ch.Summary = ownState.ReplaceAllString(ch.Summary, "")
+		if ch.Summary == "" {
+			return
+		}
 	}
 	if f.typ == "" && ch.Type != "none" {
 		f.typ = ch.Type
