@@ -1409,6 +1409,8 @@ func TestFormInput(t *testing.T) {
 	assert.Contains(t, out.Change.Summary, `Volume: it says status "8"`)
 	assert.NotContains(t, out.Change.Summary, "Full name", "a field that only took its value says nothing")
 	assert.NotContains(t, out.Change.Summary, "Subscribe", "a checkbox's own state is its value")
+	assert.NotContains(t, out.Change.Summary, "Bio", "what is typed into an editor is its value")
+	assert.NotContains(t, out.Change.Summary, "Code", "a field that failed says why in its error")
 	for _, f := range out.Fields {
 		switch f.Field {
 		case "Attachment":

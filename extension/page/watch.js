@@ -77,7 +77,10 @@
 
     /** @param {MutationRecord[]} records */
     count(records) {
+      // What is typed into an editor is its value, not a change of the page.
+      const editor = /** @type {HTMLElement | null} */ (this.el)?.isContentEditable ? this.el : null;
       for (const r of records) {
+        if (editor?.contains(r.target)) continue;
         if (r.type === 'attributes') {
           this.attrs++;
           if (r.target === this.el) this.ownAttrs++;

@@ -176,3 +176,15 @@ test('check: text, text gone, selectors and refs in each state', () => {
   assert.equal(page.call('check', { selector: 'p', state: 'glowing' }).error.code, 'bad_request');
   assert.equal(page.call('check', {}).error.message, 'nothing to wait for');
 });
+
+test('what is typed into an editor is its value, not a change of the page', () => {
+  const page = new TestPage('<div id=ed contenteditable=true>Hi</div><p id=p>Old</p>');
+  // jsdom has no editing: an element is an editor when it says it is.
+  Object.defineProperty(page.$('#ed'), 'isContentEditable', { get: () => true });
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#ed')) });
+  page.$('#ed').textContent = 'Hi there';
+  page.$('#ed').append(page.document.createElement('br'));
+  assert.deepEqual((({ added, texts }) => ({ added, texts }))(page.ok('changes', { watch })), { added: 0, texts: 0 });
+  page.$('#p').textContent = 'New';
+  assert.ok(page.ok('changes', { watch, stop: true }).texts > 0, 'a change elsewhere counts');
+});

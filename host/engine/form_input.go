@@ -105,7 +105,9 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 		}
 		out.Fields = append(out.Fields, r)
 		if !interrupts(done) {
-			did.add(tab, r.Field, done)
+			if r.OK { // a field that failed says why in its error
+				did.add(tab, r.Field, done)
+			}
 			continue
 		}
 		// The page the other fields were meant for is held by a dialog or
