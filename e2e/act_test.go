@@ -674,7 +674,11 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 			assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 
 			require.Len(t, blocked.Blocked.Dismiss, 2)
-			interact(t, cs, map[string]any{"ref": blocked.Blocked.Dismiss[1].Ref, "action": "click", "tabId": tab})
+			gone := interact(t, cs, map[string]any{"ref": blocked.Blocked.Dismiss[1].Ref, "action": "click", "tabId": tab})
+			if kind == "region" {
+				require.NotNil(t, gone.Change)
+				assert.Contains(t, gone.Change.Summary, `1 removed: "We use cookies to improve your experience.`, "what went is quoted")
+			}
 			interact(t, cs, map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
 			assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 		})

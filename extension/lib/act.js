@@ -76,7 +76,10 @@ function changed(r, downloads = []) {
     const quoted = r.addedText?.length ? `: ${r.addedText.join(', ')}` : '';
     parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added${quoted}`);
   }
-  if (r.removed) parts.push(`${r.removed} removed`);
+  if (r.removed) {
+    const quoted = r.removedText?.length ? `: ${r.removedText.join(', ')}` : '';
+    parts.push(`${r.removed} removed${quoted}`);
+  }
   if (r.shown && !r.added) {
     const quoted = r.shownText?.length ? `: ${r.shownText.join(', ')}` : '';
     parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown${quoted}`);

@@ -39,6 +39,12 @@
       this.spoke = new Set();
       /** The first elements added, to quote when they are few. @type {Element[]} */
       this.addedEls = [];
+      /**
+       * The first elements removed, with their words as they went (a row
+       * deleted, a toast dismissed), to quote when they are few.
+       * @type {Array<{ el: Element, text: string }>}
+       */
+      this.removedEls = [];
       // The states of the element itself a person sees change (a switch
       // turned on, a section expanded), as the tree shows them.
       this.was = stateOf(el);
@@ -102,7 +108,13 @@
           if (this.addedEls.length < QUOTED) this.addedEls.push(d);
         }
         for (const n of r.removedNodes) {
-          if (n.nodeType === Node.ELEMENT_NODE) this.removed++;
+          if (n.nodeType === Node.ELEMENT_NODE) {
+            this.removed++;
+            const d = /** @type {Element} */ (n);
+            if (this.removedEls.length < QUOTED && !inBanner(d)) {
+              this.removedEls.push({ el: d, text: words((d.textContent ?? '').replace(/\s+/g, ' ').trim(), QUOTED_MAX) });
+            }
+          }
           else if (n.nodeType === Node.TEXT_NODE) this.texts++;
         }
       }
@@ -203,6 +215,9 @@
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
         addedText: this.quoted(this.added, this.addedEls, said, told),
+        // Gone for good (not moved elsewhere, as a sorted row is), and few.
+        removedText: this.removed > QUOTED ? [] : this.removedEls
+          .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(r.text)),
         shownText: this.quoted(appeared.length, appeared, said, told),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,

@@ -188,3 +188,19 @@ test('what is typed into an editor is its value, not a change of the page', () =
   page.$('#p').textContent = 'New';
   assert.ok(page.ok('changes', { watch, stop: true }).texts > 0, 'a change elsewhere counts');
 });
+
+test('a watch quotes the one or two elements removed for good, not one moved', () => {
+  const page = new TestPage('<button id=b>Delete</button><ul id=l><li id=a>Buy milk</li><li id=c>Walk   the dog</li></ul>');
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  let { watch } = page.ok('watch', { ref });
+  page.$('#a').remove();
+  const moved = page.$('#c');
+  moved.remove();
+  page.$('#l').prepend(moved); // a sorted list moves its rows
+  assert.deepEqual(page.ok('changes', { watch, stop: true }).removedText, ['"Buy milk"']);
+
+  ({ watch } = page.ok('watch', { ref }));
+  page.$('#l').replaceChildren(...['x', 'y', 'z'].map((t) => Object.assign(page.document.createElement('li'), { textContent: t })));
+  page.$('#l').replaceChildren();
+  assert.deepEqual(page.ok('changes', { watch, stop: true }).removedText, [], 'more than two are counted');
+});
