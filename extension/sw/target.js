@@ -71,6 +71,8 @@ const PICK_MS = 2000;
 const OFFERS_MS = 1000;
 /** How long, at most, an answer waits for the transitions an input began. */
 const TRANSITION_MS = 600;
+/** How long after a transition's time is up its end is drawn, at most. */
+const FRAMES_MS = 50;
 /** How many keys fill sends a slider the page draws, at most. */
 const SLIDE_KEYS = 200;
 /** A number as a number box keeps it (HTML's valid floating-point number). */
@@ -244,9 +246,12 @@ export class Target {
     const chooser = fileChooser.openedSince(this.t.tabId, start);
     const refused = policy.refusedSince(this.t.tabId, start);
     let report = navigated ? { navigated: true } : await this.report();
-    if (report.settling > 0) {
-      // What the input set sliding or fading: said once it has, up to a point.
-      await sleep(Math.min(report.settling, TRANSITION_MS), this.signal);
+    // What the input set sliding or fading is said once it has, up to a
+    // point: its end is drawn a frame or two after its time is up.
+    for (let waited = 0; report.settling > 0 && waited < TRANSITION_MS;) {
+      const ms = Math.min(report.settling + FRAMES_MS, TRANSITION_MS - waited);
+      await sleep(ms, this.signal);
+      waited += ms;
       report = await this.report();
     }
     return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, running, report };
