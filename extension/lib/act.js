@@ -72,13 +72,21 @@ function changed(r, downloads = []) {
   if (r.dialogsClosed?.length) parts.push(`dialog closed: ${r.dialogsClosed.join(', ')}`);
   // What the page says to the person, word for word: an error, a "saved".
   if (r.said?.length) parts.push(`it says ${r.said.join(', ')}`);
-  if (r.added) {
-    const quoted = r.addedText?.length ? `: ${r.addedText.join(', ')}` : '';
-    parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added${quoted}`);
-  }
-  if (r.removed) {
-    const quoted = r.removedText?.length ? `: ${r.removedText.join(', ')}` : '';
-    parts.push(`${r.removed} removed${quoted}`);
+  if (r.redrawn) {
+    // Drawn anew: what a person sees change is the words that went and came.
+    const { gone, came, reordered } = r.redrawn;
+    const said = [...gone.map((/** @type {string} */ t) => `${t} gone`), ...came.map((/** @type {string} */ t) => `${t} new`)];
+    if (reordered) said.push('the rest in another order');
+    parts.push(said.length ? `redrawn: ${said.join(', ')}` : 'redrawn, the same words');
+  } else {
+    if (r.added) {
+      const quoted = r.addedText?.length ? `: ${r.addedText.join(', ')}` : '';
+      parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added${quoted}`);
+    }
+    if (r.removed) {
+      const quoted = r.removedText?.length ? `: ${r.removedText.join(', ')}` : '';
+      parts.push(`${r.removed} removed${quoted}`);
+    }
   }
   if (r.shown && !r.added) {
     const quoted = r.shownText?.length ? `: ${r.shownText.join(', ')}` : '';

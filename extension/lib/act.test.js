@@ -28,6 +28,11 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ added: 1, addedText: ['"Enter a valid email"'] }), '1 element added: "Enter a valid email"', 'a few are quoted');
   assert.equal(summarize({ added: 3, removed: 2, texts: 5, attributes: 1 }), '3 elements added, 2 removed');
   assert.equal(summarize({ removed: 1, removedText: ['"Buy milk Delete"'] }), '1 removed: "Buy milk Delete"');
+  assert.equal(summarize({ added: 2, removed: 3, redrawn: { gone: ['"Walk the dog"'], came: [], reordered: false } }),
+    'redrawn: "Walk the dog" gone');
+  assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: ['"Call Ann"'], reordered: true } }),
+    'redrawn: "Call Ann" new, the rest in another order');
+  assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: [], reordered: false } }), 'redrawn, the same words');
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
   assert.equal(summarize({ texts: 1, said: ['status "Saved"'] }), 'it says status "Saved"', 'what changed, word for word');
   assert.equal(summarize({ added: 1, said: ['alert "Wrong password"'] }), 'it says alert "Wrong password", 1 element added');

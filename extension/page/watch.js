@@ -37,11 +37,11 @@
        * @type {Set<Element>}
        */
       this.spoke = new Set();
-      /** The first elements added, to quote when they are few. @type {Element[]} */
+      /** The first elements added, to quote or to weigh against those removed. @type {Element[]} */
       this.addedEls = [];
       /**
        * The first elements removed, with their words as they went (a row
-       * deleted, a toast dismissed), to quote when they are few.
+       * deleted, a toast dismissed), likewise.
        * @type {Array<{ el: Element, text: string }>}
        */
       this.removedEls = [];
@@ -105,17 +105,16 @@
           if (n.nodeType !== Node.ELEMENT_NODE) continue;
           this.added++;
           const d = /** @type {Element} */ (n);
-          if (this.addedEls.length < QUOTED) this.addedEls.push(d);
+          if (this.addedEls.length < REDRAWN_MAX) this.addedEls.push(d);
         }
         for (const n of r.removedNodes) {
           if (n.nodeType === Node.ELEMENT_NODE) {
             this.removed++;
             const d = /** @type {Element} */ (n);
-            if (this.removedEls.length < QUOTED && !inBanner(d)) {
-              this.removedEls.push({ el: d, text: words((d.textContent ?? '').replace(/\s+/g, ' ').trim(), QUOTED_MAX) });
-            }
+            if (this.removedEls.length < REDRAWN_MAX && !inBanner(d)) this.removedEls.push({ el: d, text: wordsOf(d) });
+          } else if (n.nodeType === Node.TEXT_NODE) {
+            this.texts++;
           }
-          else if (n.nodeType === Node.TEXT_NODE) this.texts++;
         }
       }
     }
@@ -214,10 +213,11 @@
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
-        addedText: this.quoted(this.added, this.addedEls, said, told),
+        addedText: this.quoted(this.added, this.addedEls.slice(0, QUOTED), said, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(r.text)),
+        redrawn: this.redrawn(),
         shownText: this.quoted(appeared.length, appeared, said, told),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,
@@ -231,6 +231,49 @@
         focused: alive ? deepActive() === el : undefined,
         invalid: this.invalid,
         settling: this.settling(),
+      };
+    }
+
+    /**
+     * What a person sees change when the page drew a part of itself anew
+     * (a list rendered again after a row was deleted): the words that went
+     * and came, weighed against each other, when they are few; undefined
+     * when nothing was both added and removed, or too much to weigh, or
+     * more changed than a quote says. An element moved (a sorted row) is
+     * not drawn anew; one added and removed meanwhile (a spinner) never
+     * showed.
+     * @returns {{ gone: string[], came: string[], reordered: boolean } | undefined}
+     */
+    redrawn() {
+      if (!this.added || !this.removed || this.added > REDRAWN_MAX || this.removed > REDRAWN_MAX) return undefined;
+      const removed = new Set(this.removedEls.map((r) => r.el));
+      const goneEls = this.removedEls.filter((r) => !r.el.isConnected && !this.addedEls.includes(r.el));
+      const cameEls = this.addedEls.filter((e) => e.isConnected && !removed.has(e) && !inBanner(e));
+      if (!goneEls.length || !cameEls.length) return undefined;
+      let gone = goneEls.map((r) => r.text);
+      let came = cameEls.map(wordsOf);
+      const [was] = goneEls;
+      const [now] = cameEls;
+      if (goneEls.length === 1 && cameEls.length === 1 && was.el.tagName === now.tagName &&
+        was.el.childElementCount + now.childElementCount <= 2 * REDRAWN_MAX) {
+        // One list put in place of another: weigh their items.
+        gone = [...was.el.children].map(wordsOf);
+        came = [...now.children].map(wordsOf);
+      }
+      const left = [...came];
+      const goneOnly = gone.filter((t) => {
+        const i = left.indexOf(t);
+        if (i < 0) return true;
+        left.splice(i, 1);
+        return false;
+      });
+      if (goneOnly.length + left.length > QUOTED) return undefined;
+      const kept = gone.filter((t) => !goneOnly.includes(t));
+      const order = came.filter((t) => !left.includes(t));
+      return {
+        gone: goneOnly.filter(Boolean).map((t) => JSON.stringify(t)),
+        came: left.filter(Boolean).map((t) => JSON.stringify(t)),
+        reordered: kept.join('\n') !== order.join('\n'),
       };
     }
 
@@ -329,6 +372,17 @@
   /** How many elements added a report quotes, and how much of each. */
   const QUOTED = 2;
   const QUOTED_MAX = 60;
+
+  /** How many elements added and removed are weighed against each other. */
+  const REDRAWN_MAX = 50;
+
+  /**
+   * The words of an element, as a quote gives them.
+   * @param {Element} el
+   */
+  function wordsOf(el) {
+    return words((el.textContent ?? '').replace(/\s+/g, ' ').trim(), QUOTED_MAX);
+  }
 
   /** How many elements around a watched element are looked at. */
   const NEARBY = 300;

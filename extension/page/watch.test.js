@@ -204,3 +204,31 @@ test('a watch quotes the one or two elements removed for good, not one moved', (
   page.$('#l').replaceChildren();
   assert.deepEqual(page.ok('changes', { watch, stop: true }).removedText, [], 'more than two are counted');
 });
+
+test('a list drawn anew says which of its items went and came, not how many elements', () => {
+  const page = new TestPage('<button id=b>Delete</button><ul id=l><li>Buy milk</li><li>Walk the dog</li><li>Write report</li></ul>');
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  const li = (/** @type {string} */ t) => Object.assign(page.document.createElement('li'), { textContent: t });
+  const redraw = (/** @type {string[]} */ items) => {
+    const { watch } = page.ok('watch', { ref });
+    page.$('#l').replaceChildren(...items.map(li));
+    return page.ok('changes', { watch, stop: true }).redrawn;
+  };
+  assert.deepEqual(redraw(['Buy milk', 'Write report']), { gone: ['"Walk the dog"'], came: [], reordered: false });
+  assert.deepEqual(redraw(['Buy milk', 'Write report', 'Call Ann']), { gone: [], came: ['"Call Ann"'], reordered: false });
+  assert.deepEqual(redraw(['Write report', 'Buy milk', 'Call Ann']), { gone: [], came: [], reordered: true });
+  assert.equal(redraw(['a', 'b', 'c', 'd']), undefined, 'more changed than a quote says');
+
+  // One list put in place of another: its items are weighed.
+  const { watch } = page.ok('watch', { ref });
+  const ul = page.document.createElement('ul');
+  ul.id = 'l';
+  ul.append(li('a'), li('c'), li('d'));
+  page.$('#l').replaceWith(ul);
+  assert.deepEqual(page.ok('changes', { watch, stop: true }).redrawn, { gone: ['"b"'], came: [], reordered: false });
+
+  // Rows moved, not drawn anew, are no redraw.
+  const w2 = page.ok('watch', { ref }).watch;
+  page.$('#l').prepend(/** @type {Element} */ (page.$('#l').lastElementChild));
+  assert.equal(page.ok('changes', { watch: w2, stop: true }).redrawn, undefined);
+});
