@@ -846,6 +846,22 @@ func TestWhatFadesOutIsNotThere(t *testing.T) {
 	assert.NotContains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "Small", "the list faded out again")
 }
 
+// TestAListDrawnAnewSaysWhatWent deletes a row of a list the page draws
+// anew after every change: the answer names the row that went, not the
+// elements the page replaced, and the delete ran once.
+func TestAListDrawnAnewSaysWhatWent(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/todos.html")
+
+	a := interact(t, cs, map[string]any{"query": "Delete near Walk the dog", "action": "click", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.True(t, strings.HasPrefix(a.Change.Summary, `redrawn: "Walk the dog Delete" gone`), a.Change.Summary)
+	assert.NotContains(t, a.Change.Summary, "added")
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.del"}))
+}
+
 func TestDragByRef(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
