@@ -260,20 +260,28 @@
         gone = [...was.el.children].map(wordsOf);
         came = [...now.children].map(wordsOf);
       }
-      const left = [...came];
-      const goneOnly = gone.filter((t) => {
-        const i = left.indexOf(t);
-        if (i < 0) return true;
-        left.splice(i, 1);
-        return false;
-      });
-      if (goneOnly.length + left.length > QUOTED) return undefined;
-      const kept = gone.filter((t) => !goneOnly.includes(t));
-      const order = came.filter((t) => !left.includes(t));
+      // Each item gone is matched to the first item come of the same words;
+      // kept holds where the matched ones came, in the order they had.
+      const taken = came.map(() => false);
+      /** @type {string[]} */
+      const goneOnly = [];
+      /** @type {number[]} */
+      const kept = [];
+      for (const t of gone) {
+        const i = came.findIndex((c, j) => !taken[j] && c === t);
+        if (i < 0) {
+          goneOnly.push(t);
+        } else {
+          taken[i] = true;
+          kept.push(i);
+        }
+      }
+      const cameOnly = came.filter((_, j) => !taken[j]);
+      if (goneOnly.length + cameOnly.length > QUOTED) return undefined;
       return {
         gone: goneOnly.filter(Boolean).map((t) => JSON.stringify(t)),
-        came: left.filter(Boolean).map((t) => JSON.stringify(t)),
-        reordered: kept.join('\n') !== order.join('\n'),
+        came: cameOnly.filter(Boolean).map((t) => JSON.stringify(t)),
+        reordered: kept.some((j, k) => k > 0 && j < kept[k - 1]),
       };
     }
 

@@ -218,8 +218,12 @@ test('a list drawn anew says which of its items went and came, not how many elem
   assert.deepEqual(redraw(['Buy milk', 'Write report', 'Call Ann']), { gone: [], came: ['"Call Ann"'], reordered: false });
   assert.deepEqual(redraw(['Write report', 'Buy milk', 'Call Ann']), { gone: [], came: [], reordered: true });
   assert.equal(redraw(['a', 'b', 'c', 'd']), undefined, 'more changed than a quote says');
+  redraw(['Delete', 'Delete', 'Keep']);
+  assert.deepEqual(redraw(['Delete', 'Keep']), { gone: ['"Delete"'], came: [], reordered: false }, 'items of the same words are told apart');
+  assert.deepEqual(redraw(['Keep', 'Delete']), { gone: [], came: [], reordered: true });
 
   // One list put in place of another: its items are weighed.
+  redraw(['a', 'b', 'c', 'd']);
   const { watch } = page.ok('watch', { ref });
   const ul = page.document.createElement('ul');
   ul.id = 'l';
