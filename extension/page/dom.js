@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE,
-    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -525,16 +525,6 @@
     }
     if (right <= left || bottom <= top) return undefined;
     return { x: left, y: top, width: right - left, height: bottom - top };
-  }
-
-  /**
-   * The element el is laid out in: its slot when it is slotted, the host
-   * of the shadow root it is the top of.
-   * @param {Element} el
-   * @returns {Element | null}
-   */
-  function layoutParent(el) {
-    return el.assignedSlot ?? el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host ?? null;
   }
 
   /**

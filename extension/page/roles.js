@@ -654,7 +654,10 @@
    */
   function visible(el) {
     // An image map's area has no box: a person sees it as part of its image.
-    if (el.tagName === 'AREA') return !!mapImage(el) && visible(/** @type {Element} */ (mapImage(el)));
+    if (el.tagName === 'AREA') {
+      const img = mapImage(el);
+      return !!img && visible(img);
+    }
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden, opacity 0 anywhere above.
     if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return true;
@@ -684,6 +687,16 @@
   }
 
   /**
+   * The element el is laid out in: its slot when it is slotted, the host
+   * of the shadow root it is the top of.
+   * @param {Element} el
+   * @returns {Element | null}
+   */
+  function layoutParent(el) {
+    return el.assignedSlot ?? el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host ?? null;
+  }
+
+  /**
    * Whether el is a containing block for the absolutely positioned
    * elements in it: they are drawn, and clipped, within it.
    * @param {CSSStyleDeclaration} cs el's computed style
@@ -710,13 +723,12 @@
       }
       return v;
     };
-    const parent = (/** @type {Element} */ e) => e.assignedSlot ?? e.parentElement ?? /** @type {ShadowRoot | null} */ (e.parentNode)?.host ?? null;
     // Most elements are in no such panel: say so before reading any style.
     let any = false;
-    for (let a = parent(el); a && !any; a = parent(a)) any = clips(a);
+    for (let a = layoutParent(el); a && !any; a = layoutParent(a)) any = clips(a);
     if (!any) return false;
     let absolute = false;
-    for (let e = el, a = parent(el); a; e = a, a = parent(a)) {
+    for (let e = el, a = layoutParent(el); a; e = a, a = layoutParent(a)) {
       const position = getComputedStyle(e).position;
       if (position === 'fixed') return false;
       if (position === 'absolute') absolute = true;
@@ -984,7 +996,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, containsAbsolute, clippedAway, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

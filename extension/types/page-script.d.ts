@@ -131,6 +131,8 @@ interface PageRoles {
   containsAbsolute(cs: CSSStyleDeclaration): boolean;
   /** Whether an ancestor that clipsAll hides el, as el's containing blocks pass through it. */
   clippedAway(el: Element, memo?: Map<Element, boolean>): boolean;
+  /** The element el is laid out in: its slot, its parent, or its shadow root's host. */
+  layoutParent(el: Element): Element | null;
   /** The image an area's map is drawn on. */
   mapImage(area: Element): HTMLImageElement | null;
   /** Whether el takes no input now: :disabled, aria-disabled, or inert. */
