@@ -111,7 +111,7 @@
           if (n.nodeType === Node.ELEMENT_NODE) {
             this.removed++;
             const d = /** @type {Element} */ (n);
-            if (this.removedEls.length < REDRAWN_MAX && !inBanner(d)) this.removedEls.push({ el: d, text: wordsOf(d) });
+            if (this.removedEls.length < REDRAWN_MAX && !inBanner(d)) this.removedEls.push({ el: d, text: textKey(d) });
           } else if (n.nodeType === Node.TEXT_NODE) {
             this.texts++;
           }
@@ -216,7 +216,7 @@
         addedText: this.quoted(this.added, this.addedEls.slice(0, QUOTED), said, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
-          .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(r.text)),
+          .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
         redrawn: this.redrawn(),
         shownText: this.quoted(appeared.length, appeared, said, told),
         urlChanged: location.href !== this.url,
@@ -251,14 +251,15 @@
       const cameEls = this.addedEls.filter((e) => e.isConnected && !removed.has(e) && !inBanner(e));
       if (!goneEls.length || !cameEls.length) return undefined;
       let gone = goneEls.map((r) => r.text);
-      let came = cameEls.map(wordsOf);
+      let came = cameEls.map(textKey);
       const [was] = goneEls;
       const [now] = cameEls;
-      if (goneEls.length === 1 && cameEls.length === 1 && was.el.tagName === now.tagName &&
-        was.el.childElementCount + now.childElementCount <= 2 * REDRAWN_MAX) {
+      const items = was.el.childElementCount + now.childElementCount;
+      if (goneEls.length === 1 && cameEls.length === 1 && was.el.tagName === now.tagName && items > 0 &&
+        items <= 2 * REDRAWN_MAX && gone[0] !== came[0] && onlyItems(was.el) && onlyItems(now)) {
         // One list put in place of another: weigh their items.
-        gone = [...was.el.children].map(wordsOf);
-        came = [...now.children].map(wordsOf);
+        gone = [...was.el.children].map(textKey);
+        came = [...now.children].map(textKey);
       }
       // Each item gone is matched to the first item come of the same words;
       // kept holds where the matched ones came, in the order they had.
@@ -279,8 +280,8 @@
       const cameOnly = came.filter((_, j) => !taken[j]);
       if (goneOnly.length + cameOnly.length > QUOTED) return undefined;
       return {
-        gone: goneOnly.filter(Boolean).map((t) => JSON.stringify(t)),
-        came: cameOnly.filter(Boolean).map((t) => JSON.stringify(t)),
+        gone: goneOnly.filter(Boolean).map((t) => JSON.stringify(words(t, QUOTED_MAX))),
+        came: cameOnly.filter(Boolean).map((t) => JSON.stringify(words(t, QUOTED_MAX))),
         reordered: kept.some((j, k) => k > 0 && j < kept[k - 1]),
       };
     }
@@ -385,11 +386,25 @@
   const REDRAWN_MAX = 50;
 
   /**
-   * The words of an element, as a quote gives them.
+   * The words of an element, white space folded, as elements are weighed
+   * by them: enough to tell two rows apart, not a whole page's.
    * @param {Element} el
    */
-  function wordsOf(el) {
-    return words((el.textContent ?? '').replace(/\s+/g, ' ').trim(), QUOTED_MAX);
+  function textKey(el) {
+    return (el.textContent ?? '').slice(0, TEXT_KEY_MAX).replace(/\s+/g, ' ').trim();
+  }
+
+  /** How much of an element's text textKey reads. */
+  const TEXT_KEY_MAX = 2000;
+
+  /**
+   * Whether all of el's words are in its child elements (a list's are in
+   * its items): none in text of its own.
+   * @param {Element} el
+   */
+  function onlyItems(el) {
+    for (const n of el.childNodes) if (n.nodeType === Node.TEXT_NODE && n.nodeValue?.trim()) return false;
+    return true;
   }
 
   /** How many elements around a watched element are looked at. */

@@ -221,6 +221,22 @@ test('a list drawn anew says which of its items went and came, not how many elem
   redraw(['Delete', 'Delete', 'Keep']);
   assert.deepEqual(redraw(['Delete', 'Keep']), { gone: ['"Delete"'], came: [], reordered: false }, 'items of the same words are told apart');
   assert.deepEqual(redraw(['Keep', 'Delete']), { gone: [], came: [], reordered: true });
+  const long = 'Order 1234 shipped to Ann Lovelace, 12 Analytical Engine Road, London: qty';
+  redraw([`${long} 1`]);
+  assert.deepEqual(redraw([`${long} 2`]), { gone: [`"${long.slice(0, 56)}…"`], came: [`"${long.slice(0, 56)}…"`], reordered: false },
+    'rows are weighed by all their words, not by their quotes');
+
+  // A row put in place of another is weighed whole when it has words of its own.
+  const { watch: w1 } = page.ok('watch', { ref });
+  const row = li('Qty 2 ');
+  row.append(Object.assign(page.document.createElement('button'), { textContent: 'Delete' }));
+  const old = li('Qty 1 ');
+  old.append(Object.assign(page.document.createElement('button'), { textContent: 'Delete' }));
+  page.$('#l').replaceChildren(old);
+  page.ok('changes', { watch: w1, stop: true });
+  const { watch: w3 } = page.ok('watch', { ref });
+  old.replaceWith(row);
+  assert.deepEqual(page.ok('changes', { watch: w3, stop: true }).redrawn, { gone: ['"Qty 1 Delete"'], came: ['"Qty 2 Delete"'], reordered: false });
 
   // One list put in place of another: its items are weighed.
   redraw(['a', 'b', 'c', 'd']);
