@@ -793,6 +793,8 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	err := fails(t, cs, "interact", map[string]any{"query": "Return policy", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Message, "is not visible")
 	assert.Equal(t, "0", runs("returns"))
+	// wait_for sees as read_page does.
+	ok(t, cs, "wait_for", map[string]any{"selector": "#returns", "state": "hidden", "timeoutMs": 1000, "tabId": tab})
 
 	interact(t, cs, map[string]any{"ref": refOf(t, tree, `button "Chat with us"`), "action": "click", "tabId": tab})
 	assert.Equal(t, "1", runs("chat"), "the button drawn out of the collapsed bar takes the click")
@@ -800,6 +802,7 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	open := interact(t, cs, map[string]any{"query": "Shipping details", "action": "click", "tabId": tab})
 	require.NotNil(t, open.Change, "%+v", open)
 	assert.True(t, strings.HasPrefix(open.Change.Summary, `now expanded, 2 elements shown: "Ships in 3 days.", "Return policy"`), open.Change.Summary)
+	ok(t, cs, "wait_for", map[string]any{"selector": "#returns", "state": "visible", "timeoutMs": 1000, "tabId": tab})
 	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	interact(t, cs, map[string]any{"ref": refOf(t, tree, `link "Return policy"`), "action": "click", "tabId": tab})
 	assert.Equal(t, "1", runs("returns"))

@@ -478,13 +478,14 @@
       } catch {
         throw new PageError('bad_request', `selector ${c.selector} is not valid CSS`);
       }
-      const shown = els.filter((e) => visible(e));
+      const seenNow = seen(els);
+      const shown = els.filter((_, i) => seenNow[i]);
       return stateCheck(c.state ?? 'visible', els.length, shown.length, `selector ${c.selector}`, shown[0] ?? els[0]);
     }
     if (c.ref !== undefined) {
       const el = lookup(c.ref);
       const attached = !!el?.isConnected;
-      const shown = attached && el ? visible(el) : false;
+      const shown = attached && el ? seen([el])[0] : false;
       return stateCheck(c.state ?? 'visible', attached ? 1 : 0, shown ? 1 : 0, `ref e${c.ref}`, el);
     }
     throw new PageError('bad_request', 'nothing to wait for');
