@@ -771,7 +771,8 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 
 // TestACollapsedPanelShowsNothing reads and acts on an accordion whose
 // panel is collapsed to no height: read_page shows none of it, a click on
-// what is in it is refused as not visible (nothing is clicked), and the
+// what is in it is refused as hidden, naming the toggle that opens it
+// (nothing is clicked), and the
 // toggle's answer, once its transition ends, says what it showed and hid.
 // The page is an app shell whose body has no height and hides its
 // overflow: all of it still shows, and so does a button drawn out of a bar
@@ -790,8 +791,12 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.NotContains(t, tree, "Ships in 3 days", tree)
 	assert.NotContains(t, tree, "Offline", tree)
 	assert.Contains(t, tree, "Total: $20")
-	err := fails(t, cs, "interact", map[string]any{"query": "Return policy", "action": "click", "tabId": tab}, protocol.CodeBadRequest)
-	assert.Contains(t, err.Message, "is not visible")
+	// Asked for by name, it is there but hidden, and the toggle that
+	// opens its panel (aria-controls) is what shows it.
+	toggle := refOf(t, tree, `button "Shipping details"`)
+	err := fails(t, cs, "interact", map[string]any{"query": "Return policy", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+	assert.Contains(t, err.Message, `link "Return policy" is there but hidden`)
+	assert.Contains(t, err.Hint, "click "+toggle)
 	assert.Equal(t, "0", runs("returns"))
 	// wait_for sees as read_page does.
 	ok(t, cs, "wait_for", map[string]any{"selector": "#returns", "state": "hidden", "timeoutMs": 1000, "tabId": tab})

@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -115,6 +115,12 @@
     if (![...hits.values()].some((h) => h.score >= 60)) {
       for (const { el, score, why } of inContext(q)) add(el, score, why);
     }
+    // A match inside a panel collapsed to no height is there but hidden,
+    // as read_page leaves it out: said as one, with what opens the panel.
+    /** @type {Map<Element, boolean>} */
+    const memo = new Map();
+    const folded = [...hits.keys()].filter((el) => clippedAway(el, memo));
+    for (const el of folded) hits.delete(el);
     const ranked = [...hits].sort((a, b) => b[1].score - a[1].score ||
       (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
     const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
@@ -122,7 +128,8 @@
       const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
-    return { candidates, total: hits.size, hidden: hits.size ? undefined : hiddenMatch(readings), ...handed() };
+    const hidden = hits.size ? undefined : folded.length ? hiddenAt(folded[0]) : hiddenMatch(readings);
+    return { candidates, total: hits.size, hidden, ...handed() };
   }
 
   /**
@@ -135,7 +142,8 @@
    */
   function showerOf(el) {
     for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
-      if (visible(e)) {
+      // A panel collapsed to no height shows nothing to hover or click.
+      if (visible(e) && !clipsAll(e) && !clippedAway(e)) {
         const summary = e.tagName === 'DETAILS' && !(/** @type {HTMLDetailsElement} */ (e).open) ? e.querySelector(':scope > summary') : null;
         return summary ?? e;
       }
@@ -160,17 +168,26 @@
       // Text under a hidden element is hidden too: the name is its content.
       const name = clip(nameOf(el, role) || el.textContent || '').toLowerCase();
       if (!readings.some((r) => r.name && r.name === name && (!r.role || r.role === role))) continue;
-      // In a dialog that is not open, the dialog is where it is: what
-      // opens it is the page's own button, not something around it.
-      const dialog = el.closest('dialog, [role="dialog"], [role="alertdialog"]');
-      if (dialog && !visible(dialog)) return { name: describe(el), closedIn: describe(dialog) };
-      const holder = showerOf(el);
-      // A holder so large it is the page (the body, main) shows nothing on hover.
-      if (!holder || holder === document.body || holder === document.documentElement ||
-        wordier(holder, PLACE_MAX)) return { name: describe(el) };
-      return { name: describe(el), holder: { ref: `e${refFor(holder)}`, name: describe(holder) } };
+      return hiddenAt(el);
     }
     return undefined;
+  }
+
+  /**
+   * What a hidden match says: the control, and where a person would look
+   * for it.
+   * @param {Element} el
+   */
+  function hiddenAt(el) {
+    // In a dialog that is not open, the dialog is where it is: what
+    // opens it is the page's own button, not something around it.
+    const dialog = el.closest('dialog, [role="dialog"], [role="alertdialog"]');
+    if (dialog && !visible(dialog)) return { name: describe(el), closedIn: describe(dialog) };
+    const holder = showerOf(el);
+    // A holder so large it is the page (the body, main) shows nothing on hover.
+    if (!holder || holder === document.body || holder === document.documentElement ||
+      wordier(holder, PLACE_MAX)) return { name: describe(el) };
+    return { name: describe(el), holder: { ref: `e${refFor(holder)}`, name: describe(holder) } };
   }
 
   /** How far up near looks for a heading. */
