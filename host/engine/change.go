@@ -74,6 +74,16 @@ func inputEffects(in browser.Inputted) effects {
 		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning, changes: in.Changes}
 }
 
+// valueSet is a write's summary when nothing but the control's value changed.
+const valueSet = "input delivered; the value is set, nothing else changed"
+
+// saidIn reports whether summary already says what the page's account
+// changes says, so a result need not carry both: every call pays for it.
+// "No visible change" is what valueSet and "input delivered" say.
+func saidIn(summary, changes string) bool {
+	return strings.Contains(summary, strings.TrimPrefix(changes, "no visible change"))
+}
+
 // changeOf says what input on tab did, and the call that obviously comes
 // next.
 func changeOf(tab int, e effects) (change, []nextAction) {
@@ -140,7 +150,7 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 	// not move…". A control's own value is not counted in it.
 	summary := "input delivered; " + e.changes
 	if e.wrote {
-		summary = "input delivered; the value is set, nothing else changed" + strings.TrimPrefix(e.changes, "no visible change")
+		summary = valueSet + strings.TrimPrefix(e.changes, "no visible change")
 	}
 	if e.threw {
 		// Nothing changed because the page's own handler failed: say so,

@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -108,8 +107,8 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 		return nil, out.NavigationBlocked.Error()
 	}
 	ch, next := changeOf(tab, inputEffects(out))
-	if strings.Contains(ch.Summary, strings.TrimPrefix(out.Changes, "no visible change")) {
-		out.Changes = "" // said once, in the summary
+	if saidIn(ch.Summary, out.Changes) {
+		out.Changes = ""
 	}
 	return jsonResult(struct {
 		Action string `json:"action"`

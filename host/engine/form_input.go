@@ -141,9 +141,6 @@ type fillChanges struct {
 	next      []nextAction
 }
 
-// valueSet is a fill's summary when nothing but its value changed.
-const valueSet = "input delivered; the value is set, nothing else changed"
-
 // ownState is the part of a summary that says the control's own state
 // changed ("now checked, "): form_input's field result says it as the value.
 var ownState = regexp.MustCompile(`^now (?:un)?(?:checked|selected|pressed)(?:, |$)`)

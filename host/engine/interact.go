@@ -167,9 +167,7 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 	case done.Delivered != nil && *done.Delivered:
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next
-		if strings.Contains(ch.Summary, strings.TrimPrefix(done.Changes, "no visible change")) {
-			// Said once, in the summary ("the value is set, nothing else
-			// changed" says "no visible change"): every call pays for the result.
+		if saidIn(ch.Summary, done.Changes) {
 			out.Changes = ""
 		}
 		if out.Navigated != nil && !*out.Navigated {
