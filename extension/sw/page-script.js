@@ -51,6 +51,41 @@ navigation.onCommit((tabId) => {
 });
 
 /**
+ * Each tab's marking of its new document's clickables, begun when the agent's
+ * navigation of it loaded (markAhead); a read waits for it rather than ask
+ * the debugger again.
+ * @type {Map<number, Promise<void>>}
+ */
+const markingAhead = new Map();
+
+/** How long marking ahead may take before it gives up. */
+const MARK_AHEAD_MS = 5000;
+
+/**
+ * Begins marking the clickables of the document the agent's navigation of
+ * tabId just loaded. Marking takes a few round trips to the DOM debugger,
+ * and a read usually follows such a load: marked now, while the
+ * navigation's answer travels to the agent and the read travels back, the
+ * marks are fresh when the read comes (page/tree.js marksFresh) and it
+ * walks at once.
+ * @param {number} tabId
+ */
+export function markAhead(tabId) {
+  // A dialog the page opens holds the debugger's questions until answered;
+  // the read that waits on this one is refused at once instead.
+  const stop = new AbortController();
+  const dialog = dialogs.next(tabId);
+  dialog.opened.then(() => stop.abort());
+  const signal = AbortSignal.any([stop.signal, AbortSignal.timeout(MARK_AHEAD_MS)]);
+  const ahead = clickables.mark(tabId, signal).then(() => {}, () => {});
+  markingAhead.set(tabId, ahead);
+  ahead.finally(() => {
+    dialog.cancel();
+    if (markingAhead.get(tabId) === ahead) markingAhead.delete(tabId);
+  });
+}
+
+/**
  * Injects the page script's files, together and in order, into target's
  * isolated world. A frame that has them already keeps its own (and its
  * refs).
@@ -67,6 +102,7 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   book.forget(tabId);
   places.delete(tabId);
   chains.delete(tabId);
+  markingAhead.delete(tabId);
   save();
 });
 
@@ -203,6 +239,11 @@ export function snapshot(tabId, signal) {
   return serialized(tabId, async () => {
     // A page under a dialog runs nothing, the debugger's questions included.
     ready(tabId);
+    const ahead = markingAhead.get(tabId);
+    if (ahead) {
+      await raceSignal(ahead, signal);
+      ready(tabId);
+    }
     // Elements a script listens on get refs: marked before the walk when
     // the page script is there already, else after a first walk that puts
     // it there, and then walked again if that changes the tree.

@@ -72,6 +72,9 @@ func TabGo(tab int, direction string, timeout time.Duration) Command[Page] {
 // for the engine to mask, never to show.
 type Secrets struct {
 	Values []string `json:"values"`
+	// URL is where the tab is: the call's audit entry names its origin
+	// when no other answer said it.
+	URL string `json:"url"`
 }
 
 // ProfileSecrets reads tab's site's secrets (profile.secrets).

@@ -537,7 +537,11 @@ func TestAClosedCurrentTabFallsBackToAnother(t *testing.T) {
 	assert.Equal(t, []string{"tab.list", "tab.navigate"}, fb.actions(),
 		"the gate picks a tab that is there before anything is sent to one")
 
-	// An explicit tabId is never second-guessed, and nothing reaches it.
+	// An explicit tabId is never second-guessed. navigate's first step is a
+	// command to the tab, which the extension's router refuses before it
+	// runs; a tool that does more first has the gate look the tab up.
 	wantError(t, run(t, e, "navigate", `{"url":"http://127.0.0.1/","tabId":99}`), protocol.CodeTabNotFound)
-	assert.Equal(t, "tab.get", fb.last().Action)
+	assert.Equal(t, "tab.navigate", fb.last().Action)
+	wantError(t, run(t, e, "find", `{"query":"Go","tabId":99}`), protocol.CodeTabNotFound)
+	assert.Equal(t, "tab.get", fb.last().Action, "nothing reached tab 99")
 }

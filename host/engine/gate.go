@@ -22,6 +22,10 @@ type target struct {
 	tab  int  // the tabId argument; 0: the agent's current tab
 	open bool // with no tab at all, the handler opens one (navigate)
 	none bool // this call touches no tab (read_page reading on from a cursor)
+	// sent: the handler's first step is a command to the tab, which the
+	// extension's router refuses unless the tab is the agent's: the gate
+	// need not look it up first (a round trip on the calls made most).
+	sent bool
 }
 
 func (a tabArgs) target() target { return target{tab: a.TabID} }
@@ -58,7 +62,9 @@ func withTab(shape []func(*jsonschema.Schema)) []func(*jsonschema.Schema) {
 //     up (tab.get), a guessed one (no tabId) is picked from the group's
 //     listing, before anything is sent to it. So no command has touched a
 //     page when a tab is refused, and nothing ever runs a handler a second
-//     time (the extension's router checks each command's tab again);
+//     time. The extension's router checks each command's tab again, so a
+//     tool whose first step is a command to the tab (target.sent) is not
+//     looked up first: its command is refused before it runs;
 //   - the person does not hold it: a tab in a handoff, or one whose page
 //     waits for the person's answer to a question, is refused with
 //     conflict, whatever the tool, reading included.
@@ -92,7 +98,7 @@ func (c *call) gate(ctx context.Context, t target) (int, error) {
 	if err := c.engine.heldByPerson(tab); err != nil {
 		return 0, err
 	}
-	if t.tab != 0 {
+	if t.tab != 0 && !t.sent {
 		got, err := browser.TabGet(tab).Run(ctx, c)
 		if err != nil {
 			return 0, err

@@ -17,7 +17,7 @@ type navigateIn struct {
 }
 
 // navigate opens a tab when the agent has none.
-func (in navigateIn) target() target { return target{tab: in.TabID, open: true} }
+func (in navigateIn) target() target { return target{tab: in.TabID, open: true, sent: true} }
 
 func (in *navigateIn) validate() error {
 	switch in.URL {

@@ -29,7 +29,9 @@ type readPageIn struct {
 }
 
 // Reading on from a cursor touches no tab: the read is kept.
-func (in readPageIn) target() target { return target{tab: in.TabID, none: in.Cursor != ""} }
+func (in readPageIn) target() target {
+	return target{tab: in.TabID, none: in.Cursor != "", sent: true}
+}
 
 func (in *readPageIn) validate() error {
 	if in.MaxChars == 0 {
@@ -103,6 +105,7 @@ func (c *call) readTree(ctx context.Context, tab int, r treeRead) (*pagetree.Sna
 	if err != nil {
 		return nil, err
 	}
+	c.touch(tab, pt.URL)
 	// A read of one element is a look up close: its links are written whole.
 	f := pagetree.Options{Interactive: r.filter == "interactive", MaxDepth: r.depth, NoValues: r.noValues, FullLinks: r.ref != "", AllOptions: r.ref != ""}
 	if u, err := url.Parse(pt.URL); err == nil {
@@ -141,6 +144,7 @@ func (c *call) readText(ctx context.Context, tab int) (*pagetree.Snapshot, error
 	if err != nil {
 		return nil, err
 	}
+	c.touch(tab, out.URL)
 	lines := strings.Split(out.Markdown, "\n")
 	if out.Markdown == "" {
 		lines = []string{"(no text)"}

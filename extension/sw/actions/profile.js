@@ -11,15 +11,17 @@ import * as dialogs from '../dialogs.js';
 
 /**
  * profile.secrets: the values of the tab's site's cookies and of its web
- * storage entries that are credentials. A page that is not http(s) has none.
+ * storage entries that are credentials, and the tab's URL (for the call's
+ * audit entry). A page that is not http(s) has none.
  * @type {TabAction}
  */
 async function secrets(_params, { tabId, tab }) {
+  const url = tab.url ?? '';
   try {
-    const u = new URL(tab.url ?? '');
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { values: [] };
+    const u = new URL(url);
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { values: [], url };
   } catch {
-    return { values: [] };
+    return { values: [], url };
   }
   // chrome.cookies, not the debugger: reading them must not attach it
   // again to a tab the person's Stop let go of.
@@ -27,7 +29,7 @@ async function secrets(_params, { tabId, tab }) {
     chrome.cookies.getAll({ url: tab.url }).catch(() => []),
     storageOf(tabId),
   ]);
-  return { values: [...new Set([...cookieValues(cookies), ...credentialValues(stored)])] };
+  return { values: [...new Set([...cookieValues(cookies), ...credentialValues(stored)])], url };
 }
 
 /**

@@ -9,6 +9,7 @@ import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
 import * as evidence from '../evidence.js';
 import * as navigation from '../navigation.js';
+import * as pageScript from '../page-script.js';
 import * as policy from '../policy.js';
 import * as popups from '../popups.js';
 import { closeTab, createTab, listTabs } from '../tab-group.js';
@@ -165,6 +166,7 @@ async function go(tabId, begin, options) {
       throw new ActionError('conflict', `a JavaScript dialog opened while the page loaded: ${dialogs.describe(d)}`,
         'call interact with action accept_dialog or dismiss_dialog; the page loads on after it');
     }
+    pageScript.markAhead(tabId);
     return /** @type {Awaited<typeof going>} */ (first);
   } catch (err) {
     const no = policy.refusedSince(tabId, start);
