@@ -240,7 +240,11 @@ func TestAClickHappensOnce(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/answers.html")
 		a := interact(t, cs, map[string]any{"query": "Check later", "action": "click", "tabId": tab})
 		require.NotNil(t, a.Change)
-		assert.Equal(t, "text changed", a.Change.Summary, "the request 300 ms after the click, and what it brought")
+		assert.Equal(t, `text changed: "Checked"`, a.Change.Summary, "the request 300 ms after the click, and what it brought")
+
+		a = interact(t, cs, map[string]any{"query": "Copy link", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, `it now reads "Copied"`, a.Change.Summary, "the button's own words")
 
 		a = interact(t, cs, map[string]any{"query": "Open later", "action": "click", "tabId": tab})
 		require.NotNil(t, a.Change)

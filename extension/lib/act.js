@@ -67,6 +67,8 @@ function changed(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
   const now = became(r.state?.was, r.state?.now);
   if (now.length) parts.push(`now ${now.join(', ')}`);
+  // The element's own words: "Copy" that turned "Copied".
+  if (r.renamed) parts.push(`it now reads ${JSON.stringify(r.renamed)}`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.dialogsClosed?.length) parts.push(`dialog closed: ${r.dialogsClosed.join(', ')}`);
@@ -93,7 +95,9 @@ function changed(r, downloads = []) {
     parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown${quoted}`);
   }
   if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);
-  if (r.texts && !r.added && !r.removed && !r.said?.length) parts.push('text changed');
+  if (r.texts && !r.added && !r.removed && !r.said?.length) {
+    parts.push(r.textText?.length ? `text changed: ${r.textText.join(', ')}` : 'text changed');
+  }
   if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');

@@ -34,6 +34,9 @@ test('summarize says what changed in one line', () => {
     'redrawn: "Call Ann" new, the rest in another order');
   assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: [], reordered: false } }), 'redrawn, the same words');
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
+  assert.equal(summarize({ texts: 2, textText: ['"Checked"'] }), 'text changed: "Checked"', 'a few are quoted');
+  assert.equal(summarize({ renamed: 'Copied' }), 'it now reads "Copied"', "the element's own words");
+  assert.equal(summarize({ renamed: 'Following', texts: 1, added: 1 }), 'it now reads "Following", 1 element added');
   assert.equal(summarize({ texts: 1, said: ['status "Saved"'] }), 'it says status "Saved"', 'what changed, word for word');
   assert.equal(summarize({ added: 1, said: ['alert "Wrong password"'] }), 'it says alert "Wrong password", 1 element added');
   assert.equal(summarize({ shown: 3, hidden: 1 }), '3 elements shown, 1 hidden', 'a menu that opens on hover');

@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, describe, textOf, words } = oc.roles;
+  const { isInput, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words } = oc.roles;
   const { deepActive } = oc.dom;
   const { states } = oc.tree;
 
@@ -27,6 +27,11 @@
       this.attrs = 0;
       this.ownAttrs = 0;
       this.texts = 0;
+      // Text changes inside the element itself: its words, said whole.
+      this.ownTexts = 0;
+      /** The elements whose own text changed, to quote when few. @type {Set<Element>} */
+      this.textEls = new Set();
+      this.name = ownWords(el);
       // The dialogs a person sees now: one that shows later opened, as the
       // action's doing, whether it was added, unhidden or shown modal.
       // Named now: a dialog that closes has no words a person sees.
@@ -93,13 +98,18 @@
           continue;
         }
         this.heard(r);
+        const own = !!this.el?.contains(r.target);
         if (r.type === 'characterData') {
           this.texts++;
+          if (own) this.ownTexts++;
+          this.textIn(r.target.parentElement);
           continue;
         }
         for (const n of r.addedNodes) {
           if (n.nodeType === Node.TEXT_NODE) {
             this.texts++;
+            if (own) this.ownTexts++;
+            this.textIn(/** @type {Element} */ (r.target));
             continue;
           }
           if (n.nodeType !== Node.ELEMENT_NODE) continue;
@@ -114,9 +124,19 @@
             if (this.removedEls.length < REDRAWN_MAX && !inBanner(d)) this.removedEls.push({ el: d, text: textKey(d) });
           } else if (n.nodeType === Node.TEXT_NODE) {
             this.texts++;
+            if (own) this.ownTexts++;
           }
         }
       }
+    }
+
+    /**
+     * Keeps an element whose words changed (a "Checked" written into a
+     * paragraph), the first few.
+     * @param {Element | null} at
+     */
+    textIn(at) {
+      if (at && this.textEls.size <= QUOTED) this.textEls.add(at);
     }
 
     /**
@@ -201,6 +221,9 @@
       const now = alive ? stateOf(el) : undefined;
       // A state that changed says what the element's own attributes did.
       const restated = !!now && JSON.stringify(now) !== JSON.stringify(this.was);
+      // Words that changed on the element itself say what its text did.
+      const name = alive && this.name ? ownWords(el) : '';
+      const renamed = name && name !== this.name ? words(name, QUOTED_MAX) : undefined;
       return {
         shown,
         hidden,
@@ -209,7 +232,11 @@
         added: this.added,
         removed: this.removed,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
-        texts: this.texts,
+        texts: this.texts - (renamed ? this.ownTexts : 0),
+        // Not the element's own, when its words are said whole.
+        textText: this.quoted(this.textEls.size,
+          [...this.textEls].filter((e) => !(renamed && el?.contains(e))), said, told),
+        renamed,
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
@@ -334,6 +361,18 @@
     if (a instanceof CSSTransition) return [a.transitionProperty.replace(/-([a-z])/g, (_, c) => c.toUpperCase())];
     const frames = a.effect instanceof KeyframeEffect ? a.effect.getKeyframes() : [];
     return [...new Set(frames.flatMap((f) => Object.keys(f)))];
+  }
+
+  /**
+   * The words a person reads on el, which acting on it may change (a
+   * button's "Copy" that turns "Copied"): its name. '' for a field, whose
+   * name is its label and its words its value, and for an editor.
+   * @param {Element | null} el
+   * @returns {string}
+   */
+  function ownWords(el) {
+    if (!el || isInput(el) || /** @type {HTMLElement} */ (el).isContentEditable) return '';
+    return ['TEXTAREA', 'SELECT'].includes(el.tagName) ? '' : nameOf(el, roleOf(el));
   }
 
   /**
