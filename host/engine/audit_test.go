@@ -11,6 +11,7 @@ import (
 
 	"github.com/openchrome/openchrome/host/audit"
 	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -23,7 +24,7 @@ func TestEveryCallIsAuditedWithoutItsArguments(t *testing.T) {
 	require.NoError(t, err)
 	page := []browser.Tab{{TabID: 7, URL: "https://shop.example.com:8443/cart?session=abc123def456", Active: true}}
 	e, _ := newEngineWith(t, Options{Audit: log}, protocol.Version, tabs(page, func(cmd protocol.Command) (any, *protocol.Error) {
-		if cmd.Action == "tab.get" {
+		if tabOf(cmd) != 7 { // as the extension's router refuses any command to it
 			return nil, protocol.Errorf(protocol.CodeTabNotFound, "no tab %d", tabOf(cmd))
 		}
 		return map[string]any{"type": "string", "value": "the page's secret answer"}, nil
@@ -58,4 +59,36 @@ func TestEveryCallIsAuditedWithoutItsArguments(t *testing.T) {
 	require.Len(t, shown, 3)
 	assert.Equal(t, "tabs_context", shown[0].Tool, "newest first")
 	assert.Equal(t, "tab_not_found", shown[1].Error)
+}
+
+// TestASentToolIsAuditedWhereItsTabIs: a tool whose first step is a command
+// to the tab skips the gate's look-up; where the tab is still reaches the
+// audit log, from profile.secrets' answer, or, when the person lets
+// secrets show and none is asked, from a look-up after the call.
+func TestASentToolIsAuditedWhereItsTabIs(t *testing.T) {
+	home := ledger.Home(t.TempDir())
+	path := filepath.Join(t.TempDir(), "audit.jsonl")
+	log, err := audit.Open(path, 0)
+	require.NoError(t, err)
+	page := []browser.Tab{{TabID: 7, URL: "https://shop.example.com/cart"}}
+	e, fb := newEngineWith(t, Options{Home: home, Audit: log}, protocol.Version, tabs(page, func(cmd protocol.Command) (any, *protocol.Error) {
+		if cmd.Action == "profile.secrets" {
+			return browser.Secrets{URL: "https://shop.example.com/cart"}, nil
+		}
+		return map[string]any{"type": "number", "value": 1}, nil
+	}))
+	run(t, e, "javascript_tool", `{"tabId":7,"code":"1"}`)
+	assert.Equal(t, []string{"page.evaluate"}, fb.actions(), "no look-up before the command, nor after: profile.secrets said where")
+
+	require.NoError(t, os.WriteFile(home.ConfigFile(), []byte(`{"revealProfileSecrets": true}`), 0o600))
+	run(t, e, "javascript_tool", `{"tabId":7,"code":"1"}`)
+	assert.Equal(t, "tab.get", fb.last().Action, "looked up after the call, for its audit entry")
+	require.NoError(t, log.Close())
+
+	entries, err := audit.Recent(path, 10)
+	require.NoError(t, err)
+	require.Len(t, entries, 2)
+	for _, en := range entries {
+		assert.Equal(t, "https://shop.example.com", en.Origin)
+	}
 }

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/browser"
@@ -19,6 +20,8 @@ type call struct {
 	// the activity and the audit log.
 	touched    int
 	touchedURL string
+	located    bool // where touched is was asked: touchedURL is the answer
+
 	// profile masks the secrets of touched's site, once read
 	// (profileSecrets).
 	profile    *redact.Redactor
@@ -33,7 +36,25 @@ type call struct {
 
 // touch records the tab the call acts on, and where that tab is.
 func (c *call) touch(tab int, url string) {
-	c.touched, c.touchedURL = tab, url
+	c.touched, c.touchedURL, c.located = tab, url, true
+}
+
+// locate learns where the tab the call touched is, for its audit entry,
+// when no answer said: the gate looks up no tab for a tool whose first step
+// is a command to it (target.sent), and profile.secrets, which says where
+// the tab is, is not asked when the person lets secrets show.
+func (c *call) locate(ctx context.Context, res *protocol.ToolResult) {
+	if c.touched == 0 || c.located || c.engine.browsers == nil {
+		return
+	}
+	if code := errorCode(res); code == string(protocol.CodeTabNotFound) || code == string(protocol.CodeTabNotAllowed) {
+		return // nowhere the agent may know of
+	}
+	ctx, done := context.WithTimeout(context.WithoutCancel(ctx), time.Second)
+	defer done()
+	if got, err := browser.TabGet(c.touched).Run(ctx, c); err == nil {
+		c.touch(c.touched, got.URL)
+	}
 }
 
 // A call sends its commands itself: it picks the browser and logs each.

@@ -207,6 +207,7 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 		if ticket != nil {
 			res = e.endEnvelope(ctx, c, ticket, args, res)
 		}
+		c.locate(ctx, res)
 		e.log.Info("call", "agent", bc.Agent, "tool", bc.Tool, "ms", e.now().Sub(start).Milliseconds(), "error", errorCode(res))
 		e.recordCall(c, start, res)
 	}()

@@ -18,6 +18,8 @@ type findIn struct {
 	Limit int `json:"limit,omitempty"`
 }
 
+func (in findIn) target() target { return in.sentTarget() }
+
 func (in *findIn) validate() error {
 	if strings.TrimSpace(in.Query) == "" {
 		return protocol.Errorf(protocol.CodeBadRequest, "query is empty")

@@ -30,6 +30,9 @@ type target struct {
 
 func (a tabArgs) target() target { return target{tab: a.TabID} }
 
+// sentTarget is target for a tool whose first step is a command to the tab.
+func (a tabArgs) sentTarget() target { return target{tab: a.TabID, sent: true} }
+
 // onTab is the input of a tool on a tab.
 type onTab interface{ target() target }
 
@@ -99,6 +102,7 @@ func (c *call) gate(ctx context.Context, t target) (int, error) {
 		return 0, err
 	}
 	if t.tab != 0 && !t.sent {
+		c.located = true
 		got, err := browser.TabGet(tab).Run(ctx, c)
 		if err != nil {
 			return 0, err

@@ -81,6 +81,8 @@ type interactIn struct {
 	Snapshot string `json:"snapshot,omitempty" jsonschema:"after: the tree's diff, or full"`
 }
 
+func (in interactIn) target() target { return in.sentTarget() }
+
 func (in *interactIn) validate() error { return in.step.validate() }
 
 func shapeStep(s *jsonschema.Schema) {

@@ -22,6 +22,8 @@ type javascriptIn struct {
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
 
+func (in javascriptIn) target() target { return in.sentTarget() }
+
 func javascriptTool() Tool {
 	return defineTab("javascript_tool", GroupCore,
 		"Run JavaScript in a tab's page and return the result as JSON.",

@@ -34,8 +34,8 @@ func (c *call) profileSecrets(ctx context.Context) *redact.Redactor {
 		c.engine.log.Debug("profile secrets not read", "tab", c.touched, "err", err)
 		return nil
 	}
-	if c.touchedURL == "" {
-		c.touchedURL = s.URL
+	if !c.located && s.URL != "" {
+		c.touch(c.touched, s.URL)
 	}
 	r := new(redact.Redactor)
 	for _, v := range s.Values {

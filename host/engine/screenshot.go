@@ -24,6 +24,8 @@ type screenshotIn struct {
 	Clip     *browser.Rect `json:"clip,omitempty" jsonschema:"a rectangle of the viewport, CSS pixels"`
 }
 
+func (in screenshotIn) target() target { return in.sentTarget() }
+
 func (in *screenshotIn) validate() error {
 	if n := btoi(in.FullPage) + btoi(in.Ref != "") + btoi(in.Clip != nil); n > 1 {
 		return protocol.Errorf(protocol.CodeBadRequest, "pass one of fullPage, ref and clip")

@@ -22,6 +22,8 @@ type waitForIn struct {
 	tabArgs
 }
 
+func (in waitForIn) target() target { return in.sentTarget() }
+
 func (in *waitForIn) validate() error {
 	set := 0
 	for _, given := range []bool{in.Text != nil, in.TextGone != nil, in.Ref != "", in.Selector != nil, in.URL != nil, in.Predicate != nil} {
