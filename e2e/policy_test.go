@@ -96,6 +96,10 @@ func TestTheProfilesSecretsNeverComeBack(t *testing.T) {
 			fmt.Fprint(w, `<!doctype html><title>Account</title><h1>Account</h1><p id="show"></p>
 <script>localStorage.setItem("authToken", "`+token+`");
 document.getElementById("show").textContent = "cookie " + document.cookie + " token " + localStorage.getItem("authToken");</script>`)
+		}, // A site that writes the session into its title.
+		"/echo.html": func(w http.ResponseWriter, r *http.Request) {
+			sid, _ := r.Cookie("sid")
+			fmt.Fprintf(w, `<!doctype html><title>Signed in as %s</title><h1>Echo</h1>`, sid.Value)
 		},
 	})
 	cs := e.client("e2e")
@@ -113,6 +117,16 @@ document.getElementById("show").textContent = "cookie " + document.cookie + " to
 	assert.Contains(t, outputs[1], "cookie sid=", "the page reads as it did, less the values")
 	ok(t, cs, "oc_evidence_bundle", map[string]any{"tabId": tab, "include": []string{"dom", "tree"}})
 	secretsOnDisk(t, e.home.Path("evidence"), cookie, token)
+
+	// A navigation's answer names the page's title: masked with the
+	// secrets read with the page it landed on.
+	for _, out := range []string{
+		ok(t, cs, "navigate", map[string]any{"tabId": tab, "url": srv.URL + "/echo.html"}),
+		ok(t, cs, "tabs_create", map[string]any{"url": srv.URL + "/echo.html"}),
+	} {
+		assert.Contains(t, out, "Signed in as", "the title, less the value")
+		assert.NotContains(t, out, cookie)
+	}
 
 	require.NoError(t, os.WriteFile(e.home.ConfigFile(), []byte(`{"revealProfileSecrets": true}`), 0o600))
 	assert.Contains(t, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.cookie"}), cookie,

@@ -342,7 +342,7 @@ func TestNavigateOpensATabWhenTheAgentHasNone(t *testing.T) {
 	r := run(t, e, "navigate", `{"url":"http://127.0.0.1:8080/"}`)
 	assert.JSONEq(t, `{"tabId":12,"url":"http://127.0.0.1:8080/","title":"Fixture","status":200}`, textOf(t, r))
 	assert.Equal(t, []string{"tab.list", "tab.create"}, fb.actions())
-	assert.JSONEq(t, `{"url":"http://127.0.0.1:8080/","active":true}`, string(fb.last().Params))
+	assert.JSONEq(t, `{"url":"http://127.0.0.1:8080/","active":true,"secrets":true}`, string(fb.last().Params))
 }
 
 func TestNavigateUsesTheCurrentTab(t *testing.T) {
@@ -355,15 +355,15 @@ func TestNavigateUsesTheCurrentTab(t *testing.T) {
 		return browser.Page{TabID: p.TabID, URL: "http://127.0.0.1/", Title: "T", Status: 200}, nil
 	}))
 	run(t, e, "navigate", `{"url":"http://127.0.0.1/","tabId":3}`)
-	assert.JSONEq(t, `{"tabId":3,"url":"http://127.0.0.1/"}`, string(fb.last().Params))
+	assert.JSONEq(t, `{"tabId":3,"url":"http://127.0.0.1/","secrets":true}`, string(fb.last().Params))
 
 	// The tab it last used is now current, even though 12 is the active one.
 	run(t, e, "navigate", `{"url":"reload"}`)
-	assert.JSONEq(t, `{"tabId":3,"direction":"reload"}`, string(fb.last().Params))
+	assert.JSONEq(t, `{"tabId":3,"direction":"reload","secrets":true}`, string(fb.last().Params))
 
 	// Another agent has its own current tab: the group's active one.
 	e.Call(context.Background(), bridge.NewCall("a2", "navigate", json.RawMessage(`{"url":"back","timeoutMs":5000}`), nil))
-	assert.JSONEq(t, `{"tabId":12,"direction":"back"}`, string(fb.last().Params))
+	assert.JSONEq(t, `{"tabId":12,"direction":"back","secrets":true}`, string(fb.last().Params))
 	assert.EqualValues(t, 5000, fb.last().TimeoutMs)
 }
 

@@ -58,11 +58,10 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 			cmd = browser.TabNavigate(tab, in.URL, timeout)
 		}
 	}
-	p, err := cmd.Run(ctx, c)
+	p, err := browser.WithSecrets(cmd).Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	c.setCurrentTab(p.TabID)
-	c.touch(p.TabID, p.URL)
+	c.landed(p)
 	return jsonResult(p)
 }

@@ -37,11 +37,27 @@ func (c *call) profileSecrets(ctx context.Context) *redact.Redactor {
 	if !c.located && s.URL != "" {
 		c.touch(c.touched, s.URL)
 	}
+	c.profile, c.profileTab = redactorOf(s.Values), c.touched
+	return c.profile
+}
+
+// landed takes the tab a navigation ended in as the call's (its current
+// tab, touched), and the site's secrets it read with the page as those to
+// mask the call's result with: profile.secrets is then not asked.
+func (c *call) landed(p browser.Page) {
+	c.setCurrentTab(p.TabID)
+	c.touch(p.TabID, p.URL)
+	if values, ok := p.Secrets(); ok {
+		c.profile, c.profileTab = redactorOf(values), p.TabID
+	}
+}
+
+// redactorOf masks values.
+func redactorOf(values []string) *redact.Redactor {
 	r := new(redact.Redactor)
-	for _, v := range s.Values {
+	for _, v := range values {
 		r.Add(v)
 	}
-	c.profile, c.profileTab = r, c.touched
 	return r
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 
@@ -37,4 +38,38 @@ func TestTheProfilesSecretsAreMaskedInResults(t *testing.T) {
 	assert.Contains(t, textOf(t, run(t, e, "javascript_tool", `{"tabId":7,"code":"document.cookie"}`)), cookie,
 		"the person chose to see them")
 	assert.Equal(t, 1, asked)
+}
+
+// TestANavigationsSecretsComeWithItsPage: navigate asks for the site's
+// secrets with the page it lands on, masks its answer with them, and does
+// not ask profile.secrets after; a Page never shows them.
+func TestANavigationsSecretsComeWithItsPage(t *testing.T) {
+	const token = "sess-4f9a1c2e7b"
+	asked := 0
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "about:blank"}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "profile.secrets":
+				asked++
+				return browser.Secrets{}, nil
+			case "tab.navigate":
+				// A site that puts its session in the URL (;jsessionid=).
+				return json.RawMessage(`{"tabId":7,"url":"https://shop.example/;s=` + token + `","title":"Shop","secrets":["` + token + `"]}`), nil
+			}
+			return map[string]any{}, nil
+		}))
+	text := textOf(t, run(t, e, "navigate", `{"tabId":7,"url":"https://shop.example/"}`))
+	assert.NotContains(t, text, token)
+	assert.NotContains(t, text, "secrets")
+	assert.Contains(t, text, "Shop")
+	assert.Zero(t, asked, "the secrets came with the page")
+
+	var p browser.Page
+	require.NoError(t, json.Unmarshal([]byte(`{"tabId":7,"url":"u","title":"t","secrets":["`+token+`"]}`), &p))
+	values, read := p.Secrets()
+	assert.True(t, read)
+	assert.Equal(t, []string{token}, values)
+	b, err := json.Marshal(p)
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), token, "a Page marshals without them")
 }

@@ -67,12 +67,11 @@ func tabsCreate(ctx context.Context, c *call, in tabsCreateIn) (*protocol.ToolRe
 	if err := c.checkURL(in.URL); err != nil {
 		return nil, err
 	}
-	p, err := browser.TabCreate(in.URL, !in.Background, time.Duration(in.TimeoutMs)*time.Millisecond).Run(ctx, c)
+	p, err := browser.WithSecrets(browser.TabCreate(in.URL, !in.Background, time.Duration(in.TimeoutMs)*time.Millisecond)).Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	c.setCurrentTab(p.TabID)
-	c.touch(p.TabID, p.URL)
+	c.landed(p)
 	return jsonResult(p)
 }
 

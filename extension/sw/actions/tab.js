@@ -12,6 +12,7 @@ import * as navigation from '../navigation.js';
 import * as pageScript from '../page-script.js';
 import * as policy from '../policy.js';
 import * as popups from '../popups.js';
+import { siteSecrets } from '../secrets.js';
 import { closeTab, createTab, listTabs } from '../tab-group.js';
 
 /** @typedef {import('../../lib/router.js').Action} Action */
@@ -73,11 +74,12 @@ async function create(params, { signal }) {
   // it loads is kept too (sw/evidence.js).
   const tab = await createTab({ url: 'about:blank', active });
   const tabId = /** @type {number} */ (tab.id);
+  const withSecrets = boolParam(params, 'secrets', false);
   try {
     await evidence.watch(tabId);
-    if (url === 'about:blank') return loaded(await chrome.tabs.get(tabId), { url });
+    if (url === 'about:blank') return loaded(tabId, { url }, withSecrets);
     const outcome = await go(tabId, () => chrome.tabs.update(tabId, { url }), { signal, expectUrl: url });
-    return loaded(await chrome.tabs.get(tabId), outcome);
+    return await loaded(tabId, outcome, withSecrets);
   } catch (err) {
     chrome.tabs.remove(tabId).catch(() => {});
     throw err;
@@ -86,18 +88,26 @@ async function create(params, { signal }) {
 
 /**
  * What tab.create and tab.navigate answer: where the tab ended up, and the
- * HTTP status of the main-frame response when there was one.
- * @param {chrome.tabs.Tab} tab
+ * HTTP status of the main-frame response when there was one. With
+ * withSecrets, the site's secrets too (sw/secrets.js), read from the page
+ * it landed on: the engine masks the call's result with them, and need not
+ * ask profile.secrets after. The clickables of that page begin to be marked
+ * (page-script.js markAhead), for the read that usually follows.
+ * @param {number} tabId
  * @param {{ url: string, status?: number }} outcome
+ * @param {boolean} withSecrets
  */
-function loaded(tab, outcome) {
-  /** @type {{ tabId: number, url: string, title: string, status?: number }} */
+async function loaded(tabId, outcome, withSecrets) {
+  if (outcome.url !== 'about:blank') pageScript.markAhead(tabId);
+  const tab = await chrome.tabs.get(tabId);
+  /** @type {{ tabId: number, url: string, title: string, status?: number, secrets?: string[] }} */
   const data = {
-    tabId: /** @type {number} */ (tab.id),
+    tabId,
     url: tab.url || outcome.url,
     title: tab.title ?? '',
   };
   if (outcome.status !== undefined) data.status = outcome.status;
+  if (withSecrets) data.secrets = await siteSecrets(tabId, data.url);
   return data;
 }
 
@@ -135,7 +145,7 @@ async function navigate(params, { tabId, signal }) {
     begin = () => goHistory(tabId, direction === 'back' ? -1 : 1, signal);
   }
   const outcome = await go(tabId, begin, { signal, expectUrl: url });
-  return loaded(await chrome.tabs.get(tabId), outcome);
+  return loaded(tabId, outcome, boolParam(params, 'secrets', false));
 }
 
 /**
@@ -166,7 +176,6 @@ async function go(tabId, begin, options) {
       throw new ActionError('conflict', `a JavaScript dialog opened while the page loaded: ${dialogs.describe(d)}`,
         'call interact with action accept_dialog or dismiss_dialog; the page loads on after it');
     }
-    pageScript.markAhead(tabId);
     return /** @type {Awaited<typeof going>} */ (first);
   } catch (err) {
     const no = policy.refusedSince(tabId, start);
