@@ -69,4 +69,3 @@ async function storageOf(tabId) {
     return [];
   }
 }
-

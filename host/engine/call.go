@@ -21,7 +21,6 @@ type call struct {
 	touched    int
 	touchedURL string
 	located    bool // where touched is was asked: touchedURL is the answer
-
 	// profile masks the secrets of touched's site, once read
 	// (profileSecrets).
 	profile    *redact.Redactor
