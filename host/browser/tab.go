@@ -28,12 +28,7 @@ type Page struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Status int    `json:"status,omitempty"` // HTTP status, when there was a response
-
-	// secrets are the site's secrets the extension read with the page, when
-	// asked (WithSecrets). Unexported, so that no answer built from a Page
-	// can show them: only Secrets hands them out.
-	secrets []string
-	read    bool
+	carried
 }
 
 // UnmarshalJSON reads a Page and, apart, the secrets sent with it.
@@ -47,31 +42,8 @@ func (p *Page) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	*p = Page(w.page)
-	if w.Secrets != nil {
-		p.secrets, p.read = *w.Secrets, true
-	}
+	p.carry(w.Secrets)
 	return nil
-}
-
-// Secrets are the values of the site's cookies and stored credentials read
-// with the page, and whether they were.
-func (p Page) Secrets() ([]string, bool) { return p.secrets, p.read }
-
-// WithSecrets has a navigation (TabCreate, TabNavigate, TabGo) read the
-// site's secrets with the page it lands on, as profile.secrets would: the
-// call masks its result with them and need not ask again.
-func WithSecrets(c Command[Page]) Command[Page] {
-	var params map[string]any
-	if err := json.Unmarshal(c.Params, &params); err != nil {
-		panic("browser: params of " + c.Action + ": " + err.Error()) // our own, from command
-	}
-	params["secrets"] = true
-	b, err := json.Marshal(params)
-	if err != nil {
-		panic("browser: params of " + c.Action + ": " + err.Error())
-	}
-	c.Params = b
-	return c
 }
 
 // TabList lists the agent's tabs (the OpenChrome group), in tab-strip order.

@@ -47,8 +47,15 @@ func (c *call) profileSecrets(ctx context.Context) *redact.Redactor {
 func (c *call) landed(p browser.Page) {
 	c.setCurrentTab(p.TabID)
 	c.touch(p.TabID, p.URL)
-	if values, ok := p.Secrets(); ok {
-		c.profile, c.profileTab = redactorOf(values), p.TabID
+	c.keepSecrets(p.TabID, p)
+}
+
+// keepSecrets takes the site's secrets a command brought with its answer
+// (browser.WithSecrets) as those to mask the call's result with:
+// profile.secrets is then not asked.
+func (c *call) keepSecrets(tab int, answer browser.Carrier) {
+	if values, ok := answer.Secrets(); ok {
+		c.profile, c.profileTab = redactorOf(values), tab
 	}
 }
 

@@ -73,3 +73,27 @@ func TestANavigationsSecretsComeWithItsPage(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, string(b), token, "a Page marshals without them")
 }
+
+// TestAReadsSecretsComeWithItsTree: read_page asks for the site's secrets
+// with the tree, read after it, and masks the tree with them without asking
+// profile.secrets.
+func TestAReadsSecretsComeWithItsTree(t *testing.T) {
+	const token = "tok-77c1e0a9d4"
+	asked := 0
+	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "https://shop.example/"}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "profile.secrets":
+				asked++
+				return browser.Secrets{}, nil
+			case "page.snapshot":
+				return json.RawMessage(`{"url":"https://shop.example/","title":"Shop","tree":[{"text":"your token is ` + token + `"}],"secrets":["` + token + `"]}`), nil
+			}
+			return map[string]any{}, nil
+		}))
+	text := textOf(t, run(t, e, "read_page", `{"tabId":7}`))
+	assert.Contains(t, text, "your token is")
+	assert.NotContains(t, text, token)
+	assert.Zero(t, asked, "the secrets came with the tree")
+	assert.JSONEq(t, `{"tabId":7,"secrets":true}`, string(fb.last().Params))
+}

@@ -101,11 +101,12 @@ type treeRead struct {
 
 // readTree takes the tab's tree and keeps it as a snapshot.
 func (c *call) readTree(ctx context.Context, tab int, r treeRead) (*pagetree.Snapshot, error) {
-	pt, err := browser.PageSnapshot(tab).Run(ctx, c)
+	pt, err := browser.WithSecrets(browser.PageSnapshot(tab)).Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}
 	c.touch(tab, pt.URL)
+	c.keepSecrets(tab, pt)
 	// A read of one element is a look up close: its links are written whole.
 	f := pagetree.Options{Interactive: r.filter == "interactive", MaxDepth: r.depth, NoValues: r.noValues, FullLinks: r.ref != "", AllOptions: r.ref != ""}
 	if u, err := url.Parse(pt.URL); err == nil {

@@ -12,6 +12,7 @@ import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
 import { evaluate as evaluateIn } from '../evaluate.js';
 import { sanitizedDom } from '../page-html.js';
+import { siteSecrets } from '../secrets.js';
 import { waitFor } from '../wait.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -162,11 +163,15 @@ async function evaluate(params, { tabId, signal, id }) {
 }
 
 /**
- * page.snapshot: the tab's tree (docs/wire.md), cross-origin frames in place.
+ * page.snapshot: the tab's tree (docs/wire.md), cross-origin frames in place;
+ * with secrets, and the site's secrets read after it (sw/secrets.js), for
+ * the engine to mask it with.
  * @type {TabAction}
  */
-async function snapshot(_params, { tabId, signal }) {
-  return pageScript.snapshot(tabId, signal);
+async function snapshot(params, { tabId, signal }) {
+  const tree = await pageScript.snapshot(tabId, signal);
+  if (boolParam(params, 'secrets', false)) tree.secrets = await siteSecrets(tabId, tree.url);
+  return tree;
 }
 
 /**
