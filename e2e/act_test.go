@@ -653,7 +653,8 @@ func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
 // TestABannerNamesItsButtonsHoweverItIsBuilt covers "Pay now" with consent
 // banners built as the consent managers build them: the buttons inside a
 // labelled region (a container, not a control), inside a shadow root, or
-// in a dialog shown modal. Nothing is clicked, what covers it and both
+// in a dialog shown modal, known by its heading or, without one, by what it
+// says. Nothing is clicked, what covers it and both
 // buttons are named, Reject before the Accept the page puts first, and after
 // one the payment runs once.
 func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
@@ -661,8 +662,9 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 	a, _ := fixtureSites(t)
 	cs := e.client("e2e")
 	blockers := map[string]string{"region": `region "Cookie banner"`, "shadow": `dialog "Privacy settings"`, "modal": `dialog "Your privacy"`,
-		"sibling": `dialog "Cookie choices"`, "plain": `div "We use cookies. Accept all cookies…"`}
-	for _, kind := range []string{"region", "shadow", "modal", "sibling", "plain"} {
+		"untitled": `dialog "We store cookies on your device."`, // what it says, not its buttons
+		"sibling":  `dialog "Cookie choices"`, "plain": `div "We use cookies. Accept all cookies…"`}
+	for _, kind := range []string{"region", "shadow", "modal", "untitled", "sibling", "plain"} {
 		t.Run(kind, func(t *testing.T) {
 			tab := openTab(t, cs, a.URL+"/banners.html?kind="+kind)
 			r := call(t, cs, "interact", map[string]any{"query": "Pay now", "action": "click", "tabId": tab})

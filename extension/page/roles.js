@@ -908,10 +908,12 @@
   /** A short, safe description of an element: role or tag, and its name. @param {Element} el */
   function describe(el) {
     const role = roleOf(el) || el.tagName.toLowerCase();
-    // A dialog a person knows by its title; its text would run on into
-    // its buttons.
-    const title = role === 'dialog' || role === 'alertdialog' ? el.querySelector(HEADINGS) : null;
-    const name = nameOf(el, role) || words(clip(textOf(title && visible(title) ? title : el, true)), 40);
+    // A dialog a person knows by its title, or else by what it says: its
+    // buttons are not its name.
+    const dialog = role === 'dialog' || role === 'alertdialog';
+    const title = dialog ? el.querySelector(HEADINGS) : null;
+    const said = title && visible(title) ? title : el;
+    const name = nameOf(el, role) || words((dialog && clip(textOf(said, false))) || clip(textOf(said, true)), 40);
     if (name) return `${role} "${name}"`;
     // A nameless frame (a consent manager's, an ad's) by where it is from.
     const src = isFrame(el) ? /** @type {HTMLIFrameElement} */ (el).src : '';

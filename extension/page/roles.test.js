@@ -179,12 +179,14 @@ test('describe names a nameless frame by where it is from', () => {
     ['iframe from consent.example.test', 'iframe "Cookie choices"', 'iframe']);
 });
 
-test('describe names a nameless dialog by its title, and reads controls side by side apart', () => {
+test('describe names a nameless dialog by its title or its words, and reads controls side by side apart', () => {
   const page = new TestPage(`<dialog id=terms open><h2>Terms</h2><p>Read these.</p><button>I agree</button><button>Cancel</button></dialog>
-    <div id=bar role=alertdialog><span>Leave?</span><button>Stay</button><button>Go</button></div>`);
+    <div id=bar role=alertdialog><span>Leave?</span><button>Stay</button><button>Go</button></div>
+    <div id=bare role=dialog><button>Stay</button><button>Go</button></div>`);
   const { describe, textOf } = page.ns.roles;
   assert.equal(describe(page.$('#terms')), 'dialog "Terms"');
-  assert.equal(describe(page.$('#bar')), 'alertdialog "Leave? Stay Go"');
+  assert.equal(describe(page.$('#bar')), 'alertdialog "Leave?"', 'its buttons are not its name');
+  assert.equal(describe(page.$('#bare')), 'dialog "Stay Go"', 'unless it says nothing else');
   assert.equal(textOf(page.$('#terms'), true).replace(/\s+/g, ' ').trim(), 'Terms Read these. I agree Cancel');
 });
 
