@@ -782,7 +782,8 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 // toggle's answer, once its transition ends, says what it showed and hid.
 // The page is an app shell whose body has no height and hides its
 // overflow: all of it still shows, and so does a button drawn out of a bar
-// collapsed to no height.
+// collapsed to no height. The words of a closed details and of what is
+// hidden until found show neither in the tree nor in the page's text.
 func TestACollapsedPanelShowsNothing(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
@@ -797,6 +798,16 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.NotContains(t, tree, "Ships in 3 days", tree)
 	assert.NotContains(t, tree, "Offline", tree)
 	assert.Contains(t, tree, "Total: $20")
+	assert.Contains(t, tree, `button "Warranty"`)
+	assert.NotContains(t, tree, "Two years", "a closed details shows its summary only")
+	assert.NotContains(t, tree, "Gift wrap", "what is hidden until found is not seen")
+	text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})
+	assert.Contains(t, text, "Total: $20")
+	for _, hidden := range []string{"Two years", "Gift wrap", "Return policy"} {
+		assert.NotContains(t, text, hidden, text)
+	}
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `button "Warranty"`), "action": "click", "tabId": tab})
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "Two years, parts and labour.", "an open details shows its words")
 	// Asked for by name, it is there but hidden, and the toggle that
 	// opens its panel (aria-controls) is what shows it.
 	toggle := refOf(t, tree, `button "Shipping details"`)

@@ -665,6 +665,16 @@
   }
 
   /**
+   * Whether el draws none of its content but the elements that say they
+   * show (a closed details's summary): its text a person does not see.
+   * @param {Element} el
+   */
+  function drawsNoContent(el) {
+    return (el.tagName === 'DETAILS' && !(/** @type {HTMLDetailsElement} */ (el).open)) ||
+      el.getAttribute('hidden') === 'until-found';
+  }
+
+  /**
    * Whether el shows none of what it holds: it has no width or no height
    * and clips what overflows it, as a collapsed accordion's panel
    * (max-height: 0; overflow: hidden) does. checkVisibility says such
@@ -998,7 +1008,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

@@ -6,7 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
   const {
-    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround,
+    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround,
   } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -56,7 +56,11 @@
     block(node) {
       const [before, after] = this.around(node);
       this.line += before;
-      for (const child of isElement(node) ? childrenOf(/** @type {Element} */ (node)) : node.childNodes) this.node(child);
+      const el = isElement(node) ? /** @type {Element} */ (node) : null;
+      const textShows = !el || !drawsNoContent(el);
+      for (const child of el ? childrenOf(el) : node.childNodes) {
+        if (textShows || child.nodeType === Node.ELEMENT_NODE) this.node(child);
+      }
       this.line += after;
     }
 
@@ -69,6 +73,9 @@
       if (node.nodeType !== Node.ELEMENT_NODE) return;
       const el = /** @type {Element} */ (node);
       if (SKIP.has(el.tagName) || (el.getAttribute('aria-hidden') === 'true' && !seenThoughAriaHidden(el)) || !visible(el)) return;
+      // A collapsed panel (max-height: 0, overflow: hidden) shows none of
+      // its words.
+      if (clipsAll(el)) return;
       const tag = el.tagName;
       if (/^H[1-6]$/.test(tag)) {
         this.gap();

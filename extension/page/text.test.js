@@ -86,3 +86,12 @@ test('text: a price struck through is marked so', () => {
   const page = new TestPage('<p>Price: <del>$20</del> <ins>$15</ins>, was <s>$25</s></p>');
   assert.equal(page.ok('text').markdown, 'Price: ~~$20~~ $15, was ~~$25~~');
 });
+
+test('text: a closed details shows its summary only, what is hidden until found nothing', () => {
+  const page = new TestPage(`<main><details><summary>More</summary>Folded words</details>
+    <details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div></main>`);
+  const { markdown } = page.ok('text');
+  assert.match(markdown, /More/);
+  assert.match(markdown, /Unfolded words/);
+  assert.doesNotMatch(markdown, /Folded words|Found later/);
+});

@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, containsAbsolute, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawsNoContent, containsAbsolute, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -71,6 +71,13 @@
     // isolated world costs a wrapper per step, and this loop runs for every
     // node of the page.
     const el = isElement(parent) ? /** @type {Element} */ (parent) : null;
+    if (el && drawsNoContent(el)) {
+      // Of a closed details only its summary shows; of an element hidden
+      // until found, nothing. checkVisibility hides their child elements,
+      // not their own words.
+      walkShownChildren(el, out, st);
+      return;
+    }
     // Words a style sheet writes before and after the element's own.
     const [before, after] = el && st.drawn.has(el) ? drawnAround(el) : ['', ''];
     if (before) addText(out, before, st.pre > 0);
@@ -89,8 +96,8 @@
   }
 
   /**
-   * The element children of a visibility:hidden element, whose own text
-   * is hidden with it.
+   * The element children of an element whose own text is hidden:
+   * visibility:hidden, a closed details, hidden until found.
    * @param {Element} el
    * @param {PageTreeNode[]} out
    * @param {WalkState} st

@@ -286,6 +286,16 @@ test('a details summary says whether it is open', () => {
   assert.deepEqual(summaries, [['More options', false], ['Shown', true]]);
 });
 
+test('the words of a closed details and of what is hidden until found are not shown', () => {
+  const { snap } = snapshot('<details><summary>More</summary>Folded words</details>' +
+    '<details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div><p>After</p>');
+  const text = JSON.stringify(snap.tree);
+  assert.doesNotMatch(text, /Folded words|Found later/);
+  assert.match(text, /Unfolded words/);
+  assert.match(text, /After/);
+  assert.match(text, /"name":"More"/, 'the summary of a closed details shows');
+});
+
 test('an item of a numbered list starts with the number a person sees', () => {
   const { snap } = snapshot(`
     <ol><li>Open the box</li><li><a href="/r">Register</a> online</li></ol>
