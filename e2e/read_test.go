@@ -212,6 +212,32 @@ func TestFind(t *testing.T) {
 	assert.Equal(t, 3, len(strings.Split(limited, "\n")), "a header and two candidates:\n%s", limited)
 }
 
+// TestFindTellsApartButtonsOfOneName finds one of three "Delete" buttons
+// of a list whose items have no heading: each is said with its item's
+// words, and a query phrased as an agent phrases it ("the Delete button
+// for Walk the dog") picks that item's, which interact then clicks.
+func TestFindTellsApartButtonsOfOneName(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/todos.html")
+
+	all := ok(t, cs, "find", map[string]any{"query": "Delete", "tabId": tab})
+	for _, item := range []string{"Buy milk", "Walk the dog", "Write report"} {
+		assert.Contains(t, all, `near "`+item+`"`, all)
+	}
+	out := ok(t, cs, "find", map[string]any{"query": "the Delete button for Walk the dog", "tabId": tab})
+	lines := strings.Split(out, "\n")
+	require.Len(t, lines, 2, out)
+	assert.Contains(t, lines[1], `near "Walk the dog"`)
+	ref := regexp.MustCompile(`e\d+`).FindString(lines[1])
+	interact(t, cs, map[string]any{"ref": ref, "action": "click", "tabId": tab})
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.NotContains(t, tree, "Walk the dog")
+	assert.Contains(t, tree, "Buy milk")
+	assert.Contains(t, tree, "Write report")
+}
+
 // TestEveryResultIsStructured calls the tools an agent uses most and checks
 // each answer has its text and, beside it, the same as structuredContent.
 func TestEveryResultIsStructured(t *testing.T) {

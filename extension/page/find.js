@@ -214,6 +214,11 @@
       if (a.tagName === 'TR') {
         const first = a.querySelector(':scope > th, :scope > td');
         if (first && !first.contains(el)) return clip(textOf(first, true)).slice(0, 60) || undefined;
+      } else if (a.matches(HOLDERS)) {
+        // A list item or card without a heading: what else it says
+        // ("Product 2" beside its "Add to cart").
+        const rest = clip(textOf(a, true, el)).slice(0, 60);
+        if (rest) return rest;
       }
     }
     return undefined;
@@ -221,6 +226,22 @@
 
   /** Words that join a control's name to where it is: "Edit for Bob". */
   const JOINS = /^(?:near|in|for|of|on|at|beside|under|by|next to|from)$/;
+  /** What an agent says around a control's name: "the Save button". */
+  const ARTICLES = /^(?:the|a|an)$/;
+  const KINDS = /^(?:button|link|checkbox|field|textbox|input|tab|option|icon)$/;
+
+  /**
+   * words without a leading article or a trailing kind of control: "the
+   * Add to cart button" is "Add to cart".
+   * @param {string[]} words
+   */
+  function bare(words) {
+    let [from, to] = [0, words.length];
+    if (to - from > 1 && ARTICLES.test(words[from])) from++;
+    if (to - from > 1 && KINDS.test(words[to - 1])) to--;
+    return words.slice(from, to);
+  }
+
   /** What holds a control together with what it is for: a row, an item, a card. */
   const HOLDERS = 'tr, [role="row"], li, [role="listitem"], article, [role="article"]';
 
@@ -238,12 +259,12 @@
     /** @type {Array<{ name: string, where: string, joined: boolean }>} */
     const splits = [];
     for (let i = 1; i < words.length; i++) {
-      const head = words.slice(0, i);
+      const head = bare(words.slice(0, i));
       const tail = words.slice(i);
       // "Edit for Bob": the name, a join, the place.
       const joined = JOINS.test(tail[0]) ? tail.slice(1) : JOINS.test(tail.slice(0, 2).join(' ')) ? tail.slice(2) : undefined;
-      if (joined?.length) splits.push({ name: head.join(' '), where: joined.join(' '), joined: true });
-      splits.push({ name: head.join(' '), where: tail.join(' '), joined: false }, { name: tail.join(' '), where: head.join(' '), joined: false });
+      if (joined?.length && head.length) splits.push({ name: head.join(' '), where: bare(joined).join(' '), joined: true });
+      splits.push({ name: words.slice(0, i).join(' '), where: tail.join(' '), joined: false }, { name: tail.join(' '), where: words.slice(0, i).join(' '), joined: false });
     }
     /** @type {Array<{ el: Element, score: number, why: string }>} */
     const out = [];

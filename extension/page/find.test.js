@@ -99,6 +99,20 @@ test('find says what part of the page each match is in, and where a link goes', 
   assert.equal(link.near, 'Red shirt', 'the last heading before it');
 });
 
+test('find says a list item without a heading by what else it says, and reads "the ... button for ..."', () => {
+  const page = new TestPage(`<h1>Results</h1><ul>
+      <li><a href="/p/1">Product 1</a> <button>Add to cart</button></li>
+      <li><a href="/p/2">Product 2</a> <button>Add to cart</button></li>
+    </ul><ul><li><a href="/">Home</a></li></ul>`);
+  const found = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.name} | ${c.near}`);
+  assert.deepEqual(found('Add to cart'), ['Add to cart | Product 1', 'Add to cart | Product 2']);
+  assert.deepEqual(found('Home'), ['Home | Results'], 'an item that says nothing else: the heading before it');
+  for (const q of ['the Add to cart button for Product 2', 'add to cart for the product 2', 'Add to cart button near Product 2']) {
+    assert.deepEqual(found(q), ['Add to cart | Product 2'], q);
+  }
+});
+
 test('find takes a control named by part of the query, in the row, card or section the rest names', () => {
   const page = new TestPage(`
     <table>
