@@ -782,8 +782,9 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 // toggle's answer, once its transition ends, says what it showed and hid.
 // The page is an app shell whose body has no height and hides its
 // overflow: all of it still shows, and so does a button drawn out of a bar
-// collapsed to no height. The words of a closed details and of what is
-// hidden until found show neither in the tree nor in the page's text.
+// collapsed to no height. The words of a closed details, of what is hidden
+// until found and of a canvas's fallback show neither in the tree nor in
+// the page's text.
 func TestACollapsedPanelShowsNothing(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
@@ -801,9 +802,10 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.Contains(t, tree, `button "Warranty"`)
 	assert.NotContains(t, tree, "Two years", "a closed details shows its summary only")
 	assert.NotContains(t, tree, "Gift wrap", "what is hidden until found is not seen")
+	assert.NotContains(t, tree, "Sales by month", "a canvas shows its picture, not its fallback")
 	text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})
 	assert.Contains(t, text, "Total: $20")
-	for _, hidden := range []string{"Two years", "Gift wrap", "Return policy"} {
+	for _, hidden := range []string{"Two years", "Gift wrap", "Sales by month", "Return policy"} {
 		assert.NotContains(t, text, hidden, text)
 	}
 	interact(t, cs, map[string]any{"ref": refOf(t, tree, `button "Warranty"`), "action": "click", "tabId": tab})

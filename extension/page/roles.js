@@ -107,6 +107,8 @@
   /** @param {Element} el */
   const inBanner = (el) => !!el.closest('openchrome-banner');
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE', BANNER]);
+  /** Elements whose content is only for browsers that cannot draw them. */
+  const FALLBACK = new Set(['CANVAS', 'VIDEO', 'AUDIO']);
   const INTERACTIVE = new Set([
     'link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
@@ -666,11 +668,14 @@
 
   /**
    * Whether el draws none of its content but the elements that say they
-   * show (a closed details's summary): its text a person does not see.
+   * show (a closed details's summary): its text a person does not see. A
+   * canvas or a player draws its picture, not the words put in it for
+   * browsers that cannot.
    * @param {Element} el
    */
   function drawsNoContent(el) {
-    return (el.tagName === 'DETAILS' && !(/** @type {HTMLDetailsElement} */ (el).open)) ||
+    const tag = el.tagName;
+    return FALLBACK.has(tag) || (tag === 'DETAILS' && !(/** @type {HTMLDetailsElement} */ (el).open)) ||
       el.getAttribute('hidden') === 'until-found';
   }
 

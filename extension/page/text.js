@@ -56,11 +56,7 @@
     block(node) {
       const [before, after] = this.around(node);
       this.line += before;
-      const el = isElement(node) ? /** @type {Element} */ (node) : null;
-      const textShows = !el || !drawsNoContent(el);
-      for (const child of el ? childrenOf(el) : node.childNodes) {
-        if (textShows || child.nodeType === Node.ELEMENT_NODE) this.node(child);
-      }
+      for (const child of isElement(node) ? shownChildren(/** @type {Element} */ (node)) : node.childNodes) this.node(child);
       this.line += after;
     }
 
@@ -181,7 +177,7 @@
     spaced(el) {
       const [before, after] = this.around(el);
       let s = before;
-      for (const child of childrenOf(el)) s += this.inlineNode(child);
+      for (const child of shownChildren(el)) s += this.inlineNode(child);
       return (s + after).replace(/\s+/g, ' ');
     }
 
@@ -234,6 +230,17 @@
       while (this.out.length && this.out[this.out.length - 1] === '') this.out.pop();
       return this.out.join('\n');
     }
+  }
+
+  /**
+   * The children of el a person sees the words of: only its elements when
+   * it draws none of its own (a closed details, a canvas's fallback).
+   * @param {Element} el
+   * @returns {Iterable<Node>}
+   */
+  function shownChildren(el) {
+    const children = childrenOf(el);
+    return drawsNoContent(el) ? [...children].filter((c) => c.nodeType === Node.ELEMENT_NODE) : children;
   }
 
   /**

@@ -87,11 +87,13 @@ test('text: a price struck through is marked so', () => {
   assert.equal(page.ok('text').markdown, 'Price: ~~$20~~ $15, was ~~$25~~');
 });
 
-test('text: a closed details shows its summary only, what is hidden until found nothing', () => {
+test('text: a closed details shows its summary only, what is hidden until found and a fallback nothing', () => {
   const page = new TestPage(`<main><details><summary>More</summary>Folded words</details>
-    <details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div></main>`);
+    <details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div>
+    <p>Chart: <canvas>Canvas fallback</canvas></p><canvas>Block fallback</canvas></main>`);
   const { markdown } = page.ok('text');
   assert.match(markdown, /More/);
   assert.match(markdown, /Unfolded words/);
-  assert.doesNotMatch(markdown, /Folded words|Found later/);
+  assert.match(markdown, /Chart:/);
+  assert.doesNotMatch(markdown, /Folded words|Found later|fallback/);
 });

@@ -286,11 +286,12 @@ test('a details summary says whether it is open', () => {
   assert.deepEqual(summaries, [['More options', false], ['Shown', true]]);
 });
 
-test('the words of a closed details and of what is hidden until found are not shown', () => {
+test('the words of a closed details, of what is hidden until found and of a fallback are not shown', () => {
   const { snap } = snapshot('<details><summary>More</summary>Folded words</details>' +
-    '<details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div><p>After</p>');
+    '<details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div>' +
+    '<canvas>Canvas fallback</canvas><video>Video fallback</video><p>After</p>');
   const text = JSON.stringify(snap.tree);
-  assert.doesNotMatch(text, /Folded words|Found later/);
+  assert.doesNotMatch(text, /Folded words|Found later|fallback/);
   assert.match(text, /Unfolded words/);
   assert.match(text, /After/);
   assert.match(text, /"name":"More"/, 'the summary of a closed details shows');
