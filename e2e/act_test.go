@@ -371,6 +371,18 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 2, r["redrawn"], "the pointer came over the first button, then over the new one")
 	})
 
+	t.Run("a link with no box of its own is clicked where its content shows, once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/reach.html")
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		for _, name := range []string{"Wrapped card", "Floated card"} {
+			a := interact(t, cs, map[string]any{"ref": refOf(t, tree, `link "`+name+`"`), "action": "click", "tabId": tab})
+			assert.Equal(t, "pointer", a.Strategy, name)
+		}
+		r := runs(t, tab)
+		assert.EqualValues(t, 1, r["wrapped"])
+		assert.EqualValues(t, 1, r["floated"])
+	})
+
 	t.Run("a disabled element is refused, not forced", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/form.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)

@@ -397,6 +397,9 @@
     const label = shownLabel(el);
     /** @type {Element[]} */
     const faces = [...(shown(el) ? [el] : []), ...(label && shown(label) ? [label] : [])];
+    // A link with no box of its own is clicked where its content shows.
+    const content = faces.length ? undefined : shownContent(el);
+    if (content) faces.push(content);
     if (!faces.length) return out({ state: 'hidden' });
     if (at) {
       const h = hitAt(at.x, at.y);
@@ -485,6 +488,31 @@
     if (!visible(el)) return false;
     const r = rectOf(el);
     return r.width > 0 && r.height > 0 && !clippedAway(el);
+  }
+
+  /** How many elements shownContent looks through. */
+  const CONTENT_SCAN = 200;
+
+  /**
+   * What a person sees and clicks of el when el has no box of its own: a
+   * link laid out as display: contents, or one whose content floats or is
+   * positioned out of it. The largest shown element among the first it
+   * holds; a click there reaches el, as the hit test then checks.
+   * @param {Element} el
+   * @returns {Element | undefined}
+   */
+  function shownContent(el) {
+    if (!visible(el) && getComputedStyle(el).display !== 'contents') return undefined;
+    let best;
+    let most = 0;
+    const walker = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT);
+    let n = 0;
+    for (let d = /** @type {Element | null} */ (walker.nextNode()); d && n < CONTENT_SCAN; d = /** @type {Element | null} */ (walker.nextNode()), n++) {
+      if (!shown(d)) continue;
+      const r = rectOf(d);
+      if (r.width * r.height > most) [best, most] = [d, r.width * r.height];
+    }
+    return best;
   }
 
   /**

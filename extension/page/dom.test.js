@@ -88,6 +88,21 @@ test('actionable: a click lands on the element, beside what covers part of it, o
   assert.deepEqual([box.state, box.via, box.point], ['ok', 'label', { x: 25, y: 110 }], 'a label forwards its click');
 });
 
+test('actionable: a link with no box of its own is clicked where its content shows', () => {
+  const page = new TestPage(`<a id=contents href="/b" style="display:contents"><span id=b>Card B</span></a>
+    <a id=floated href="/c"><span id=c style="float:left">Card C</span></a><a id=empty href="/d"><span id=d></span></a>`);
+  const { refFor } = page.ns.refs;
+  page.place('#b', { x: 0, y: 0, width: 80, height: 40 });
+  page.place('#c', { x: 0, y: 50, width: 60, height: 20 });
+  for (const [id, point] of /** @type {const} */ ([['#contents', { x: 40, y: 20 }], ['#floated', { x: 30, y: 60 }]])) {
+    const r = page.ok('actionable', { ref: refFor(page.$(id)) });
+    assert.deepEqual([r.state, r.point], ['ok', point], id);
+  }
+  assert.equal(page.ok('actionable', { ref: refFor(page.$('#empty')) }).state, 'hidden', 'nothing of it shows');
+  page.$('#contents').setAttribute('style', 'display:none');
+  assert.equal(page.ok('actionable', { ref: refFor(page.$('#contents')) }).state, 'hidden');
+});
+
 test('actionable: a checkbox drawn over by its label is clicked on the label, never on a link in it', () => {
   const page = new TestPage('<label id=l><input id=box type=checkbox><span id=drawn></span>I accept the <a id=terms href=/terms>terms</a></label>');
   const ref = page.ns.refs.refFor(page.$('#box'));
