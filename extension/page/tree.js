@@ -60,6 +60,12 @@
     return st.labels.size > 0 && !!el.id && st.labels.has(el.id) && !el.querySelector('a, button, input, select, textarea');
   }
 
+  /** @param {Element} el */
+  function emptyBox(el) {
+    const r = el.getBoundingClientRect();
+    return r.width === 0 || r.height === 0;
+  }
+
   /**
    * Walks the children of parent into out, lifting generic elements.
    * @param {Element | DocumentFragment} parent
@@ -264,6 +270,10 @@
     // elements that become nodes, which are few.
     if (INLINE.has(tag) && getComputedStyle(el).display.startsWith('inline')) node.inline = true;
     const name = nameOf(el, role);
+    // A link or button with no name, nothing in it and no size (one the
+    // HTML parser left empty when it closed a paragraph around a card) is
+    // nothing a person sees or clicks.
+    if (!name && (role === 'link' || role === 'button') && !el.firstElementChild && emptyBox(el)) return;
     if (name) node.name = name;
     if (INTERACTIVE.has(role) || SECTION.has(role) || el.tagName === 'IFRAME') node.ref = refFor(el);
     states(el, role, node);

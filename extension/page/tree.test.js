@@ -286,6 +286,14 @@ test('a details summary says whether it is open', () => {
   assert.deepEqual(summaries, [['More options', false], ['Shown', true]]);
 });
 
+test('a link with no name, nothing in it and no size is not shown', () => {
+  const page = new TestPage('<p><a id=empty href="/a"></a></p><a id=sized href="/b"></a><a id=named href="/c">Card</a>');
+  page.place('#sized', { x: 0, y: 0, width: 20, height: 20 });
+  const tree = JSON.stringify(page.ok('snapshot', { refBase: 1 }).tree);
+  assert.equal(tree.match(/"role":"link"/g)?.length, 2, tree);
+  assert.doesNotMatch(tree, /\/a"/, 'not the empty one');
+});
+
 test('the words of a closed details, of what is hidden until found and of a fallback are not shown', () => {
   const { snap } = snapshot('<details><summary>More</summary>Folded words</details>' +
     '<details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div>' +
