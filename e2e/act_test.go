@@ -1587,6 +1587,32 @@ func TestAKeyPressSaysWhatItDid(t *testing.T) {
 	}
 }
 
+// TestAKeyThatChangesAFieldSaysWhatItHolds: Enter in a tag box adds the
+// tag and empties the box, and Backspace takes a character off: each
+// answer says what the field holds now. A password field's never.
+func TestAKeyThatChangesAFieldSaysWhatItHolds(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/keys.html")
+	tags := interact(t, cs, map[string]any{"query": "Tags", "action": "type", "text": "red", "tabId": tab})
+	a := interact(t, cs, map[string]any{"ref": tags.Ref, "action": "press", "key": "Enter", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, "dom", a.Change.Type)
+	assert.Contains(t, a.Change.Summary, "it was emptied")
+	assert.Contains(t, a.Change.Summary, `1 element added: "red"`)
+	interact(t, cs, map[string]any{"ref": tags.Ref, "action": "type", "text": "blue", "tabId": tab})
+	a = interact(t, cs, map[string]any{"ref": tags.Ref, "action": "press", "key": "Backspace", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, `its value is now "blu"`, a.Change.Summary)
+
+	tab = openTab(t, cs, site.URL+"/login.html")
+	pw := interact(t, cs, map[string]any{"query": "Password", "action": "fill", "text": "SuperSecretPassword!", "tabId": tab})
+	r := call(t, cs, "interact", map[string]any{"ref": pw.Ref, "action": "press", "key": "Backspace", "tabId": tab})
+	require.False(t, r.IsError, textOf(r))
+	assert.NotContains(t, textOf(r), "SuperSecret", "a secret field's value is never said")
+}
+
 // TestTabSaysWhereTheFocusWent: Tab in a field, and Tab at whatever has
 // the focus, say where the keys go next, with its ref.
 func TestTabSaysWhereTheFocusWent(t *testing.T) {

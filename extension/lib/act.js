@@ -69,6 +69,8 @@ function changed(r, downloads = []) {
   if (now.length) parts.push(`now ${now.join(', ')}`);
   // The element's own words: "Copy" that turned "Copied".
   if (r.renamed) parts.push(`it now reads ${JSON.stringify(r.renamed)}`);
+  // A field a key or click changed, not one being filled: what it holds.
+  if (r.newValue !== undefined) parts.push(r.newValue ? `its value is now ${JSON.stringify(r.newValue)}` : 'it was emptied');
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.dialogsClosed?.length) parts.push(`dialog closed: ${r.dialogsClosed.join(', ')}`);

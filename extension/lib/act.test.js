@@ -36,6 +36,8 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
   assert.equal(summarize({ texts: 2, textText: ['"Checked"'] }), 'text changed: "Checked"', 'a few are quoted');
   assert.equal(summarize({ renamed: 'Copied' }), 'it now reads "Copied"', "the element's own words");
+  assert.equal(summarize({ newValue: '' }), 'it was emptied', 'a field a key emptied');
+  assert.equal(summarize({ newValue: 're' }), 'its value is now "re"');
   assert.equal(summarize({ renamed: 'Following', texts: 1, added: 1 }), 'it now reads "Following", 1 element added');
   assert.equal(summarize({ texts: 1, said: ['status "Saved"'] }), 'it says status "Saved"', 'what changed, word for word');
   assert.equal(summarize({ added: 1, said: ['alert "Wrong password"'] }), 'it says alert "Wrong password", 1 element added');

@@ -8,13 +8,25 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words } = oc.roles;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words } = oc.roles;
   const { deepActive } = oc.dom;
   const { states } = oc.tree;
 
   /** @type {Map<number, Watch>} */
   const watches = new Map();
   let watchSeq = 0;
+
+  /**
+   * What a text field or editor holds, for a watch to see change;
+   * undefined for anything else, and for a secret field.
+   * @param {Element | null | undefined} el
+   * @returns {string | undefined}
+   */
+  function fieldValue(el) {
+    if (!el || secretOf(el)) return undefined;
+    const role = roleOf(el);
+    return role === 'textbox' || role === 'searchbox' || (role === 'combobox' && !isSelect(el)) ? valueOf(el, role) ?? '' : undefined;
+  }
 
   class Watch {
     /** @param {Element | null} el */
@@ -53,6 +65,9 @@
       // The states of the element itself a person sees change (a switch
       // turned on, a section expanded), as the tree shows them.
       this.was = stateOf(el);
+      // A field's value, which a key may change (Enter that adds a tag and
+      // empties the box): never a secret's.
+      this.valueWas = fieldValue(el);
       this.url = location.href;
       this.title = document.title;
       /** When it began, on the document's timeline: the animations it sees start. */
@@ -224,6 +239,7 @@
       // Words that changed on the element itself say what its text did.
       const name = alive && this.name ? ownWords(el) : '';
       const renamed = name && name !== this.name ? words(name, QUOTED_MAX) : undefined;
+      const value = alive ? fieldValue(el) : undefined;
       return {
         shown,
         hidden,
@@ -252,6 +268,9 @@
         title: document.title,
         elementGone: el ? !alive : undefined,
         state: restated ? { was: this.was, now } : undefined,
+        // Its value, as a person sees it now, when the action changed it.
+        newValue: value !== undefined && this.valueWas !== undefined && value !== this.valueWas
+          ? words(value, QUOTED_MAX) : undefined,
         value: alive && el && !secretOf(el) ? valueOf(el, roleOf(el)) : undefined,
         checked: alive && isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
           ? el.checked : undefined,

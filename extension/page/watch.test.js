@@ -145,11 +145,24 @@ test('a watch reports the element\'s value, never a secret one, and its removal'
   /** @type {HTMLInputElement} */ (page.$('#u')).value = 'ada';
   /** @type {HTMLInputElement} */ (page.$('#p')).value = 'hunter2';
   assert.equal(page.ok('changes', { watch: u }).value, 'ada');
+  assert.equal(page.ok('changes', { watch: u }).newValue, 'ada', 'what it holds now, as it changed');
   assert.doesNotMatch(JSON.stringify(page.ok('changes', { watch: p })), /hunter2/);
   page.$('#u').remove();
   const gone = page.ok('changes', { watch: u, stop: true });
   assert.equal(gone.elementGone, true);
   assert.equal(gone.removed, 1);
+});
+
+test('a watch says when a key empties its field, and says nothing of a field that kept its value', () => {
+  const page = new TestPage('<input id=tags value=red><input id=same value=blue><button id=b>Go</button>');
+  const { refFor } = page.ns.refs;
+  const tags = page.ok('watch', { ref: refFor(page.$('#tags')) }).watch;
+  const same = page.ok('watch', { ref: refFor(page.$('#same')) }).watch;
+  const button = page.ok('watch', { ref: refFor(page.$('#b')) }).watch;
+  /** @type {HTMLInputElement} */ (page.$('#tags')).value = '';
+  assert.equal(page.ok('changes', { watch: tags }).newValue, '');
+  assert.equal(page.ok('changes', { watch: same }).newValue, undefined);
+  assert.equal(page.ok('changes', { watch: button }).newValue, undefined, 'a button has no value to change');
 });
 
 test('check: text, text gone, selectors and refs in each state', () => {

@@ -50,6 +50,9 @@ import * as input from './trusted-input.js';
  *   quietReport: the report to give when it watched on and nothing came of the input
  */
 
+/** The actions whose point is to set the element's value. */
+const WRITES = new Set(['type', 'fill', 'clear', 'select']);
+
 /** How long an action waits for its element to become actionable. */
 export const ACTIONABLE_MS = 5000;
 /** How long it waits when what covers the element has dismiss controls. */
@@ -513,6 +516,8 @@ export class Target {
       const r = a.quietReport && !last.dialogOpen ? a.quietReport : last;
       if (!r.dialogOpen) {
         if (a.running) r.requestsRunning = a.running;
+        // The value fill, type, clear and select set is their answer's own.
+        if (WRITES.has(action)) delete r.newValue;
         out.changes = summarize(r, a.downloads);
         if (r.value !== undefined) out.value = r.value;
         if (r.checked !== undefined) out.checked = r.checked;
