@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, SKIP, childrenOf,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -217,12 +217,46 @@
       } else if (a.matches(HOLDERS)) {
         // A list item or card without a heading: what else it says
         // ("Product 2" beside its "Add to cart").
-        const rest = clip(textOf(a, true, el)).slice(0, 60);
+        const rest = wordsBeside(a, el);
         if (rest) return rest;
       }
     }
     return undefined;
   }
+
+  /**
+   * The words a person reads in holder beside el: its text and its links',
+   * not el's and not those of other controls (a search box's "Go", which
+   * says nothing of where it is). Undefined when no word is left.
+   * @param {Element} holder
+   * @param {Element} el
+   * @returns {string | undefined}
+   */
+  function wordsBeside(holder, el) {
+    let out = '';
+    /** @param {Node} n */
+    const visit = (n) => {
+      if (out.length > NEAR_MAX) return;
+      if (n.nodeType === Node.TEXT_NODE) {
+        out += n.nodeValue;
+        return;
+      }
+      if (n.nodeType !== Node.ELEMENT_NODE) return;
+      const e = /** @type {Element} */ (n);
+      if (e === el || SKIP.has(e.tagName) || !visible(e)) return;
+      const role = roleOf(e);
+      if (INTERACTIVE.has(role) && role !== 'link') return;
+      out += ' ';
+      for (const c of childrenOf(e)) visit(c);
+      out += ' ';
+    };
+    for (const c of childrenOf(holder)) visit(c);
+    const words = clip(out).slice(0, NEAR_MAX);
+    return /[\p{L}\p{N}]/u.test(words) ? words : undefined;
+  }
+
+  /** How much of what holds a control near says. */
+  const NEAR_MAX = 60;
 
   /** Words that join a control's name to where it is: "Edit for Bob". */
   const JOINS = /^(?:near|in|for|of|on|at|beside|under|by|next to|from)$/;

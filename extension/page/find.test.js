@@ -108,6 +108,9 @@ test('find says a list item without a heading by what else it says, and reads "t
     page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.name} | ${c.near}`);
   assert.deepEqual(found('Add to cart'), ['Add to cart | Product 1', 'Add to cart | Product 2']);
   assert.deepEqual(found('Home'), ['Home | Results'], 'an item that says nothing else: the heading before it');
+  const search = new TestPage('<h1>Docs</h1><ul><li><form><input aria-label="Quick search"><button>Go</button></form> |</li></ul>');
+  assert.equal(search.ok('find', { query: 'Quick search', limit: 1, refBase: 1 }).candidates[0].near, 'Docs',
+    'another control\'s name and a separator say nothing of where it is');
   for (const q of ['the Add to cart button for Product 2', 'add to cart for the product 2', 'Add to cart button near Product 2']) {
     assert.deepEqual(found(q), ['Add to cart | Product 2'], q);
   }
