@@ -94,6 +94,7 @@ func TestTheProfilesSecretsNeverComeBack(t *testing.T) {
 		"/account.html": func(w http.ResponseWriter, r *http.Request) {
 			http.SetCookie(w, &http.Cookie{Name: "sid", Value: cookie, Path: "/"})
 			fmt.Fprint(w, `<!doctype html><title>Account</title><h1>Account</h1><p id="show"></p>
+<a href="/echo.html">Echo</a>
 <script>localStorage.setItem("authToken", "`+token+`");
 document.getElementById("show").textContent = "cookie " + document.cookie + " token " + localStorage.getItem("authToken");</script>`)
 		}, // A site that writes the session into its title.
@@ -118,9 +119,11 @@ document.getElementById("show").textContent = "cookie " + document.cookie + " to
 	ok(t, cs, "oc_evidence_bundle", map[string]any{"tabId": tab, "include": []string{"dom", "tree"}})
 	secretsOnDisk(t, e.home.Path("evidence"), cookie, token)
 
-	// A navigation's answer names the page's title: masked with the
-	// secrets read with the page it landed on.
+	// A navigation's answer names the page's title, as does a click's that
+	// navigated: masked with the secrets read with the page it landed on.
+	clicked := ok(t, cs, "interact", map[string]any{"tabId": tab, "query": "Echo", "action": "click"})
 	for _, out := range []string{
+		clicked,
 		ok(t, cs, "navigate", map[string]any{"tabId": tab, "url": srv.URL + "/echo.html"}),
 		ok(t, cs, "tabs_create", map[string]any{"url": srv.URL + "/echo.html"}),
 	} {

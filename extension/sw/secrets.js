@@ -3,7 +3,7 @@
 // tab's site's cookies and of its web storage entries that are credentials
 // (lib/secrets.js says which). They go to the daemon only, which masks them
 // in the result of the call that read them; profile.secrets reads them, and
-// tab.navigate and tab.create with the page they land on.
+// tab.navigate, tab.create, page.snapshot and element.act with their answer.
 
 import { cookieValues, credentialValues } from '../lib/secrets.js';
 import * as dialogs from './dialogs.js';

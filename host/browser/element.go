@@ -87,6 +87,7 @@ type Acted struct {
 	// Unkept: why the control did not keep fill's text, when it is known
 	// ("it keeps at most 4 characters").
 	Unkept string `json:"unkept,omitempty"`
+	carried
 }
 
 // Blocked says what covers an element an action was meant for: nothing was

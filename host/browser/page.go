@@ -75,21 +75,6 @@ type Tree struct {
 	carried
 }
 
-// UnmarshalJSON reads a Tree and, apart, the secrets sent with it.
-func (t *Tree) UnmarshalJSON(b []byte) error {
-	type tree Tree // Tree's fields without its methods
-	var w struct {
-		tree
-		Secrets *[]string `json:"secrets"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*t = Tree(w.tree)
-	t.carry(w.Secrets)
-	return nil
-}
-
 // PageSnapshot reads tab's tree, handing out refs.
 func PageSnapshot(tab int) Command[Tree] {
 	return command[Tree]("page.snapshot", tabParams{tab}, 0)

@@ -1,9 +1,6 @@
 package browser
 
-import (
-	"encoding/json"
-	"time"
-)
+import "time"
 
 // Tab is a tab as the extension describes it.
 type Tab struct {
@@ -29,21 +26,6 @@ type Page struct {
 	Title  string `json:"title"`
 	Status int    `json:"status,omitempty"` // HTTP status, when there was a response
 	carried
-}
-
-// UnmarshalJSON reads a Page and, apart, the secrets sent with it.
-func (p *Page) UnmarshalJSON(b []byte) error {
-	type page Page // Page's fields without its methods
-	var w struct {
-		page
-		Secrets *[]string `json:"secrets"`
-	}
-	if err := json.Unmarshal(b, &w); err != nil {
-		return err
-	}
-	*p = Page(w.page)
-	p.carry(w.Secrets)
-	return nil
 }
 
 // TabList lists the agent's tabs (the OpenChrome group), in tab-strip order.

@@ -68,7 +68,7 @@ func failedStep(action string) browser.Acted {
 func act(ctx context.Context, c *call, tab int, in actIn) (*protocol.ToolResult, error) {
 	out := &actOut{Steps: make([]actStep, 0, len(in.Steps))}
 	for i, s := range in.Steps {
-		r, err := c.runStep(ctx, tab, s)
+		r, err := c.runStep(ctx, tab, s, i == len(in.Steps)-1)
 		if err != nil {
 			r = acted{Acted: failedStep(s.Action), Error: protocol.AsError(err)}
 		}

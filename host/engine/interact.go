@@ -102,7 +102,7 @@ func interactTool() Tool {
 }
 
 func interact(ctx context.Context, c *call, tab int, in interactIn) (*protocol.ToolResult, error) {
-	out, err := c.runStep(ctx, tab, in.step)
+	out, err := c.runStep(ctx, tab, in.step, true)
 	if err != nil {
 		return nil, err
 	}
@@ -122,8 +122,10 @@ type acted struct {
 
 // runStep finds a step's element and runs the step in the extension. A step
 // whose every strategy failed comes back as a result with hitl, not an
-// error: the agent decides whether to hand the tab to the human.
-func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
+// error: the agent decides whether to hand the tab to the human. The last
+// step of a call brings the site's secrets with its answer, read after it
+// (browser.WithSecrets), to mask the call's result with.
+func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, error) {
 	a := browser.Act{TabID: tab, Ref: s.Ref, Action: s.Action, Text: s.Text, Key: s.Key,
 		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
 	var found, dropOn *browser.Candidate
@@ -149,10 +151,17 @@ func (c *call) runStep(ctx context.Context, tab int, s step) (acted, error) {
 			dropOn = &on
 			a.Target = fmt.Sprintf("e%d", on.Ref)
 		}
-		return browser.ElementAct(a).Run(ctx, c)
+		cmd := browser.ElementAct(a)
+		if last {
+			cmd = browser.WithSecrets(cmd)
+		}
+		return cmd.Run(ctx, c)
 	})
 	if err != nil {
 		return acted{}, err
+	}
+	if last {
+		c.keepSecrets(tab, done)
 	}
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)

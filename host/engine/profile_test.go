@@ -42,7 +42,7 @@ func TestTheProfilesSecretsAreMaskedInResults(t *testing.T) {
 
 // TestANavigationsSecretsComeWithItsPage: navigate asks for the site's
 // secrets with the page it lands on, masks its answer with them, and does
-// not ask profile.secrets after; a Page never shows them.
+// not ask profile.secrets after.
 func TestANavigationsSecretsComeWithItsPage(t *testing.T) {
 	const token = "sess-4f9a1c2e7b"
 	asked := 0
@@ -63,15 +63,6 @@ func TestANavigationsSecretsComeWithItsPage(t *testing.T) {
 	assert.NotContains(t, text, "secrets")
 	assert.Contains(t, text, "Shop")
 	assert.Zero(t, asked, "the secrets came with the page")
-
-	var p browser.Page
-	require.NoError(t, json.Unmarshal([]byte(`{"tabId":7,"url":"u","title":"t","secrets":["`+token+`"]}`), &p))
-	values, read := p.Secrets()
-	assert.True(t, read)
-	assert.Equal(t, []string{token}, values)
-	b, err := json.Marshal(p)
-	require.NoError(t, err)
-	assert.NotContains(t, string(b), token, "a Page marshals without them")
 }
 
 // TestAReadsSecretsComeWithItsTree: read_page asks for the site's secrets
@@ -96,4 +87,46 @@ func TestAReadsSecretsComeWithItsTree(t *testing.T) {
 	assert.NotContains(t, text, token)
 	assert.Zero(t, asked, "the secrets came with the tree")
 	assert.JSONEq(t, `{"tabId":7,"secrets":true}`, string(fb.last().Params))
+}
+
+// TestAnActionsSecretsComeWithItsAnswer: interact, and act's last step,
+// ask for the site's secrets with the action's answer, read after it, and
+// mask the result with them without asking profile.secrets; act's earlier
+// steps do not ask.
+func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
+	const token = "sess-0b5e2d9c41"
+	asked := 0
+	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "https://shop.example/"}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "profile.secrets":
+				asked++
+				return browser.Secrets{}, nil
+			case "element.act":
+				// A login that lands on a page whose title shows the session.
+				return json.RawMessage(`{"action":"click","delivered":true,"ref":"e3","title":"Welcome ` + token + `","changes":"no visible change","secrets":["` + token + `"]}`), nil
+			}
+			return map[string]any{}, nil
+		}))
+	text := textOf(t, run(t, e, "interact", `{"tabId":7,"ref":"e3","action":"click"}`))
+	assert.Contains(t, text, "Welcome")
+	assert.NotContains(t, text, token)
+	assert.NotContains(t, text, "secrets", "the answer never shows them")
+	assert.Zero(t, asked, "the secrets came with the answer")
+
+	text = textOf(t, run(t, e, "act", `{"tabId":7,"steps":[{"ref":"e3","action":"click"},{"ref":"e3","action":"click"}]}`))
+	assert.NotContains(t, text, token)
+	assert.Zero(t, asked)
+	fb.mu.Lock()
+	seen := append([]protocol.Command(nil), fb.seen...)
+	fb.mu.Unlock()
+	var withSecrets []bool
+	for _, c := range seen {
+		if c.Action == "element.act" {
+			var p struct{ Secrets bool }
+			require.NoError(t, json.Unmarshal(c.Params, &p))
+			withSecrets = append(withSecrets, p.Secrets)
+		}
+	}
+	assert.Equal(t, []bool{true, false, true}, withSecrets, "interact's step, then act's last only")
 }

@@ -5,11 +5,12 @@
 
 import { ACT_ACTIONS, DIRECTIONS, scrolled } from '../../lib/act.js';
 import { ActionError } from '../../lib/errors.js';
-import { enumParam, intParam, stringParam } from '../../lib/params.js';
+import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
+import { siteSecrets } from '../secrets.js';
 import { runAnswer, runInput } from '../input-effects.js';
 import { focusMoved, Target } from '../target.js';
 import * as input from '../trusted-input.js';
@@ -18,10 +19,25 @@ import { upload as setFiles } from '../upload.js';
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
 
 /**
- * element.act: one action on the element behind ref.
+ * element.act: one action on the element behind ref; with secrets, and
+ * the site's secrets of the page the action left the tab on, read after it
+ * (sw/secrets.js), for the engine to mask its answer with.
  * @type {TabAction}
  */
-async function act(params, { tabId, signal }) {
+async function act(params, context) {
+  const out = /** @type {Record<string, unknown>} */ (await actOnce(params, context));
+  if (boolParam(params, 'secrets', false) && !out.closed) {
+    const url = typeof out.url === 'string' ? out.url : (await chrome.tabs.get(context.tabId)).url ?? '';
+    out.secrets = await siteSecrets(context.tabId, url);
+  }
+  return out;
+}
+
+/**
+ * One action on the element behind ref.
+ * @type {TabAction}
+ */
+async function actOnce(params, { tabId, signal }) {
   const action = enumParam(params, 'action', ACT_ACTIONS);
   if (!action) throw new ActionError('bad_request', 'action is required');
 
