@@ -97,7 +97,7 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 	}{Fields: make([]fieldResult, 0, len(in.Fields))}
 	var did fillChanges
 	for i, f := range in.Fields {
-		r, done := c.fillField(ctx, tab, f)
+		r, done := c.fillField(ctx, tab, f, i == len(in.Fields)-1)
 		if r.OK {
 			out.Filled++
 		} else {
@@ -203,8 +203,9 @@ func notFilled(f formField, field string, ch change) fieldResult {
 }
 
 // fillField fills one field, and says what filling it did; every failure
-// is the field's, not the call's.
-func (c *call) fillField(ctx context.Context, tab int, f formField) (fieldResult, browser.Acted) {
+// is the field's, not the call's. The last field brings the site's secrets
+// with its answer, as runStep's last step does.
+func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (fieldResult, browser.Acted) {
 	r := fieldResult{Field: f.Ref}
 	if f.Label != "" {
 		r.Field = f.Label
@@ -239,10 +240,17 @@ func (c *call) fillField(ctx context.Context, tab int, f formField) (fieldResult
 			}
 		}
 		r.Ref = ref
-		return browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}).Run(ctx, c)
+		cmd := browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value})
+		if last {
+			cmd = browser.WithSecrets(cmd)
+		}
+		return cmd.Run(ctx, c)
 	})
 	if err != nil {
 		return fail(err)
+	}
+	if last {
+		c.keepSecrets(tab, done)
 	}
 	c.learnSecret(done, value)
 	if done.Blocked != nil {

@@ -89,8 +89,8 @@ func TestAReadsSecretsComeWithItsTree(t *testing.T) {
 	assert.JSONEq(t, `{"tabId":7,"secrets":true}`, string(fb.last().Params))
 }
 
-// TestAnActionsSecretsComeWithItsAnswer: interact, and act's last step,
-// ask for the site's secrets with the action's answer, read after it, and
+// TestAnActionsSecretsComeWithItsAnswer: interact, act's last step and
+// form_input's last field ask for the site's secrets with the action's answer, read after it, and
 // mask the result with them without asking profile.secrets; act's earlier
 // steps do not ask.
 func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
@@ -129,4 +129,13 @@ func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
 		}
 	}
 	assert.Equal(t, []bool{true, false, true}, withSecrets, "interact's step, then act's last only")
+
+	// form_input likewise: its last field.
+	textOf(t, run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e3","value":"a"},{"ref":"e3","value":"b"}]}`))
+	assert.Zero(t, asked)
+	fb.mu.Lock()
+	seen = append([]protocol.Command(nil), fb.seen[len(fb.seen)-2:]...)
+	fb.mu.Unlock()
+	assert.NotContains(t, string(seen[0].Params), `"secrets"`)
+	assert.Contains(t, string(seen[1].Params), `"secrets":true`)
 }
