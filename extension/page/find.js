@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, SKIP, childrenOf,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -233,25 +233,7 @@
    * @returns {string | undefined}
    */
   function wordsBeside(holder, el) {
-    let out = '';
-    /** @param {Node} n */
-    const visit = (n) => {
-      if (out.length > NEAR_MAX) return;
-      if (n.nodeType === Node.TEXT_NODE) {
-        out += n.nodeValue;
-        return;
-      }
-      if (n.nodeType !== Node.ELEMENT_NODE) return;
-      const e = /** @type {Element} */ (n);
-      if (e === el || SKIP.has(e.tagName) || !visible(e)) return;
-      const role = roleOf(e);
-      if (INTERACTIVE.has(role) && role !== 'link') return;
-      out += ' ';
-      for (const c of childrenOf(e)) visit(c);
-      out += ' ';
-    };
-    for (const c of childrenOf(holder)) visit(c);
-    const words = clip(out).slice(0, NEAR_MAX);
+    const words = clip(textOf(holder, 'links', el)).slice(0, NEAR_MAX);
     return /[\p{L}\p{N}]/u.test(words) ? words : undefined;
   }
 

@@ -365,8 +365,8 @@
    * of its visible descendants, white space collapsed, at most NAME_MAX
    * characters gathered.
    * @param {Element} root
-   * @param {boolean} intoInteractive whether to include the text of
-   *   interactive descendants
+   * @param {boolean | 'links'} intoInteractive whether to include the text
+   *   of interactive descendants, or of links only
    * @param {Element} [skip] an element to leave out (a control inside its label)
    */
   function textOf(root, intoInteractive, skip) {
@@ -382,7 +382,10 @@
       const el = /** @type {Element} */ (node);
       if (el === skip || SKIP.has(el.tagName) || el.getAttribute('aria-hidden') === 'true') return;
       if (el !== root && !visible(el)) return;
-      if (el !== root && !intoInteractive && INTERACTIVE.has(roleOf(el))) return;
+      if (el !== root && intoInteractive !== true) {
+        const role = roleOf(el);
+        if (INTERACTIVE.has(role) && !(intoInteractive === 'links' && role === 'link')) return;
+      }
       const label = el !== root ? el.getAttribute('aria-label') : null;
       if (label) {
         out += ` ${label} `;

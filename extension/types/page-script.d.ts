@@ -113,7 +113,7 @@ interface PageRoles {
   roleOf(el: Element): string;
   nameOf(el: Element, role: string): string;
   hasOwnName(el: Element): boolean;
-  textOf(root: Element, intoInteractive: boolean, skip?: Element): string;
+  textOf(root: Element, intoInteractive: boolean | 'links', skip?: Element): string;
   clip(s: string): string;
   /** s cut to at most max characters, at the end of a word, marked cut. */
   words(s: string, max: number): string;

@@ -45,24 +45,14 @@ func TestTheProfilesSecretsAreMaskedInResults(t *testing.T) {
 // not ask profile.secrets after.
 func TestANavigationsSecretsComeWithItsPage(t *testing.T) {
 	const token = "sess-4f9a1c2e7b"
-	asked := 0
-	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "about:blank"}},
-		func(cmd protocol.Command) (any, *protocol.Error) {
-			switch cmd.Action {
-			case "profile.secrets":
-				asked++
-				return browser.Secrets{}, nil
-			case "tab.navigate":
-				// A site that puts its session in the URL (;jsessionid=).
-				return json.RawMessage(`{"tabId":7,"url":"https://shop.example/;s=` + token + `","title":"Shop","secrets":["` + token + `"]}`), nil
-			}
-			return map[string]any{}, nil
-		}))
+	// A site that puts its session in the URL (;jsessionid=).
+	e, _, asked := carrying(t, "about:blank", "tab.navigate",
+		`{"tabId":7,"url":"https://shop.example/;s=`+token+`","title":"Shop","secrets":["`+token+`"]}`)
 	text := textOf(t, run(t, e, "navigate", `{"tabId":7,"url":"https://shop.example/"}`))
 	assert.NotContains(t, text, token)
 	assert.NotContains(t, text, "secrets")
 	assert.Contains(t, text, "Shop")
-	assert.Zero(t, asked, "the secrets came with the page")
+	assert.Zero(t, *asked, "the secrets came with the page")
 }
 
 // TestAReadsSecretsComeWithItsTree: read_page asks for the site's secrets
@@ -70,53 +60,33 @@ func TestANavigationsSecretsComeWithItsPage(t *testing.T) {
 // profile.secrets.
 func TestAReadsSecretsComeWithItsTree(t *testing.T) {
 	const token = "tok-77c1e0a9d4"
-	asked := 0
-	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "https://shop.example/"}},
-		func(cmd protocol.Command) (any, *protocol.Error) {
-			switch cmd.Action {
-			case "profile.secrets":
-				asked++
-				return browser.Secrets{}, nil
-			case "page.snapshot":
-				return json.RawMessage(`{"url":"https://shop.example/","title":"Shop","tree":[{"text":"your token is ` + token + `"}],"secrets":["` + token + `"]}`), nil
-			}
-			return map[string]any{}, nil
-		}))
+	e, fb, asked := carrying(t, "https://shop.example/", "page.snapshot",
+		`{"url":"https://shop.example/","title":"Shop","tree":[{"text":"your token is `+token+`"}],"secrets":["`+token+`"]}`)
 	text := textOf(t, run(t, e, "read_page", `{"tabId":7}`))
 	assert.Contains(t, text, "your token is")
 	assert.NotContains(t, text, token)
-	assert.Zero(t, asked, "the secrets came with the tree")
+	assert.Zero(t, *asked, "the secrets came with the tree")
 	assert.JSONEq(t, `{"tabId":7,"secrets":true}`, string(fb.last().Params))
 }
 
 // TestAnActionsSecretsComeWithItsAnswer: interact, act's last step and
-// form_input's last field ask for the site's secrets with the action's answer, read after it, and
-// mask the result with them without asking profile.secrets; act's earlier
-// steps do not ask.
+// form_input's last field ask for the site's secrets with the action's
+// answer, read after it, and mask the result with them without asking
+// profile.secrets; the steps and fields before the last do not ask.
 func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
 	const token = "sess-0b5e2d9c41"
-	asked := 0
-	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "https://shop.example/"}},
-		func(cmd protocol.Command) (any, *protocol.Error) {
-			switch cmd.Action {
-			case "profile.secrets":
-				asked++
-				return browser.Secrets{}, nil
-			case "element.act":
-				// A login that lands on a page whose title shows the session.
-				return json.RawMessage(`{"action":"click","delivered":true,"ref":"e3","title":"Welcome ` + token + `","changes":"no visible change","secrets":["` + token + `"]}`), nil
-			}
-			return map[string]any{}, nil
-		}))
+	// A login that lands on a page whose title shows the session.
+	e, fb, asked := carrying(t, "https://shop.example/", "element.act",
+		`{"action":"click","delivered":true,"ref":"e3","title":"Welcome `+token+`","changes":"no visible change","secrets":["`+token+`"]}`)
 	text := textOf(t, run(t, e, "interact", `{"tabId":7,"ref":"e3","action":"click"}`))
 	assert.Contains(t, text, "Welcome")
 	assert.NotContains(t, text, token)
 	assert.NotContains(t, text, "secrets", "the answer never shows them")
-	assert.Zero(t, asked, "the secrets came with the answer")
+	assert.Zero(t, *asked, "the secrets came with the answer")
 
 	text = textOf(t, run(t, e, "act", `{"tabId":7,"steps":[{"ref":"e3","action":"click"},{"ref":"e3","action":"click"}]}`))
 	assert.NotContains(t, text, token)
-	assert.Zero(t, asked)
+	assert.Zero(t, *asked)
 	fb.mu.Lock()
 	seen := append([]protocol.Command(nil), fb.seen...)
 	fb.mu.Unlock()
@@ -132,10 +102,28 @@ func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
 
 	// form_input likewise: its last field.
 	textOf(t, run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e3","value":"a"},{"ref":"e3","value":"b"}]}`))
-	assert.Zero(t, asked)
+	assert.Zero(t, *asked)
 	fb.mu.Lock()
 	seen = append([]protocol.Command(nil), fb.seen[len(fb.seen)-2:]...)
 	fb.mu.Unlock()
 	assert.NotContains(t, string(seen[0].Params), `"secrets"`)
 	assert.Contains(t, string(seen[1].Params), `"secrets":true`)
+}
+
+// carrying is an engine whose fake browser answers action with answer (the
+// site's secrets in it) and counts the profile.secrets it is asked.
+func carrying(t *testing.T, url, action, answer string) (*Engine, *fakeBrowser, *int) {
+	asked := new(int)
+	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: url}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "profile.secrets":
+				*asked++
+				return browser.Secrets{}, nil
+			case action:
+				return json.RawMessage(answer), nil
+			}
+			return map[string]any{}, nil
+		}))
+	return e, fb, asked
 }
