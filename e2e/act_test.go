@@ -383,6 +383,22 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, r["floated"])
 	})
 
+	t.Run("what comes under the pointer as it presses takes nothing, and the button is clicked once where it went", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/swap.html")
+		a := interact(t, cs, map[string]any{"query": "Pay", "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered)
+		r := runs(t, tab)
+		assert.EqualValues(t, 1, r["pay"])
+		assert.EqualValues(t, 0, r["trap"], "the click met Trap first, and was stopped there")
+
+		tab = openTab(t, cs, site.URL+"/swap.html?always")
+		err := fails(t, cs, "interact", map[string]any{"query": "Pay", "action": "click", "tabId": tab}, protocol.CodeConflict)
+		assert.Contains(t, err.Message, `button "Trap" came under the pointer`)
+		r = runs(t, tab)
+		assert.EqualValues(t, 0, r["pay"])
+		assert.EqualValues(t, 0, r["trap"])
+	})
+
 	t.Run("a disabled element is refused, not forced", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/form.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Archive", "action": "click", "tabId": tab}, protocol.CodeBadRequest)

@@ -458,6 +458,81 @@
     return { state: 'covered', box, animating, ...blockerOf(face, hitAt(c.x, c.y)) };
   }
 
+  /** The events of a click a guard lets reach only its element. */
+  const CLICK_EVENTS = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'auxclick', 'dblclick', 'contextmenu'];
+
+  /** How long a guard stands at most, should its click never end. */
+  const GUARD_MS = 2000;
+
+  /**
+   * The guards standing, by id: what each stopped and whether anything of
+   * its click reached its element.
+   * @type {Map<number, { stop: () => void, stopped?: string, reached: boolean }>}
+   */
+  const guards = new Map();
+  let guardSeq = 0;
+
+  /**
+   * guard: until the click's last event (last) has gone by, the trusted
+   * events of a click that would reach anything but ref's element, a label
+   * of it, or the closed shadow root it lies in are stopped before any
+   * listener of the page's hears them: an element that moved between the
+   * hit test and the press (a list that reflowed) takes nothing, and
+   * neither does the one now under the pointer.
+   * @param {{ ref: number, last: string }} args
+   */
+  function guard({ ref, last }) {
+    const el = element(ref);
+    const view = el.ownerDocument.defaultView ?? window;
+    const labels = /** @type {HTMLInputElement} */ (el).labels;
+    /** @type {Node[]} what may be on an event's path for the click to be el's */
+    const its = [el, ...(labels ?? [])];
+    // A frame's own classes differ from ours: nodes are told by their type.
+    for (let n = el.getRootNode(); n.nodeType === Node.DOCUMENT_FRAGMENT_NODE;) {
+      const root = /** @type {ShadowRoot} */ (n);
+      if (root.mode === 'closed') its.push(root.host); // its inside is not on the path
+      n = root.host.getRootNode();
+    }
+    const id = ++guardSeq;
+    /** @type {{ stop: () => void, stopped?: string, reached: boolean }} */
+    const g = { stop: () => {}, reached: false };
+    /** @param {Event} e */
+    const listen = (e) => {
+      if (!e.isTrusted) return;
+      const path = e.composedPath();
+      if (its.some((n) => path.includes(n))) {
+        g.reached = true;
+      } else {
+        e.preventDefault();
+        e.stopImmediatePropagation();
+        const hit = /** @type {Element | undefined} */ (path.find((n) => /** @type {Node} */ (n).nodeType === Node.ELEMENT_NODE));
+        g.stopped ??= hit ? describe(hit) : 'the page';
+      }
+      if (e.type === last) g.stop();
+    };
+    const timer = setTimeout(() => g.stop(), GUARD_MS);
+    g.stop = () => {
+      clearTimeout(timer);
+      for (const type of CLICK_EVENTS) view.removeEventListener(type, listen, { capture: true });
+    };
+    for (const type of CLICK_EVENTS) view.addEventListener(type, listen, { capture: true });
+    guards.set(id, g);
+    return { guard: id };
+  }
+
+  /**
+   * unguard: ends a guard, and says what it stopped (described) and
+   * whether anything of the click reached the element.
+   * @param {{ guard: number }} args
+   */
+  function unguard({ guard: id }) {
+    const g = guards.get(id);
+    if (!g) return { reached: false };
+    g.stop();
+    guards.delete(id);
+    return { stopped: g.stopped, reached: g.reached };
+  }
+
   /**
    * reaches: whether a click at (x, y) gets to ref's element, an iframe
    * whose cross-origin content the click is meant for: ok; covered, with
@@ -966,5 +1041,5 @@
     return out.map((o) => o.el);
   }
 
-  oc.dom = { locate, dom, deepActive, focused, actionable, reaches, dismissers, listOptions, scrollState };
+  oc.dom = { locate, dom, deepActive, focused, actionable, guard, unguard, reaches, dismissers, listOptions, scrollState };
 })();

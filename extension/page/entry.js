@@ -16,6 +16,8 @@
     crossFrames: oc.find.crossFrames,
     locate: oc.dom.locate,
     actionable: oc.dom.actionable,
+    guard: oc.dom.guard,
+    unguard: oc.dom.unguard,
     reaches: oc.dom.reaches,
     dismissers: oc.dom.dismissers,
     listOptions: oc.dom.listOptions,

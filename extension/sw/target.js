@@ -380,6 +380,31 @@ export class Target {
   }
 
   /**
+   * Runs click, the trusted input of a click, with the page script's guard
+   * standing (page/dom.js): what of it would reach anything but the
+   * element is stopped before the page hears it. Says what was stopped and
+   * whether anything reached the element; a guard a dialog keeps from
+   * answering says nothing, and the click counts as delivered.
+   * @param {'click' | 'double_click' | 'right_click'} action
+   * @param {() => Promise<unknown>} click
+   * @returns {Promise<{ a: Attempt, stopped?: string, reached?: boolean }>}
+   */
+  async guarded(action, click) {
+    const last = action === 'double_click' ? 'dblclick' : action === 'right_click' ? 'auxclick' : 'click';
+    /** @type {{ stopped?: string, reached: boolean } | undefined} */
+    let seen;
+    const a = await this.attempt(async () => {
+      const g = await this.call('guard', { last });
+      try {
+        await click();
+      } finally {
+        seen = await this.call('unguard', g).catch(() => undefined);
+      }
+    }, { late: true });
+    return { a, stopped: seen?.stopped, reached: seen?.reached };
+  }
+
+  /**
    * click, double_click, right_click: once, at a point a person's click
    * would reach.
    * @param {'click' | 'double_click' | 'right_click'} action
@@ -395,21 +420,34 @@ export class Target {
     // A closed select opens the browser's own list, which no call can see
     // or click: the answer says what it offers, for interact select.
     if (Array.isArray(loc.options)) this.options = loc.options;
-    /** @type {Point} */
-    let p;
-    try {
-      p = await this.pointAt(action);
-    } catch (err) {
-      if (err instanceof Unreachable && err.reach.state === 'offscreen' && action === 'click') {
-        // No pointer can reach it, so none has: the DOM's click is the only one.
-        await this.watch();
-        const a = await this.attempt(() => this.call('dom', { op: 'click' }), { late: true });
-        return this.done(action, 'dom', a);
+    /** @type {Attempt} */
+    let a;
+    for (let tries = 0; ; tries++) {
+      /** @type {Point} */
+      let p;
+      try {
+        p = await this.pointAt(action);
+      } catch (err) {
+        if (err instanceof Unreachable && err.reach.state === 'offscreen' && action === 'click') {
+          // No pointer can reach it, so none has: the DOM's click is the only one.
+          await this.watch();
+          const dom = await this.attempt(() => this.call('dom', { op: 'click' }), { late: true });
+          return this.done(action, 'dom', dom);
+        }
+        if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked(action, err.reach);
+        throw err instanceof Unreachable ? err.error : err;
       }
-      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked(action, err.reach);
-      throw err instanceof Unreachable ? err.error : err;
+      const guarded = await this.guarded(action, () => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
+      a = guarded.a;
+      // Something else came under the point as the click went: the guard
+      // stopped it there, and nothing of it reached the page's listeners.
+      const missed = guarded.stopped && !guarded.reached && !a.navigated && !a.dialog && !a.closed && !a.opened.length;
+      if (!missed) break;
+      if (tries === 1) {
+        throw new ActionError('conflict', `${this.label} moved as it was clicked: ${guarded.stopped} came under the pointer, ` +
+          'and the click was stopped there: nothing was clicked', 'wait_for the page to settle, then try again');
+      }
     }
-    const a = await this.attempt(() => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal), { late: true });
     const out = await this.done(action, 'pointer', a);
     if (offers && action === 'click' && opensList(loc) && !out.navigated && !out.dialog && !out.closed) {
       // A dropdown or menu it opened, with refs: the next click, without a

@@ -214,6 +214,10 @@ interface PageDom {
   locate(args: { ref: number }): Record<string, unknown>;
   dom(args: { ref: number; op: string; value?: string; values?: string[] }): Record<string, unknown>;
   actionable(args: { ref: number; refBase?: number; at?: PagePoint }): Record<string, unknown>;
+  /** Stops the trusted events of a click that would reach anything but ref's element, until its last event. */
+  guard(args: { ref: number; last: string }): { guard: number };
+  /** Ends a guard: what it stopped, and whether anything of the click reached the element. */
+  unguard(args: { guard: number }): { stopped?: string; reached: boolean };
   /** Whether a click at (x, y) gets to the iframe ref, for the cross-origin frame in it. */
   reaches(args: { ref: number; x: number; y: number; refBase?: number }): Record<string, unknown>;
   dismissers(args: { refBase: number }): { dismiss: Array<{ ref: number; name: string }>; nextRef: number };
