@@ -510,7 +510,10 @@
       }
       if (e.type === last) g.stop();
     };
-    const timer = setTimeout(() => g.stop(), GUARD_MS);
+    const timer = setTimeout(() => {
+      g.stop();
+      guards.delete(id); // no one asked: a dialog held the page
+    }, GUARD_MS);
     g.stop = () => {
       clearTimeout(timer);
       for (const type of CLICK_EVENTS) view.removeEventListener(type, listen, { capture: true });
