@@ -204,7 +204,7 @@ func notFilled(f formField, field string, ch change) fieldResult {
 
 // fillField fills one field, and says what filling it did; every failure
 // is the field's, not the call's. The last field brings the site's secrets
-// with its answer, as runStep's last step does.
+// with its answer (elementAct).
 func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (fieldResult, browser.Acted) {
 	r := fieldResult{Field: f.Ref}
 	if f.Label != "" {
@@ -240,17 +240,10 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 			}
 		}
 		r.Ref = ref
-		cmd := browser.ElementAct(browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value})
-		if last {
-			cmd = browser.WithSecrets(cmd)
-		}
-		return cmd.Run(ctx, c)
+		return c.elementAct(ctx, browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}, last)
 	})
 	if err != nil {
 		return fail(err)
-	}
-	if last {
-		c.keepSecrets(tab, done)
 	}
 	c.learnSecret(done, value)
 	if done.Blocked != nil {

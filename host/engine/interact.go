@@ -123,8 +123,7 @@ type acted struct {
 // runStep finds a step's element and runs the step in the extension. A step
 // whose every strategy failed comes back as a result with hitl, not an
 // error: the agent decides whether to hand the tab to the human. The last
-// step of a call brings the site's secrets with its answer, read after it
-// (browser.WithSecrets), to mask the call's result with.
+// step of a call brings the site's secrets with its answer (elementAct).
 func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, error) {
 	a := browser.Act{TabID: tab, Ref: s.Ref, Action: s.Action, Text: s.Text, Key: s.Key,
 		Values: s.Values, Direction: s.Direction, Amount: s.Amount, Target: s.Target, To: s.To}
@@ -151,17 +150,10 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 			dropOn = &on
 			a.Target = fmt.Sprintf("e%d", on.Ref)
 		}
-		cmd := browser.ElementAct(a)
-		if last {
-			cmd = browser.WithSecrets(cmd)
-		}
-		return cmd.Run(ctx, c)
+		return c.elementAct(ctx, a, last)
 	})
 	if err != nil {
 		return acted{}, err
-	}
-	if last {
-		c.keepSecrets(tab, done)
 	}
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)
@@ -194,6 +186,20 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 	}
 	out.Found = strings.Join(matched, "; ")
 	return out, nil
+}
+
+// elementAct runs a on its element. The last action of a call brings the
+// site's secrets with its answer, read after it (browser.WithSecrets), and
+// they are kept to mask the call's result with.
+func (c *call) elementAct(ctx context.Context, a browser.Act, last bool) (browser.Acted, error) {
+	if !last {
+		return browser.ElementAct(a).Run(ctx, c)
+	}
+	done, err := browser.WithSecrets(browser.ElementAct(a)).Run(ctx, c)
+	if err == nil {
+		c.keepSecrets(a.TabID, done)
+	}
+	return done, err
 }
 
 // unpickedError says that select found no option of the name asked for in
