@@ -28,6 +28,15 @@
     return role === 'textbox' || role === 'searchbox' || (role === 'combobox' && !isSelect(el)) ? valueOf(el, role) ?? '' : undefined;
   }
 
+  /**
+   * Whether a node is the document's title or inside it.
+   * @param {Node} n
+   */
+  function inTitle(n) {
+    const at = n.nodeType === Node.ELEMENT_NODE ? /** @type {Element} */ (n) : n.parentElement;
+    return at?.localName === 'title' && at.parentElement === at.ownerDocument.head;
+  }
+
   class Watch {
     /** @param {Element | null} el */
     constructor(el) {
@@ -107,6 +116,8 @@
       const editor = /** @type {HTMLElement | null} */ (this.el)?.isContentEditable ? this.el : null;
       for (const r of records) {
         if (editor?.contains(r.target)) continue;
+        // A new title is said apart ("title changed"), not as text of the page.
+        if (inTitle(r.target)) continue;
         if (r.type === 'attributes') {
           this.attrs++;
           if (r.target === this.el) this.ownAttrs++;
@@ -121,6 +132,7 @@
           continue;
         }
         for (const n of r.addedNodes) {
+          if (inTitle(n)) continue;
           if (n.nodeType === Node.TEXT_NODE) {
             this.texts++;
             if (own) this.ownTexts++;

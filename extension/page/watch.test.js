@@ -29,6 +29,18 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a new title is said as the title, not as text or elements of the page', () => {
+  for (const titled of [true, false]) {
+    const page = new TestPage('<button id=b>Go</button>');
+    if (!titled) page.document.querySelector('title')?.remove();
+    const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+    page.document.title = 'Counted 1';
+    page.document.title = 'Counted 2';
+    const r = page.ok('changes', { watch, stop: true });
+    assert.deepEqual({ added: r.added, texts: r.texts, titleChanged: r.titleChanged }, { added: 0, texts: 0, titleChanged: true }, titled ? 'a title' : 'no title before');
+  }
+});
+
 test('a watch says which dialogs opened and closed, however they showed', () => {
   const page = new TestPage(`<button id=b>Go</button>
     <dialog id=native><p>Really leave?</p><button>Stay</button></dialog>
