@@ -831,9 +831,11 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.NotContains(t, tree, "Two years", "a closed details shows its summary only")
 	assert.NotContains(t, tree, "Gift wrap", "what is hidden until found is not seen")
 	assert.NotContains(t, tree, "Sales by month", "a canvas shows its picture, not its fallback")
+	assert.NotContains(t, tree, "Track order", "a menu scaled to nothing")
+	assert.NotContains(t, tree, "Help", "a fixed element in a menu scaled to nothing")
 	text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})
 	assert.Contains(t, text, "Total: $20")
-	for _, hidden := range []string{"Two years", "Gift wrap", "Sales by month", "Return policy"} {
+	for _, hidden := range []string{"Two years", "Gift wrap", "Sales by month", "Return policy", "Track order", "Help"} {
 		assert.NotContains(t, text, hidden, text)
 	}
 	interact(t, cs, map[string]any{"ref": refOf(t, tree, `button "Warranty"`), "action": "click", "tabId": tab})
@@ -845,6 +847,7 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.Contains(t, err.Message, `link "Return policy" is there but hidden`)
 	assert.Contains(t, err.Hint, "click "+toggle)
 	assert.Equal(t, "0", runs("returns"))
+	fails(t, cs, "interact", map[string]any{"query": "Track order", "action": "click", "tabId": tab}, protocol.CodeNotFound)
 	// wait_for sees as read_page does.
 	ok(t, cs, "wait_for", map[string]any{"selector": "#returns", "state": "hidden", "timeoutMs": 1000, "tabId": tab})
 

@@ -698,10 +698,30 @@
     // The style first: this is asked of every element read_page walks, and
     // reading a box costs twice what reading a style does; few clip.
     const cs = getComputedStyle(el);
+    if (flattened(cs)) return true;
     if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return false;
     if (cs.display === 'contents' || cs.display.startsWith('inline')) return false;
     const r = el.getBoundingClientRect();
     return r.width <= 0 || r.height <= 0;
+  }
+
+  /**
+   * Whether a transform squashes an element flat (scale(0) on either axis,
+   * or turned edge-on), as a menu or a tooltip is hidden by scaling it
+   * down: it and everything in it, fixed or absolute, are drawn in no area.
+   * checkVisibility says they are visible.
+   * @param {CSSStyleDeclaration} cs the element's computed style
+   */
+  function flattened(cs) {
+    const t = cs.transform;
+    if (t && t !== 'none') {
+      const m = t.slice(t.indexOf('(') + 1, -1).split(',').map(Number);
+      // matrix(a, b, c, d, e, f), or matrix3d with the same plane first.
+      const [a, b, c, d] = t.startsWith('matrix3d') ? [m[0], m[1], m[4], m[5]] : m;
+      if (Math.abs(a * d - b * c) < 1e-6) return true;
+    }
+    const scale = cs.scale;
+    return !!scale && scale !== 'none' && scale.split(' ').some((v) => Number.parseFloat(v) === 0);
   }
 
   /**
@@ -727,8 +747,8 @@
    * Whether an ancestor that shows none of what it holds (clipsAll) hides
    * el. Only the ancestors el's containing blocks pass through clip it:
    * an absolutely positioned element escapes those inside its positioned
-   * one, a fixed one escapes them all (a menu drawn out of a collapsed
-   * bar still shows).
+   * one, a fixed one escapes all but a transformed one (a menu drawn out
+   * of a collapsed bar still shows).
    * @param {Element} el
    * @param {Map<Element, boolean>} [memo] clipsAll's answers, kept across calls
    */
@@ -746,12 +766,15 @@
     for (let a = layoutParent(el); a && !any; a = layoutParent(a)) any = clips(a);
     if (!any) return false;
     let absolute = false;
+    let fixed = false;
     for (let e = el, a = layoutParent(el); a; e = a, a = layoutParent(a)) {
       const position = getComputedStyle(e).position;
-      if (position === 'fixed') return false;
-      if (position === 'absolute') absolute = true;
-      if (absolute && !containsAbsolute(getComputedStyle(a))) continue;
-      absolute = false;
+      if (position === 'fixed') fixed = true;
+      else if (position === 'absolute') absolute = true;
+      // A fixed element is drawn and clipped within a transformed ancestor.
+      if (fixed && getComputedStyle(a).transform === 'none') continue;
+      if (absolute && !fixed && !containsAbsolute(getComputedStyle(a))) continue;
+      absolute = fixed = false;
       if (clips(a)) return true;
     }
     return false;
@@ -1016,7 +1039,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

@@ -250,3 +250,21 @@ test('drawnOn: the elements a style sheet may write words around, not icons or d
   assert.deepEqual(drawn, ['ab', 'badge', 'cell', 'req']);
   assert.deepEqual([...splitSelectors('a, .x:is(.a, .b)::before, [title="a,b"]')], ['a', ' .x:is(.a, .b)::before', ' [title="a,b"]']);
 });
+
+test('a transform that scales to nothing on either axis, or turns edge-on, flattens', () => {
+  const { flattened } = new TestPage('').ns.roles;
+  const style = (/** @type {string} */ transform, scale = 'none') => /** @type {CSSStyleDeclaration} */ ({ transform, scale });
+  for (const [cs, want, why] of /** @type {Array<[CSSStyleDeclaration, boolean, string]>} */ ([
+    [style('none'), false, 'no transform'],
+    [style('matrix(1, 0, 0, 1, 0, 0)'), false, 'identity'],
+    [style('matrix(0.5, 0, 0, 0.5, 0, 0)'), false, 'scaled down, not away'],
+    [style('matrix(0.707107, 0.707107, -0.707107, 0.707107, 0, 0)'), false, 'rotated'],
+    [style('matrix(0, 0, 0, 0, 0, 0)'), true, 'scale(0)'],
+    [style('matrix(1, 0, 0, 0, 0, 0)'), true, 'scaleY(0)'],
+    [style('matrix3d(0, 0, -1, 0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1)'), true, 'rotateY(90deg): edge-on'],
+    [style('matrix3d(0.766, 0, -0.643, 0, 0, 1, 0, 0, 0.643, 0, 0.766, 0, 0, 0, 0, 1)'), false, 'rotateY(40deg)'],
+    [style('none', '0'), true, 'scale: 0'],
+    [style('none', '1 0'), true, 'scale: 1 0'],
+    [style('none', '0.5'), false, 'scale: 0.5'],
+  ])) assert.equal(flattened(cs), want, why);
+});

@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawsNoContent, containsAbsolute, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawsNoContent, containsAbsolute, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -220,7 +220,9 @@
     // A collapsed panel (max-height: 0, overflow: hidden): nothing of it
     // shows but what is drawn out of it.
     if (clipsAll(el)) {
-      walkEscaped(el, out, st, containsAbsolute(getComputedStyle(el)));
+      const cs = getComputedStyle(el);
+      // Nothing escapes a transform: it contains fixed elements too.
+      if (!flattened(cs)) walkEscaped(el, out, st, containsAbsolute(cs));
       return;
     }
     st.count++;

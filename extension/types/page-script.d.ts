@@ -127,6 +127,8 @@ interface PageRoles {
   visible(el: Element): boolean;
   /** Whether el shows none of what it holds: no width or height, and it clips its overflow. */
   clipsAll(el: Element): boolean;
+  /** Whether a transform (scale(0), edge-on) draws the element it is computed for in no area. */
+  flattened(cs: CSSStyleDeclaration): boolean;
   /** Whether el draws none of its own words: a closed details (but its summary), an element hidden until found, a canvas's or a player's fallback. */
   drawsNoContent(el: Element): boolean;
   /** Whether el, by its computed style, draws and clips the absolutely positioned elements in it. */
