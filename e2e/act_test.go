@@ -960,6 +960,13 @@ func TestDragByRef(t *testing.T) {
 	assert.Equal(t, `"Mango"`, eval("document.getElementById('binned').textContent"), "dropped once, in the bin")
 	assert.Equal(t, `"Kiwi"`, eval("[...document.querySelectorAll('#fruit li')].map((li) => li.textContent).join()"))
 
+	// A list that slides the item into its place after the release, and
+	// takes the new order when the slide ends: the answer waits for it.
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	a = interact(t, cs, map[string]any{"ref": refOf(t, tree, `listitem "Sun"`), "action": "drag",
+		"target": refOf(t, tree, `listitem "Star"`), "tabId": tab})
+	assert.Equal(t, "Drag: Moon,Star,Sun", a.Title, "the answer comes once the dropped item is in its place")
+
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "tabId": tab}, protocol.CodeBadRequest)
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "target": "No such place", "tabId": tab}, protocol.CodeNotFound)
 }

@@ -38,9 +38,13 @@
   }
 
   class Watch {
-    /** @param {Element | null} el */
-    constructor(el) {
+    /**
+     * @param {Element | null} el
+     * @param {boolean} ownMoves whether the element's own moves are waited for
+     */
+    constructor(el, ownMoves) {
       this.el = el;
+      this.ownMoves = ownMoves;
       this.trustedClicks = 0;
       this.clicks = 0;
       this.added = 0;
@@ -351,7 +355,8 @@
      * Not waited for: endless ones (a spinner), colours and shadows, those
      * on the element or in it (its hover shade, a ripple), and an ancestor
      * that only moves (a card lifting on hover); an ancestor that fades or
-     * folds (the modal its Close button is in) is.
+     * folds (the modal its Close button is in) is, and so is the element
+     * moving when ownMoves (what a drag dropped sliding into place).
      */
     settling() {
       let left = 0;
@@ -359,10 +364,13 @@
       for (const a of this.doc.getAnimations?.() ?? []) {
         if (a.playState !== 'running' || (a.startTime !== null && Number(a.startTime) < this.began - 1)) continue;
         const on = a.effect instanceof KeyframeEffect ? a.effect.target : null;
-        if (el && on && (on === el || el.contains(on))) continue;
         const props = animated(a);
-        const hides = props.some((p) => HIDES.has(p));
-        if (!hides && !(props.some((p) => MOVES.has(p)) && !(el && on?.contains(el)))) continue;
+        const moves = props.some((p) => MOVES.has(p));
+        if (el && on && (on === el || el.contains(on))) {
+          if (!(this.ownMoves && on === el && moves)) continue;
+        } else if (!props.some((p) => HIDES.has(p)) && !(moves && !(el && on?.contains(el)))) {
+          continue;
+        }
         const t = a.effect?.getComputedTiming();
         const end = Number(t?.endTime);
         if (!t || !Number.isFinite(end)) continue;
@@ -503,11 +511,11 @@
   /**
    * watch: starts recording what happens to the page, and whether ref's
    * element receives a click, until changes stops it.
-   * @param {{ ref?: number }} args
+   * @param {{ ref?: number, ownMoves?: boolean }} args
    */
-  function watch({ ref }) {
+  function watch({ ref, ownMoves = false }) {
     const id = ++watchSeq;
-    watches.set(id, new Watch(ref === undefined ? null : element(ref)));
+    watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
     return { watch: id };
   }
 

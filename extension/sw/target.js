@@ -109,6 +109,9 @@ export class Target {
     this.signal = signal;
     /** @type {string[] | undefined} a clicked closed select's options */
     this.options = undefined;
+    // A drag's element moving into its place (a sortable list's drop
+    // animation, after which the page takes the new order) is waited for.
+    this.ownMoves = false;
   }
 
   /** @param {string} method @param {Record<string, unknown>} [args] */
@@ -136,7 +139,7 @@ export class Target {
    * Starts watching the page for effects; returns the stop-and-report.
    */
   async watch() {
-    const { watch } = await this.call('watch');
+    const { watch } = await this.call('watch', { ownMoves: this.ownMoves });
     this.watchId = watch;
     this.started = Date.now();
   }
@@ -610,6 +613,7 @@ export class Target {
     } else {
       throw new ActionError('bad_request', 'drag needs target (the ref to drop on) or to ([x, y] in the viewport)');
     }
+    this.ownMoves = true;
     /** @type {Point} */
     let p;
     try {
