@@ -835,6 +835,7 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.NotContains(t, tree, "Help", "a fixed element in a menu scaled to nothing")
 	text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})
 	assert.Contains(t, text, "Total: $20")
+	assert.Contains(t, text, "Chat with us", "what is drawn out of the collapsed bar shows in the text too")
 	for _, hidden := range []string{"Two years", "Gift wrap", "Sales by month", "Return policy", "Track order", "Help"} {
 		assert.NotContains(t, text, hidden, text)
 	}
@@ -1686,6 +1687,37 @@ func TestScrollingThePage(t *testing.T) {
 	top := interact(t, cs, map[string]any{"action": "scroll", "direction": "up", "tabId": tab})
 	assert.Equal(t, "none", top.Change.Type, "at the top already: %s", top.Change.Summary)
 	assert.Contains(t, top.Change.Summary, "the page did not move")
+}
+
+// TestAPaneScrollsByItsRef reads a pane that scrolls and draws only the
+// rows in its view: read_page gives it a ref and says it scrolls, a scroll
+// by that ref says where the pane is, and brings a row that was not drawn
+// into the tree to be clicked once.
+func TestAPaneScrollsByItsRef(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/feed.html")
+
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	pane := refOf(t, tree, `generic "Messages"`)
+	assert.Contains(t, tree, `generic "Messages" `+pane+" scrollable\n button \"Message 1\"", tree)
+	assert.NotContains(t, tree, "Message 150")
+	assert.NotContains(t, tree, `"Pinned"`, "a pane with nothing more to show is not one to scroll")
+	assert.NotRegexp(t, `(?m)^h1.*scrollable`, tree, "nor is the page")
+
+	down := interact(t, cs, map[string]any{"ref": pane, "action": "scroll", "amount": 4470, "tabId": tab})
+	require.NotNil(t, down.Change, "%+v", down)
+	assert.Equal(t, "dom", down.Change.Type)
+	assert.Regexp(t, `^scrolled div "Messages" to y 4470 of 6000 px, `, down.Change.Summary)
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `button "Message 150"`), "action": "click", "tabId": tab})
+	assert.Equal(t, `{"150":1}`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.opened"}))
+
+	interact(t, cs, map[string]any{"ref": pane, "action": "scroll", "amount": 100000, "tabId": tab})
+	end := interact(t, cs, map[string]any{"ref": pane, "action": "scroll", "tabId": tab})
+	assert.Equal(t, "none", end.Change.Type, end.Change.Summary)
+	assert.Contains(t, end.Change.Summary, `div "Messages" did not move (it is at its end)`)
 }
 
 func TestComputer(t *testing.T) {

@@ -183,15 +183,18 @@ export function roundBox(b) {
  * that may be.
  * @param {ScrollState} before
  * @param {ScrollState} after
+ * @param {boolean} [byRef] the wheel was aimed at an element, not at the middle of the view
  */
-export function scrolled(before, after) {
+export function scrolled(before, after, byRef = false) {
   const what = after.pane ?? 'the page';
   if (before.pane !== after.pane || after.top !== before.top || after.left !== before.left) {
     const grew = before.pane === after.pane ? after.height - before.height : 0;
     const at = `${after.left ? `x ${after.left}, ` : ''}y ${after.top} of ${after.height} px`;
     return `scrolled ${what} to ${at}${grew > 0 ? `, it grew ${grew} px` : ''}`;
   }
-  return `no visible change: ${what} did not move (it is at its end, or what scrolls is elsewhere: scroll that element by ref)`;
+  return byRef
+    ? `no visible change: ${what} did not move (it is at its end)`
+    : `no visible change: ${what} did not move (it is at its end, or what scrolls is elsewhere: scroll that element by ref)`;
 }
 
 /**

@@ -69,6 +69,7 @@ test('scrolled says where the view went, how much it grew, or that nothing moved
   const pane = { pane: 'list "Inbox"', top: 400, left: 0, height: 5000 };
   assert.equal(scrolled({ ...pane, top: 0 }, pane), 'scrolled list "Inbox" to y 400 of 5000 px');
   assert.match(scrolled(page(0, 900), page(0, 900)), /^no visible change: the page did not move \(it is at its end/);
+  assert.equal(scrolled(pane, pane, true), 'no visible change: list "Inbox" did not move (it is at its end)', 'aimed at it, it is what scrolls');
 });
 
 test('steady: a click follows a box that moves a little, with the point well inside it', () => {

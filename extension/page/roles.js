@@ -706,6 +706,49 @@
   }
 
   /**
+   * What is drawn out of el, a panel that shows none of what it holds
+   * (clipsAll): the elements fixed to the viewport, and those absolutely
+   * positioned against a containing block outside it (a chat button a
+   * collapsed bar draws in a corner). Nothing escapes a panel flattened by
+   * a transform: a transform contains fixed elements too.
+   * @param {Element} el
+   * @returns {Element[]}
+   */
+  function drawnOutOf(el) {
+    /** @type {Element[]} */
+    const out = [];
+    const walk = (/** @type {Element} */ e, /** @type {boolean} */ contained) => {
+      for (const child of childrenOf(e)) {
+        if (child.nodeType !== Node.ELEMENT_NODE) continue;
+        const c = /** @type {Element} */ (child);
+        const cs = getComputedStyle(c);
+        if (cs.display === 'none') continue;
+        if (cs.position === 'fixed' || (cs.position === 'absolute' && !contained)) out.push(c);
+        else walk(c, contained || containsAbsolute(cs));
+      }
+    };
+    const cs = getComputedStyle(el);
+    if (!flattened(cs)) walk(el, containsAbsolute(cs));
+    return out;
+  }
+
+  /**
+   * Whether el is a pane a person scrolls to see more of what it holds (a
+   * message list, a sidebar, a virtual list that draws rows as they come
+   * into view): it scrolls up and down, and what it holds is taller than
+   * it. Not the body or the root: theirs is the page's own scroll. Not
+   * sideways: a wide code block's lines are read whole already.
+   * @param {Element} el
+   */
+  function scrolls(el) {
+    if (!el.firstChild || INLINE.has(el.tagName)) return false;
+    const doc = el.ownerDocument;
+    if (el === doc.body || el === doc.documentElement) return false;
+    const y = getComputedStyle(el).overflowY;
+    return (y === 'auto' || y === 'scroll' || y === 'overlay') && el.scrollHeight > el.clientHeight + 1;
+  }
+
+  /**
    * Whether a transform squashes an element flat (scale(0) on either axis,
    * or turned edge-on), as a menu or a tooltip is hidden by scaling it
    * down: it and everything in it, fixed or absolute, are drawn in no area.
@@ -1039,7 +1082,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

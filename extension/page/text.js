@@ -6,7 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
   const {
-    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround,
+    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawnOutOf, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround,
   } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -70,8 +70,11 @@
       const el = /** @type {Element} */ (node);
       if (SKIP.has(el.tagName) || (el.getAttribute('aria-hidden') === 'true' && !seenThoughAriaHidden(el)) || !visible(el)) return;
       // A collapsed panel (max-height: 0, overflow: hidden) shows none of
-      // its words.
-      if (clipsAll(el)) return;
+      // its words, but those drawn out of it.
+      if (clipsAll(el)) {
+        for (const c of drawnOutOf(el)) this.node(c);
+        return;
+      }
       const tag = el.tagName;
       if (/^H[1-6]$/.test(tag)) {
         this.gap();

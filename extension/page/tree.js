@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawsNoContent, containsAbsolute, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -119,26 +119,6 @@
   }
 
   /**
-   * Walks what escapes a panel that shows none of what it holds: an
-   * element fixed to the viewport, or an absolutely positioned one whose
-   * containing block is outside the panel.
-   * @param {Element} el the panel, or an element in it
-   * @param {PageTreeNode[]} out
-   * @param {WalkState} st
-   * @param {boolean} contained whether absolutely positioned elements here are drawn within the panel
-   */
-  function walkEscaped(el, out, st, contained) {
-    for (const child of childrenOf(el)) {
-      if (child.nodeType !== 1) continue;
-      const c = /** @type {Element} */ (child);
-      const cs = getComputedStyle(c);
-      if (cs.display === 'none') continue;
-      if (cs.position === 'fixed' || (cs.position === 'absolute' && !contained)) walkElement(c, out, st);
-      else walkEscaped(c, out, st, contained || containsAbsolute(cs));
-    }
-  }
-
-  /**
    * @param {Node} child
    * @param {PageTreeNode[]} out
    * @param {WalkState} st
@@ -220,13 +200,13 @@
     // A collapsed panel (max-height: 0, overflow: hidden): nothing of it
     // shows but what is drawn out of it.
     if (clipsAll(el)) {
-      const cs = getComputedStyle(el);
-      // Nothing escapes a transform: it contains fixed elements too.
-      if (!flattened(cs)) walkEscaped(el, out, st, containsAbsolute(cs));
+      for (const c of drawnOutOf(el)) walkElement(c, out, st);
       return;
     }
     st.count++;
     const role = roleOf(el);
+    // A pane a person scrolls is one they act on: it has a ref to scroll by.
+    const scroller = scrolls(el);
     const plain = !INTERACTIVE.has(role) && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement;
     const clicks = plain && clicked(el, role, st);
     const drags = plain && el.getAttribute('draggable') === 'true';
@@ -235,7 +215,7 @@
     const block = BLOCK.has(tag) || (tag === 'LABEL' && !getComputedStyle(el).display.startsWith('inline'));
     if (block) breakText(out);
     if (namesOnly(el, tag, st)) return;
-    if (!clickable && (!role || (!STRUCTURE.has(role) && !INTERACTIVE.has(role) && !hasOwnName(el)))) {
+    if (!clickable && !scroller && (!role || (!STRUCTURE.has(role) && !INTERACTIVE.has(role) && !hasOwnName(el)))) {
       // Generic: its children take its place.
       if (tag === 'BR') {
         breakText(out);
@@ -279,6 +259,10 @@
     if (name) node.name = name;
     if (INTERACTIVE.has(role) || SECTION.has(role) || el.tagName === 'IFRAME') node.ref = refFor(el);
     states(el, role, node);
+    if (scroller) {
+      node.ref ??= refFor(el);
+      node.scrollable = true;
+    }
     const choices = choicesOf(el);
     if (choices?.length) {
       node.options = choices.slice(0, MAX_CHOICES);
@@ -335,7 +319,7 @@
         node.ref = refFor(el);
         if (clicks) node.clickable = true;
         if (drags) node.draggable = true;
-      } else if (clickable && !role) {
+      } else if (clickable && !role && !scroller) {
         // A container listening for its many controls' clicks, or for
         // those of the elements below it that show the hand cursor: its
         // children take its place, as any generic element's.

@@ -22,7 +22,7 @@
 // before.
 
 import { sleep } from '../lib/abort.js';
-import { describeTarget, kept, quiet, roundBox, steady, summarize, truthy } from '../lib/act.js';
+import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
@@ -1018,8 +1018,19 @@ export class Target {
     if (r.state !== 'ok' || !r.point) throw this.unreachable('scroll', r).error;
     await this.watch();
     const point = r.point;
+    // Where what the wheel moves is, before and after: a pane's ref
+    // scrolls that pane, an element's the pane it is in, or the page.
+    const where = () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
+      .then((s) => /** @type {ScrollState} */ (s.data));
+    const before = await where();
     const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
-    return this.done('scroll', undefined, a);
+    const out = await this.done('scroll', undefined, a);
+    const after = a.navigated || a.closed ? undefined : await where().catch(() => undefined);
+    if (after) {
+      const moved = scrolled(before, after, true);
+      out.changes = typeof out.changes === 'string' && !out.changes.startsWith('no visible change') ? `${moved}, ${out.changes}` : moved;
+    }
+    return out;
   }
 
   async scrollIntoView() {

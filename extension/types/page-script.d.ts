@@ -52,6 +52,8 @@ interface PageTreeNode {
   inline?: boolean;
   /** No role says so, but a script listens for its clicks. */
   clickable?: boolean;
+  /** A pane a person scrolls for more of what it holds. */
+  scrollable?: boolean;
   /** No role says so, but it can be dragged (draggable="true"). */
   draggable?: boolean;
   kids?: PageTreeNode[];
@@ -129,6 +131,10 @@ interface PageRoles {
   clipsAll(el: Element): boolean;
   /** Whether a transform (scale(0), edge-on) draws the element it is computed for in no area. */
   flattened(cs: CSSStyleDeclaration): boolean;
+  /** What is drawn out of el, a panel that shows nothing it holds: its fixed elements, and absolute ones positioned outside it. */
+  drawnOutOf(el: Element): Element[];
+  /** Whether el is a pane that scrolls up and down, and holds more than it shows. */
+  scrolls(el: Element): boolean;
   /** Whether el draws none of its own words: a closed details (but its summary), an element hidden until found, a canvas's or a player's fallback. */
   drawsNoContent(el: Element): boolean;
   /** Whether el, by its computed style, draws and clips the absolutely positioned elements in it. */

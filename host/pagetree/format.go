@@ -468,6 +468,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Draggable {
 		b.WriteString(" draggable")
 	}
+	if n.Scrollable {
+		b.WriteString(" scrollable")
+	}
 	if n.Disabled {
 		b.WriteString(" disabled")
 	}

@@ -38,8 +38,11 @@ type Node struct {
 	// Clickable: no role says so, but a script listens for its clicks.
 	Clickable bool `json:"clickable,omitempty"`
 	// Draggable: no role says so, but it can be dragged (draggable="true").
-	Draggable bool   `json:"draggable,omitempty"`
-	Kids      []Node `json:"kids,omitempty"`
+	Draggable bool `json:"draggable,omitempty"`
+	// Scrollable: a pane that scrolls up and down and holds more than it
+	// shows; its ref is what to scroll.
+	Scrollable bool   `json:"scrollable,omitempty"`
+	Kids       []Node `json:"kids,omitempty"`
 }
 
 // FrameInfo says where an iframe's content comes from.

@@ -68,6 +68,16 @@ combobox "Country" e4 options="A|B|C|D|E|F|G|H" (+242 more)`,
 			want: `combobox "Country" e4 options="A|B|C|D|E|F|G|H|I|J" (+240 more)`,
 		},
 		{
+			name: "a pane that scrolls says so, with the ref to scroll it by",
+			nodes: []Node{
+				{Role: "generic", Name: "Messages", Ref: 3, Scrollable: true, Kids: []Node{
+					{Role: "button", Name: "Message 1", Ref: 4},
+					{Role: "button", Name: "Message 2", Ref: 5},
+				}},
+			},
+			want: "generic \"Messages\" e3 scrollable\n button \"Message 1\" e4\n button \"Message 2\" e5",
+		},
+		{
 			name: "text and inline links share a line",
 			nodes: []Node{
 				{Text: "See "},
