@@ -1689,6 +1689,39 @@ func TestScrollingThePage(t *testing.T) {
 	assert.Contains(t, top.Change.Summary, "the page did not move")
 }
 
+// TestACodeSplitAcrossBoxes fills a one-time code into boxes of one
+// character each: fill keeps what the first box takes and says how to go
+// on; clear and type then fill every box, each key heard once.
+func TestACodeSplitAcrossBoxes(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/code.html")
+	eval := func(code string) string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": code})
+	}
+	first := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `textbox "Digit 1"`)
+
+	var filled struct {
+		acted
+		Unkept string `json:"unkept"`
+	}
+	okJSON(t, cs, "interact", map[string]any{"ref": first, "action": "fill", "text": "482913", "tabId": tab}, &filled)
+	assert.Equal(t, "4", filled.Value)
+	require.NotNil(t, filled.Verified)
+	assert.False(t, *filled.Verified)
+	assert.Contains(t, filled.Unkept, "it keeps at most 1 character (a box of a code split across boxes? clear it, then type the code")
+
+	interact(t, cs, map[string]any{"ref": first, "action": "clear", "tabId": tab})
+	before := eval("window.keys")
+	typed := interact(t, cs, map[string]any{"ref": first, "action": "type", "text": "482913", "tabId": tab})
+	assert.True(t, typed.Delivered)
+	assert.Equal(t, `"482913"`, eval("document.getElementById('code').textContent"), "each key went to the box the page moved to")
+	n, err := strconv.Atoi(before)
+	require.NoError(t, err)
+	assert.Equal(t, strconv.Itoa(n+6), eval("window.keys"), "six keys, each heard once")
+}
+
 // TestAPaneScrollsByItsRef reads a pane that scrolls and draws only the
 // rows in its view: read_page gives it a ref and says it scrolls, a scroll
 // by that ref says where the pane is, and brings a row that was not drawn

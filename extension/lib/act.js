@@ -147,7 +147,10 @@ export function kept(want, got, maxLength) {
   const number = (/** @type {string} */ s) => (/^[^\p{L}]*$/u.test(s) && /\d/.test(s) ? Number(s.replace(/[^\d.-]/g, '')) : NaN);
   if (Number.isFinite(number(want)) && number(got) === number(want)) return { kept: true, formatted: true };
   if (maxLength && [...want].length > maxLength && got === [...want].slice(0, maxLength).join('')) {
-    return { kept: false, why: `it keeps at most ${maxLength} characters` };
+    const why = `it keeps at most ${maxLength} character${maxLength === 1 ? '' : 's'}`;
+    // One box of a code split across boxes (a one-time code): the page
+    // moves the focus on as each key fills a box, so typing fills them all.
+    return { kept: false, why: maxLength <= 2 ? `${why} (a box of a code split across boxes? clear it, then type the code: keys move from box to box as a person's do)` : why };
   }
   return { kept: false };
 }

@@ -103,6 +103,7 @@ test('kept: the text as filled, as the page formats it, or cut by the field', ()
     { want: 'abc', got: 'ABC', max: undefined, out: { kept: true, formatted: true } },
     { want: '1234.5', got: '1,234.50', max: undefined, out: { kept: true, formatted: true } },
     { want: '123456', got: '1234', max: 4, out: { kept: false, why: 'it keeps at most 4 characters' } },
+    { want: '123456', got: '1', max: 1, out: { kept: false, why: 'it keeps at most 1 character (a box of a code split across boxes? clear it, then type the code: keys move from box to box as a person\'s do)' } },
     { want: 'Ada', got: '', max: undefined, out: { kept: false } },
     { want: 'Ada', got: 'Bob', max: undefined, out: { kept: false } },
     { want: '12', got: '13', max: undefined, out: { kept: false } },
