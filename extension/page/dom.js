@@ -893,12 +893,22 @@
       const cs = getComputedStyle(el);
       const scrolls = /(auto|scroll|overlay)/.test(`${cs.overflowY} ${cs.overflowX}`) &&
         (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
-      if (scrolls) {
-        return { pane: describe(el), top: Math.round(el.scrollTop), left: Math.round(el.scrollLeft), height: el.scrollHeight };
-      }
+      if (scrolls) return { pane: describe(el), ...placeOf(el.scrollTop, el.scrollLeft, el) };
     }
-    const page = document.scrollingElement ?? document.documentElement;
-    return { top: Math.round(scrollY), left: Math.round(scrollX), height: page.scrollHeight };
+    return placeOf(scrollY, scrollX, document.scrollingElement ?? document.documentElement);
+  }
+
+  /**
+   * Where a scroller is, and which ways it can still move.
+   * @param {number} top
+   * @param {number} left
+   * @param {Element} el the scroller (the page's scrolling element for the page)
+   */
+  function placeOf(top, left, el) {
+    return {
+      top: Math.round(top), left: Math.round(left), height: el.scrollHeight,
+      room: { up: top > 0, down: top + el.clientHeight < el.scrollHeight - 1, left: left > 0, right: left + el.clientWidth < el.scrollWidth - 1 },
+    };
   }
 
   /**

@@ -1023,6 +1023,12 @@ export class Target {
     const where = () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
       .then((s) => /** @type {ScrollState} */ (s.data));
     const before = await where();
+    // A pane at its end passes the wheel on to the page around it: the
+    // agent asked for the pane, so nothing is sent.
+    if (before.pane && before.room && !before.room[/** @type {'up' | 'down' | 'left' | 'right'} */ (direction)]) {
+      await this.report(true);
+      return { action: 'scroll', ref: `e${this.t.ref}`, target: this.label, delivered: false, changes: scrolled(before, before, true) };
+    }
     const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
     const out = await this.done('scroll', undefined, a);
     const after = a.navigated || a.closed ? undefined : await where().catch(() => undefined);

@@ -318,4 +318,6 @@ interface ScrollState {
   top: number;
   left: number;
   height: number;
+  /** The directions it can still move in. */
+  room?: { up: boolean, down: boolean, left: boolean, right: boolean };
 }

@@ -167,6 +167,10 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 		out.Error = done.NavigationBlocked.Error()
 	case done.Unpicked != "":
 		out.Error = unpickedError(done)
+	case done.Delivered != nil && !*done.Delivered && done.HITL == nil && done.Changes != "":
+		// Nothing was sent, on purpose (a pane at its end, which would pass
+		// a wheel on to the page): the page did not change.
+		out.Change, out.Changes = &change{Type: "none", Summary: done.Changes}, ""
 	case done.Delivered != nil && *done.Delivered:
 		ch, next := changeOf(tab, actedEffects(done))
 		out.Change, out.NextActions = &ch, next
