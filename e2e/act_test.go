@@ -1563,10 +1563,11 @@ func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
 	var out struct {
 		Steps []acted `json:"steps"`
 	}
+	// Named as agents name them: the control's name, then its kind.
 	okJSON(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{
-		{"query": "Username", "action": "fill", "text": "tomsmith"},
-		{"query": "Password", "action": "fill", "text": "SuperSecretPassword!"},
-		{"query": "Login", "action": "click"},
+		{"query": "the Username field", "action": "fill", "text": "tomsmith"},
+		{"query": "Password input", "action": "fill", "text": "SuperSecretPassword!"},
+		{"query": "Login button", "action": "click"},
 	}}, &out)
 	require.Len(t, out.Steps, 3)
 	assert.True(t, out.Steps[2].Navigated)

@@ -35,13 +35,17 @@
     // A query is a name, text or label; one whose first word is a role
     // ("button Save", "link 'Next page'") may also be a role, then a name.
     // "Log out" is both: the role log, and the name a person reads.
-    /** @type {Array<{ role: string, name: string }>} */
-    const readings = [{ role: '', name: unquote(q).toLowerCase() }];
+    /** @type {Reading[]} */
+    const readings = [{ roles: [], name: unquote(q).toLowerCase() }];
     const words = q.match(/^([a-z]+)\s+(.+)$/i);
     const first = words?.[1].toLowerCase() ?? '';
     if (words && (INTERACTIVE.has(first) || STRUCTURE.has(first))) {
-      readings.push({ role: first, name: unquote(words[2]).toLowerCase() });
+      readings.push({ roles: [first], name: unquote(words[2]).toLowerCase() });
     }
+    // "the Sign in button", "Email field", "search box": a name, then the
+    // kind of control a person calls it.
+    const kind = kindAtEnd(unquote(q).toLowerCase());
+    if (kind) readings.push(kind);
     const roleOnly = INTERACTIVE.has(q.toLowerCase()) || STRUCTURE.has(q.toLowerCase()) ? q.toLowerCase() : '';
 
     /** A closed select's pickable options, once per select; null when it cannot be picked from now. */
@@ -83,8 +87,9 @@
         if (want && own.includes(want)) add(actionable(el), own.trim() === want ? 40 : 20, `text contains "${want}"`);
         continue;
       }
-      for (const { role: wantRole, name: wantName } of readings) {
-        if (wantRole && role !== wantRole) continue;
+      for (const { roles: wantRoles, name: wantName } of readings) {
+        const wantRole = wantRoles.length > 0;
+        if (wantRole && !wantRoles.includes(role)) continue;
         // A match of a role says more than one of a name alone; a name that
         // holds every word of the query, the role word too, says as much.
         const bonus = (INTERACTIVE.has(role) ? 5 : 0) + (wantRole || readings.length > 1 ? 10 : 0);
@@ -159,7 +164,7 @@
    * A control named as the query reads that a person cannot see now, and the nearest part
    * of the page around it they can: a menu item shown on hover, a setting
    * in a closed disclosure. A query that finds nothing says where to look.
-   * @param {Array<{ role: string, name: string }>} readings the query's
+   * @param {Reading[]} readings the query's
    */
   function hiddenMatch(readings) {
     for (const el of allElements(document)) {
@@ -167,7 +172,7 @@
       if (!INTERACTIVE.has(role) || visible(el) || inBanner(el)) continue;
       // Text under a hidden element is hidden too: the name is its content.
       const name = clip(nameOf(el, role) || el.textContent || '').toLowerCase();
-      if (!readings.some((r) => r.name && r.name === name && (!r.role || r.role === role))) continue;
+      if (!readings.some((r) => r.name && r.name === name && (!r.roles.length || r.roles.includes(role)))) continue;
       return hiddenAt(el);
     }
     return undefined;
@@ -243,6 +248,46 @@
   /** Words that join a control's name to where it is: "Edit for Bob". */
   const JOINS = /^(?:near|in|for|of|on|at|beside|under|by|next to|from)$/;
   /** What an agent says around a control's name: "the Save button". */
+  /**
+   * A way to read a query: the roles it names (none: any) and the name.
+   * @typedef {{ roles: string[], name: string }} Reading
+   */
+
+  const TEXT_ROLES = ['textbox', 'searchbox', 'combobox', 'spinbutton'];
+  /** The roles a person means by the kind of control a query ends with. */
+  const KIND_ROLES = new Map([
+    ['button', ['button']], ['link', ['link']], ['checkbox', ['checkbox', 'switch']], ['radio', ['radio']],
+    ['switch', ['switch', 'checkbox']], ['toggle', ['switch', 'checkbox', 'button']], ['slider', ['slider']],
+    ['tab', ['tab']], ['option', ['option']], ['dropdown', ['combobox', 'listbox']], ['select', ['combobox', 'listbox']],
+    ['menu', ['combobox', 'listbox', 'button']], ['combobox', ['combobox']], ['textarea', ['textbox']],
+    ['field', TEXT_ROLES], ['input', TEXT_ROLES], ['textbox', TEXT_ROLES], ['box', TEXT_ROLES],
+  ]);
+  /** Words before the kind that say more of it, not of the name ("text field", "radio button"). */
+  const KIND_WORDS = new Map([['text', null], ['input', null], ['check', ['checkbox', 'switch']], ['radio', ['radio']], ['drop', ['combobox', 'listbox']]]);
+
+  /**
+   * The reading of a query that ends with the kind of control a person
+   * calls it ("Sign in button", "the Email field", "Remember me check
+   * box"): the roles the kind stands for, and the name before it. A word
+   * such as "search" in "search box" stays in the name: it is what the box
+   * is named. Undefined when the query names no kind, or only a kind.
+   * @param {string} q lower case
+   * @returns {Reading | undefined}
+   */
+  function kindAtEnd(q) {
+    const words = q.split(/\s+/).filter(Boolean);
+    if (words.length > 1 && ARTICLES.test(words[0])) words.shift();
+    let roles = KIND_ROLES.get(words[words.length - 1]);
+    if (!roles || words.length < 2) return undefined;
+    words.pop();
+    const more = KIND_WORDS.get(words[words.length - 1]);
+    if (more !== undefined && words.length > 1) {
+      words.pop();
+      if (more) roles = more;
+    }
+    return { roles, name: words.join(' ') };
+  }
+
   const ARTICLES = /^(?:the|a|an)$/;
   const KINDS = /^(?:button|link|checkbox|field|textbox|input|tab|option|icon)$/;
 

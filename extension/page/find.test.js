@@ -46,6 +46,34 @@ test('find reads a query that starts with a role word as a name too', () => {
   assert.deepEqual(names('Menu'), ['button Menu', 'menu Main'], 'a name before a bare role');
 });
 
+test('find reads a query that ends with the kind of control a person calls it', () => {
+  const page = new TestPage(`
+    <header><a href="#in">Sign in</a></header>
+    <button>Sign in with Google</button>
+    <label>Email <input name=email></label><label>Password <input type=password></label>
+    <input type=search aria-label="Search docs"><label><input type=checkbox> Remember me</label>
+    <label><input type=radio name=p> Monthly</label><select aria-label="Plan"><option>Free</option></select>
+    <button>Sign in</button><a href="#f">Forgot password?</a>`);
+  const first = (/** @type {string} */ query) => {
+    const c = page.ok('find', { query, limit: 10, refBase: 1 }).candidates[0];
+    return c && `${c.role} ${c.name}`;
+  };
+  for (const [query, want] of [
+    ['Sign in button', 'button Sign in'],
+    ['the Sign in button', 'button Sign in'],
+    ['sign in link', 'link Sign in'],
+    ['password field', 'textbox Password'],
+    ['the email input', 'textbox Email'],
+    ['Email text field', 'textbox Email'],
+    ['search box', 'searchbox Search docs'],
+    ['Remember me checkbox', 'checkbox Remember me'],
+    ['remember me check box', 'checkbox Remember me'],
+    ['Monthly radio button', 'radio Monthly'],
+    ['plan dropdown', 'combobox Plan'],
+  ]) assert.equal(first(query), want, query);
+  assert.equal(first('button'), 'button Sign in with Google', 'a kind alone is a role');
+});
+
 test('find honours limit and counts every match', () => {
   const page = new TestPage('<button>Item 1</button><button>Item 2</button><button>Item 3</button>');
   const out = page.ok('find', { query: 'item', limit: 2, refBase: 1 });
