@@ -1418,7 +1418,7 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 		} `json:"fields"`
 	}
 	okJSON(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
-		{"label": "Name", "value": "Ada"}, {"label": "Country", "value": "sweden"},
+		{"label": "the Name field", "value": "Ada"}, {"label": "Country dropdown", "value": "sweden"},
 	}}, &out)
 	require.Len(t, out.Fields, 2)
 	assert.True(t, out.Fields[1].OK, "%+v", out.Fields[1])

@@ -453,30 +453,10 @@
   function field({ label, value, refBase, refSkip }) {
     advance(refBase, refSkip);
     const want = unquote(label).toLowerCase();
-    /** @type {Array<{ el: Element, score: number }>} */
-    const found = [];
-    for (const el of allElements(document)) {
-      const role = roleOf(el);
-      const isGroup = role === 'group' || role === 'radiogroup';
-      if (!CONTROL_ROLES.has(role) && !isGroup && !(isInput(el) && el.type === 'file')) continue;
-      if (!visible(el) && !shownLabel(el)) continue;
-      const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
-        .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());
-      let score = 0;
-      for (const [i, n] of names.entries()) {
-        const w = i === 0 ? 1 : 0.6;
-        if (n === want) score = Math.max(score, 100 * w);
-        else if (n.startsWith(want)) score = Math.max(score, 70 * w);
-        else if (n.includes(want)) score = Math.max(score, 50 * w);
-      }
-      if (!score) continue;
-      if (isGroup) {
-        const pick = value === undefined ? undefined : pickInGroup(el, value);
-        if (pick) found.push({ el: pick, score: score + 1 });
-        continue;
-      }
-      found.push({ el, score });
-    }
+    let found = labelled(want, value);
+    // "Email field", "the password input": the label, then the kind.
+    const kind = found.length ? undefined : kindAtEnd(want);
+    if (kind) found = labelled(kind.name, value, kind.roles);
     if (!found.length) {
       throw new PageError('not_found', `no form field labelled "${label}"`, 'call find or read_page to see the fields');
     }
@@ -492,6 +472,43 @@
       return { ref: refFor(f.el), role: r, name: nameOf(f.el, r), near: near(f.el) };
     }) : undefined;
     return { ref, role, name: nameOf(el, role), alike, ...handed() };
+  }
+
+  /**
+   * The form fields want names, by their label (or placeholder, name or
+   * id), scored; for a group, the radio or checkbox in it value names.
+   * @param {string} want lower case
+   * @param {string | undefined} value
+   * @param {string[]} [roles] the roles a kind of field named stands for
+   * @returns {Array<{ el: Element, score: number }>}
+   */
+  function labelled(want, value, roles) {
+    /** @type {Array<{ el: Element, score: number }>} */
+    const found = [];
+    for (const el of allElements(document)) {
+      const role = roleOf(el);
+      const isGroup = role === 'group' || role === 'radiogroup';
+      if (!CONTROL_ROLES.has(role) && !isGroup && !(isInput(el) && el.type === 'file')) continue;
+      if (roles && !isGroup && !roles.includes(role)) continue;
+      if (!visible(el) && !shownLabel(el)) continue;
+      const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
+        .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());
+      let score = 0;
+      for (const [i, n] of names.entries()) {
+        const w = i === 0 ? 1 : 0.6;
+        if (n === want) score = Math.max(score, 100 * w);
+        else if (n.startsWith(want)) score = Math.max(score, 70 * w);
+        else if (n.includes(want)) score = Math.max(score, 50 * w);
+      }
+      if (!score) continue;
+      if (isGroup) {
+        const pick = value === undefined ? undefined : pickInGroup(el, value);
+        if (pick && (!roles || roles.includes(roleOf(pick)))) found.push({ el: pick, score: score + 1 });
+        continue;
+      }
+      found.push({ el, score });
+    }
+    return found;
   }
 
   /**

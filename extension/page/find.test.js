@@ -97,6 +97,11 @@ test('field finds the control a person would call by its label', () => {
   const missing = page.call('field', { label: 'Phone', refBase: 1 });
   assert.equal(missing.error.code, 'not_found');
   assert.match(missing.error.message, /no form field labelled "Phone"/);
+  // Named as agents name them: the label, then the kind of field.
+  for (const [label, want] of [['the Email field', 'Email'], ['email again input', 'Email again'], ['Plan radio button', 'Pro']]) {
+    assert.equal(page.ok('field', { label, value: 'pro', refBase: 1 }).name, want, label);
+  }
+  assert.equal(page.call('field', { label: 'Plan checkbox', value: 'pro', refBase: 1 }).error?.code, 'not_found', 'a kind it is not');
 });
 
 test('crossFrames names the shown iframes whose documents the script cannot walk', () => {
