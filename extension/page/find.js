@@ -103,6 +103,9 @@
               break;
             }
           }
+          // A control named apart from what it shows: the "×" of a button
+          // named "Close", which a person calls the X button.
+          if (SHOWS_NAME.has(role) && wantName && shownText(el) === wantName) add(el, 50 + bonus, `it shows "${wantName}"`);
         }
       }
     }
@@ -248,6 +251,18 @@
   /** Words that join a control's name to where it is: "Edit for Bob". */
   const JOINS = /^(?:near|in|for|of|on|at|beside|under|by|next to|from)$/;
   /** What an agent says around a control's name: "the Save button". */
+  /** The controls whose words are what they show (a select's are its options'). */
+  const SHOWS_NAME = new Set(['button', 'link', 'tab', 'menuitem']);
+
+  /**
+   * The words a control shows, in lower case, a close sign read as the
+   * letter x a person calls it by.
+   * @param {Element} el
+   */
+  function shownText(el) {
+    return (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase().replace(/[×✕✖⨯╳]/gu, 'x');
+  }
+
   /**
    * A way to read a query: the roles it names (none: any) and the name.
    * @typedef {{ roles: string[], name: string }} Reading

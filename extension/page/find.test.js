@@ -72,6 +72,9 @@ test('find reads a query that ends with the kind of control a person calls it', 
     ['plan dropdown', 'combobox Plan'],
   ]) assert.equal(first(query), want, query);
   assert.equal(first('button'), 'button Sign in with Google', 'a kind alone is a role');
+  const closing = new TestPage('<div role=dialog aria-label=News><button aria-label="Close">×</button><button>Subscribe</button></div>');
+  const c = closing.ok('find', { query: 'X button', limit: 10, refBase: 1 }).candidates;
+  assert.deepEqual(c.map((/** @type {any} */ x) => [x.name, x.why]), [['Close', 'it shows "x"']], 'the X a close button shows');
 });
 
 test('find honours limit and counts every match', () => {
