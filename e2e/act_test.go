@@ -1690,6 +1690,27 @@ func TestScrollingThePage(t *testing.T) {
 	assert.Contains(t, top.Change.Summary, "the page did not move")
 }
 
+// TestARowsHiddenControlIsShownByHoveringTheRow asks for a Delete that
+// shows only while the pointer is over its row, by the row it is in: the
+// answer names that row to hover, and once hovered the Delete is clicked
+// once, in that row.
+func TestARowsHiddenControlIsShownByHoveringTheRow(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/rows.html")
+
+	err := fails(t, cs, "interact", map[string]any{"query": "Delete near Invoice 1002", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+	assert.Contains(t, err.Message, `button "Delete" is there but hidden, inside row "Invoice 1002`)
+	row := regexp.MustCompile(`hover or click (e\d+)`).FindStringSubmatch(err.Hint)
+	require.Len(t, row, 2, err.Hint)
+	shown := interact(t, cs, map[string]any{"ref": row[1], "action": "hover", "tabId": tab})
+	require.NotNil(t, shown.Change)
+	assert.Contains(t, shown.Change.Summary, `1 element shown: "Delete"`)
+	interact(t, cs, map[string]any{"query": "Delete", "action": "click", "tabId": tab})
+	assert.Equal(t, `["Invoice 1002"]`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.deleted"}))
+}
+
 // TestACodeSplitAcrossBoxes fills a one-time code into boxes of one
 // character each: fill keeps what the first box takes and says how to go
 // on; clear and type then fill every box, each key heard once.

@@ -136,7 +136,7 @@
       const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
-    const hidden = hits.size ? undefined : folded.length ? hiddenAt(folded[0]) : hiddenMatch(readings);
+    const hidden = hits.size ? undefined : folded.length ? hiddenAt(folded[0]) : hiddenMatch(readings, q);
     return { candidates, total: hits.size, hidden, ...handed() };
   }
 
@@ -144,14 +144,16 @@
    * What a person uses to show a hidden el: the control that says it opens
    * the hidden part el is in (aria-controls, aria-owns, popovertarget: a
    * combobox and its list of options, which is elsewhere in the page), a
-   * closed disclosure's summary, or else the nearest shown part around it.
+   * closed disclosure's summary, or else the nearest shown part around it
+   * that says something (a table row, not its cell that holds only the
+   * hidden button).
    * @param {Element} el
    * @returns {Element | null}
    */
   function showerOf(el) {
     for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
       // A panel collapsed to no height shows nothing to hover or click.
-      if (visible(e) && !clipsAll(e) && !clippedAway(e)) {
+      if (visible(e) && !clipsAll(e) && !clippedAway(e) && textOf(e, true).trim()) {
         const summary = e.tagName === 'DETAILS' && !(/** @type {HTMLDetailsElement} */ (e).open) ? e.querySelector(':scope > summary') : null;
         return summary ?? e;
       }
@@ -167,16 +169,30 @@
    * A control named as the query reads that a person cannot see now, and the nearest part
    * of the page around it they can: a menu item shown on hover, a setting
    * in a closed disclosure. A query that finds nothing says where to look.
+   * "Delete near Invoice 1002" is one whose name is the query's name and
+   * that what a person would hover to show it says the place of.
    * @param {Reading[]} readings the query's
+   * @param {string} q the query
    */
-  function hiddenMatch(readings) {
+  function hiddenMatch(readings, q) {
+    /** @type {Array<{ el: Element, name: string }>} */
+    const hidden = [];
     for (const el of allElements(document)) {
       const role = roleOf(el);
       if (!INTERACTIVE.has(role) || visible(el) || inBanner(el)) continue;
       // Text under a hidden element is hidden too: the name is its content.
       const name = clip(nameOf(el, role) || el.textContent || '').toLowerCase();
-      if (!readings.some((r) => r.name && r.name === name && (!r.roles.length || r.roles.includes(role)))) continue;
-      return hiddenAt(el);
+      if (readings.some((r) => r.name && r.name === name && (!r.roles.length || r.roles.includes(role)))) return hiddenAt(el);
+      hidden.push({ el, name });
+    }
+    const splits = splitsOf(q);
+    for (const { el, name } of hidden) {
+      for (const { name: want, where } of splits) {
+        if (name !== want) continue;
+        const holder = showerOf(el);
+        if (holder && !wordier(holder, PLACE_MAX) && says(where).test(clip(textOf(holder, true)))) return hiddenAt(el);
+        if (placeOf(el, where)) return hiddenAt(el);
+      }
     }
     return undefined;
   }
@@ -330,18 +346,8 @@
    * @returns {Array<{ el: Element, score: number, why: string }>}
    */
   function inContext(q) {
-    const words = unquote(q).toLowerCase().split(/\s+/).filter(Boolean);
-    if (words.length < 2) return [];
-    /** @type {Array<{ name: string, where: string, joined: boolean }>} */
-    const splits = [];
-    for (let i = 1; i < words.length; i++) {
-      const head = bare(words.slice(0, i));
-      const tail = words.slice(i);
-      // "Edit for Bob": the name, a join, the place.
-      const joined = JOINS.test(tail[0]) ? tail.slice(1) : JOINS.test(tail.slice(0, 2).join(' ')) ? tail.slice(2) : undefined;
-      if (joined?.length && head.length) splits.push({ name: head.join(' '), where: bare(joined).join(' '), joined: true });
-      splits.push({ name: words.slice(0, i).join(' '), where: tail.join(' '), joined: false }, { name: tail.join(' '), where: words.slice(0, i).join(' '), joined: false });
-    }
+    const splits = splitsOf(q);
+    if (!splits.length) return [];
     /** @type {Array<{ el: Element, score: number, why: string }>} */
     const out = [];
     for (const el of allElements(document)) {
@@ -363,6 +369,28 @@
   }
 
   /**
+   * The ways to read q as a control's name and the place it is in: each
+   * split of its words, the name first or last, with a joining word
+   * ("near", "for") or none.
+   * @param {string} q
+   * @returns {Array<{ name: string, where: string, joined: boolean }>}
+   */
+  function splitsOf(q) {
+    const words = unquote(q).toLowerCase().split(/\s+/).filter(Boolean);
+    /** @type {Array<{ name: string, where: string, joined: boolean }>} */
+    const splits = [];
+    for (let i = 1; i < words.length; i++) {
+      const head = bare(words.slice(0, i));
+      const tail = words.slice(i);
+      // "Edit for Bob": the name, a join, the place.
+      const joined = JOINS.test(tail[0]) ? tail.slice(1) : JOINS.test(tail.slice(0, 2).join(' ')) ? tail.slice(2) : undefined;
+      if (joined?.length && head.length) splits.push({ name: head.join(' '), where: bare(joined).join(' '), joined: true });
+      splits.push({ name: words.slice(0, i).join(' '), where: tail.join(' '), joined: false }, { name: tail.join(' '), where: words.slice(0, i).join(' '), joined: false });
+    }
+    return splits;
+  }
+
+  /**
    * Where el is, said by what holds it or by the heading near it, when that
    * says where: `in row "Bob User Edit"`, `near "Blue shirt"`.
    * @param {Element} el
@@ -370,16 +398,24 @@
    * @returns {string | undefined}
    */
   function placeOf(el, where) {
-    const says = new RegExp(`(?:^|[^\\p{L}\\p{N}])${where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\p{L}\\p{N}])`, 'iu');
+    const place = says(where);
     const heading = near(el);
-    if (heading && says.test(heading)) return `near "${heading}"`;
+    if (heading && place.test(heading)) return `near "${heading}"`;
     for (let a = el.parentElement?.closest(HOLDERS); a; a = a.parentElement?.closest(HOLDERS)) {
       // A holder so large it is the page says nothing of where.
       if (wordier(a, PLACE_MAX)) return undefined;
       const text = clip(textOf(a, true));
-      if (says.test(text)) return `in ${roleOf(a) || a.tagName.toLowerCase()} "${text.slice(0, 60)}"`;
+      if (place.test(text)) return `in ${roleOf(a) || a.tagName.toLowerCase()} "${text.slice(0, 60)}"`;
     }
     return undefined;
+  }
+
+  /**
+   * Whether a text says where, as whole words.
+   * @param {string} where
+   */
+  function says(where) {
+    return new RegExp(`(?:^|[^\\p{L}\\p{N}])${where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\p{L}\\p{N}])`, 'iu');
   }
 
   /** The most text a row, item or card that says where a control is holds. */

@@ -229,6 +229,18 @@ test('a query only a hidden control answers says where it is, and what a person 
   assert.deepEqual(hidden('Save'), { name: 'button "Save"', closedIn: 'dialog "Settings"' }, 'in a dialog that is not open');
 });
 
+test('a hidden control named with its place says the place a person would hover', () => {
+  const page = new TestPage(`
+    <div class=row>Invoice 1001 <button style="visibility:hidden">Delete</button></div>
+    <div class=row>Invoice 1002 <button style="visibility:hidden">Delete</button></div>`);
+  const hidden = (/** @type {string} */ query) => page.ok('find', { query, limit: 10, refBase: 1 }).hidden;
+  for (const query of ['Delete near Invoice 1002', 'the Delete button for Invoice 1002', 'Invoice 1002 Delete']) {
+    assert.equal(hidden(query)?.holder?.name, 'div "Invoice 1002"', query);
+  }
+  assert.equal(hidden('Delete')?.holder?.name, 'div "Invoice 1001"', 'without a place, the first');
+  assert.equal(hidden('Delete near Invoice 1003'), undefined, 'a place no row says');
+});
+
 test('find matches what an item of a list or a block of code says, which no name sums up', () => {
   const page = new TestPage(`
     <ul><li>Alpha</li><li>Delta <b>four</b></li></ul>
