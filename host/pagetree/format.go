@@ -126,6 +126,9 @@ func (w *treeWriter) node(n *Node, depth int) {
 	if w.f.MaxDepth > 0 && w.base+depth >= w.f.MaxDepth {
 		return
 	}
+	if one, ok := oneBox(*n); ok {
+		n = &one
+	}
 	switch {
 	case n.Role == "list" && n.Ref == 0 || n.Role == "group" && n.Name == "" && n.Ref == 0:
 		w.nodes(n.Kids, depth)
@@ -148,6 +151,35 @@ func (w *treeWriter) node(n *Node, depth int) {
 		return
 	}
 	w.element(n, depth)
+}
+
+// oneBox folds a pane that scrolls into the one element it holds, or into
+// the one element that holds nothing else: on the screen they are one box,
+// so a wheel at either's ref moves the pane, and a line of the pane's own
+// would indent all it holds a step further, a token a line.
+func oneBox(n Node) (Node, bool) {
+	pane := func(k Node) bool { return k.Role == "generic" && k.Scrollable && k.Name == "" }
+	switch {
+	case pane(n) && len(n.Kids) == 1 && n.Kids[0].Role != "":
+		k := n.Kids[0]
+		k.Scrollable = true
+		if k.Ref == 0 {
+			k.Ref = n.Ref
+		}
+		if folded, ok := oneBox(k); ok {
+			return folded, true
+		}
+		return k, true
+	case !n.Scrollable && len(n.Kids) == 1 && pane(n.Kids[0]):
+		p := n.Kids[0]
+		n.Scrollable = true
+		if n.Ref == 0 {
+			n.Ref = p.Ref
+		}
+		n.Kids = p.Kids
+		return n, true
+	}
+	return n, false
 }
 
 // landmark writes n, or a line that points to the same landmark written before.

@@ -78,6 +78,21 @@ combobox "Country" e4 options="A|B|C|D|E|F|G|H" (+242 more)`,
 			want: "generic \"Messages\" e3 scrollable\n button \"Message 1\" e4\n button \"Message 2\" e5",
 		},
 		{
+			name: "a pane that is one box with the element it holds says so on that element's line",
+			nodes: []Node{
+				{Role: "generic", Ref: 3, Scrollable: true, Kids: []Node{
+					{Role: "main", Kids: []Node{{Text: "Inbox"}}},
+				}},
+				{Role: "navigation", Name: "Sidebar", Ref: 7, Kids: []Node{
+					{Role: "generic", Ref: 8, Scrollable: true, Kids: []Node{
+						{Role: "link", Name: "Home", Ref: 9},
+						{Role: "link", Name: "Docs", Ref: 10},
+					}},
+				}},
+			},
+			want: "main e3 scrollable: Inbox\nnavigation \"Sidebar\" e7 scrollable\n link \"Home\" e9\n link \"Docs\" e10",
+		},
+		{
 			name: "text and inline links share a line",
 			nodes: []Node{
 				{Text: "See "},
