@@ -236,6 +236,13 @@ func TestFindTellsApartButtonsOfOneName(t *testing.T) {
 	assert.NotContains(t, tree, "Walk the dog")
 	assert.Contains(t, tree, "Buy milk")
 	assert.Contains(t, tree, "Write report")
+
+	// Or by its place among those alike: the last is Write report's.
+	last := interact(t, cs, map[string]any{"query": "the last Delete button", "action": "click", "tabId": tab})
+	assert.Contains(t, last.Found, "last of 2 alike")
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.NotContains(t, tree, "Write report")
+	assert.Contains(t, tree, "Buy milk")
 }
 
 // TestEveryResultIsStructured calls the tools an agent uses most and checks

@@ -23,7 +23,55 @@
    */
   function find({ query, limit, refBase, refSkip }) {
     advance(refBase, refSkip);
-    const q = query.trim();
+    let { ranked, total, hidden } = search(query.trim());
+    // "the second Add to cart button": one of several alike, by its place
+    // in the page. Only when the whole query names nothing ("First name"
+    // is a field's name).
+    const ord = (ranked[0]?.[1].score ?? 0) >= 60 ? undefined : ordinalOf(query.trim());
+    if (ord) {
+      const r = search(ord.rest);
+      const alike = r.ranked.filter(([, h]) => h.score === r.ranked[0][1].score)
+        .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+      const pick = alike[ord.n < 0 ? alike.length + ord.n : ord.n - 1];
+      if (pick) {
+        ranked = [[pick[0], { ...pick[1], why: `${ord.word} of ${alike.length} alike: ${pick[1].why}` }]];
+        total = 1;
+        hidden = undefined;
+      }
+    }
+    const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
+      const role = roleOf(el);
+      const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
+    });
+    return { candidates, total, hidden, ...handed() };
+  }
+
+  /** The words that say which one of several alike, and the place each names. */
+  const ORDINALS = new Map([['first', 1], ['second', 2], ['third', 3], ['fourth', 4], ['fifth', 5], ['sixth', 6],
+    ['seventh', 7], ['eighth', 8], ['ninth', 9], ['tenth', 10], ['last', -1]]);
+
+  /**
+   * The ordinal a query begins with ("the second", "3rd", "last") and the
+   * rest of it; undefined when it begins with none.
+   * @param {string} q
+   * @returns {{ n: number, word: string, rest: string } | undefined}
+   */
+  function ordinalOf(q) {
+    const m = q.match(/^(?:the\s+)?(\p{L}+|\d+(?:st|nd|rd|th))\s+(.+)$/iu);
+    if (!m) return undefined;
+    const word = m[1].toLowerCase();
+    const n = ORDINALS.get(word) ?? (/^\d/.test(word) ? Number.parseInt(word, 10) : undefined);
+    return n ? { n, word, rest: m[2] } : undefined;
+  }
+
+  /**
+   * The elements q names, best first, with how many; or, when none does,
+   * the hidden control it names.
+   * @param {string} q
+   * @returns {{ ranked: Array<[Element, { score: number, why: string, option?: string }]>, total: number, hidden: ReturnType<typeof hiddenAt> | undefined }}
+   */
+  function search(q) {
     /** @type {Map<Element, { score: number, why: string, option?: string }>} */
     const hits = new Map();
     /** @type {(el: Element, score: number, why: string, option?: string) => void} */
@@ -131,13 +179,8 @@
     for (const el of folded) hits.delete(el);
     const ranked = [...hits].sort((a, b) => b[1].score - a[1].score ||
       (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
-    const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
-      const role = roleOf(el);
-      const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
-      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
-    });
     const hidden = hits.size ? undefined : folded.length ? hiddenAt(folded[0]) : hiddenMatch(readings, q);
-    return { candidates, total: hits.size, hidden, ...handed() };
+    return { ranked, total: hits.size, hidden };
   }
 
   /**

@@ -77,6 +77,22 @@ test('find reads a query that ends with the kind of control a person calls it', 
   assert.deepEqual(c.map((/** @type {any} */ x) => [x.name, x.why]), [['Close', 'it shows "x"']], 'the X a close button shows');
 });
 
+test('find takes one of several alike by its place in the page: "the second Add to cart button"', () => {
+  const page = new TestPage(`
+    <label>First name <input></label>
+    <ul><li>Red shirt <button>Add to cart</button></li><li>Blue shirt <button>Add to cart</button></li>
+    <li>Green shirt <button>Add to cart</button></li></ul><a href="#a">Add to cart help</a>`);
+  const only = (/** @type {string} */ query) => {
+    const out = page.ok('find', { query, limit: 10, refBase: 1 });
+    return out.candidates.map((/** @type {any} */ c) => `${c.name} near ${c.near}: ${c.why}`);
+  };
+  assert.deepEqual(only('the second Add to cart button'), ['Add to cart near Blue shirt: second of 3 alike: button named "add to cart"']);
+  assert.deepEqual(only('last Add to cart'), ['Add to cart near Green shirt: last of 3 alike: name is "add to cart"']);
+  assert.deepEqual(only('1st add to cart button'), ['Add to cart near Red shirt: first of 3 alike: button named "add to cart"'.replace('first', '1st')]);
+  assert.equal(only('fourth Add to cart button').length, 0, 'there are three');
+  assert.deepEqual(only('First name'), ['First name near undefined: name is "first name"'], 'a name that begins with an ordinal is a name');
+});
+
 test('find honours limit and counts every match', () => {
   const page = new TestPage('<button>Item 1</button><button>Item 2</button><button>Item 3</button>');
   const out = page.ok('find', { query: 'item', limit: 2, refBase: 1 });

@@ -27,7 +27,7 @@
 // whenever a method changes) and the error the methods throw.
 
 (() => {
-  const VERSION = 58;
+  const VERSION = 59;
   const g = globalThis;
   if (g.__openchrome?.version === VERSION) return;
 
