@@ -50,7 +50,7 @@ func alike(tab int, query string, cs []browser.Candidate) *protocol.Error {
 	for i, c := range cs {
 		refs[i] = describeCandidate(c)
 	}
-	hint := "act on the one you mean by its ref, or use more of its words"
+	hint := fmt.Sprintf("act on the one you mean by its ref, or use more of its words, or its place: %q", "the second "+query)
 	if near := cs[0].Near; near != "" && cs[1].Near != near {
 		hint = fmt.Sprintf("act on the one you mean by its ref, or say where it is, like %q", query+" near "+near)
 	}

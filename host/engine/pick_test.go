@@ -64,5 +64,5 @@ func TestAlikeSaysHowToNameWhereItIs(t *testing.T) {
 	_, err := pick(7, "Add to cart", "click", []browser.Candidate{cart(7, "Blue shirt"), cart(8, "Red shirt")})
 	assert.Equal(t, `act on the one you mean by its ref, or say where it is, like "Add to cart near Blue shirt"`, protocol.AsError(err).Hint)
 	_, err = pick(7, "Add to cart", "click", []browser.Candidate{cart(7, "Shirts"), cart(8, "Shirts")})
-	assert.Equal(t, "act on the one you mean by its ref, or use more of its words", protocol.AsError(err).Hint)
+	assert.Equal(t, `act on the one you mean by its ref, or use more of its words, or its place: "the second Add to cart"`, protocol.AsError(err).Hint)
 }
