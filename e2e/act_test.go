@@ -1759,7 +1759,9 @@ func TestAPaneScrollsByItsRef(t *testing.T) {
 	assert.Contains(t, tree, `generic "Messages" `+pane+" scrollable\n button \"Message 1\"", tree)
 	assert.NotContains(t, tree, "Message 150")
 	assert.NotContains(t, tree, `"Pinned"`, "a pane with nothing more to show is not one to scroll")
-	assert.Equal(t, 1, strings.Count(tree, "scrollable"), "nor is the page, which scrolls too: %s", tree)
+	assert.Equal(t, 2, strings.Count(tree, "scrollable"), "the pane and the frame, not the page, which scrolls too: %s", tree)
+	frame := refOf(t, tree, `iframe "Terms"`)
+	assert.Contains(t, tree, `iframe "Terms" `+frame+" scrollable")
 
 	down := interact(t, cs, map[string]any{"ref": pane, "action": "scroll", "amount": 4470, "tabId": tab})
 	require.NotNil(t, down.Change, "%+v", down)
@@ -1775,6 +1777,12 @@ func TestAPaneScrollsByItsRef(t *testing.T) {
 	assert.Contains(t, end.Change.Summary, `div "Messages" did not move (it is at its end)`)
 	assert.False(t, end.Delivered, "a pane at its end would pass the wheel on to the page: nothing is sent")
 	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "scrollY"}), "the page did not move")
+
+	// A frame's document scrolls in the frame.
+	framed := interact(t, cs, map[string]any{"ref": frame, "action": "scroll", "amount": 300, "tabId": tab})
+	require.NotNil(t, framed.Change, "%+v", framed)
+	assert.Regexp(t, `^scrolled iframe "Terms" to y 300 of \d+ px$`, framed.Change.Summary)
+	assert.Equal(t, "300", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('terms').contentWindow.scrollY"}))
 }
 
 func TestComputer(t *testing.T) {

@@ -657,7 +657,7 @@
    */
   function lands(el, h) {
     if (!h) return false;
-    if (h === el || el.contains(h) || composedContains(el, h)) return true;
+    if (h === el || el.contains(h) || composedContains(el, h) || drawnInFrame(el, h)) return true;
     // On a label of el, or on its text, but not on a link or another
     // control inside it: that takes the click for itself.
     for (let e = /** @type {Element | null} */ (h); e; e = e.parentElement) {
@@ -674,7 +674,26 @@
    * @param {Element} h
    */
   function viaOf(el, h) {
-    return el.contains(h) || composedContains(el, h) ? undefined : 'label';
+    return el.contains(h) || composedContains(el, h) || drawnInFrame(el, h) ? undefined : 'label';
+  }
+
+  /**
+   * Whether h is in the document a same-origin iframe el draws, or in one
+   * nested in it: input there is input to the frame (a wheel that scrolls
+   * it). Not so for an element around the iframe: no event of the frame's
+   * reaches it.
+   * @param {Element} el
+   * @param {Element} h
+   */
+  function drawnInFrame(el, h) {
+    if (!isFrame(el)) return false;
+    for (let doc = /** @type {Document | undefined} */ (h.ownerDocument); doc && doc !== el.ownerDocument;) {
+      /** @type {Element | null | undefined} */
+      const frame = doc.defaultView?.frameElement;
+      if (frame === el) return true;
+      doc = frame?.ownerDocument;
+    }
+    return false;
   }
 
   /**
@@ -888,8 +907,20 @@
    * @param {{ x: number, y: number }} args
    */
   function scrollState({ x, y }) {
-    for (let el = hitAt(x, y); el && el !== document.documentElement && el !== document.body;
+    for (let el = hitAt(x, y); el;
       el = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode)?.host ?? null) {
+      const doc = el.ownerDocument;
+      if (el === doc.documentElement || el === doc.body) {
+        // A same-origin frame the hit went into scrolls its own document.
+        const frame = doc === document ? null : doc.defaultView?.frameElement;
+        if (!frame || !doc.defaultView) break;
+        const root = doc.scrollingElement ?? doc.documentElement;
+        if (root.scrollHeight > root.clientHeight || root.scrollWidth > root.clientWidth) {
+          return { pane: describe(frame), ...placeOf(doc.defaultView.scrollY, doc.defaultView.scrollX, root) };
+        }
+        el = frame; // on to what holds the frame
+        continue;
+      }
       const cs = getComputedStyle(el);
       const scrolls = /(auto|scroll|overlay)/.test(`${cs.overflowY} ${cs.overflowX}`) &&
         (el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);

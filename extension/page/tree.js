@@ -498,6 +498,12 @@
       // cross-origin
     }
     if (doc?.body) {
+      // A frame whose document is taller than it scrolls as a pane does,
+      // unless it is made not to (scrolling="no", overflow hidden).
+      const root = doc.scrollingElement ?? doc.documentElement;
+      const held = el.getAttribute('scrolling') === 'no' ||
+        [doc.documentElement, doc.body].some((e) => /hidden|clip/.test(getComputedStyle(e).overflowY));
+      if (!held && root.scrollHeight > root.clientHeight + 1) node.scrollable = true;
       for (const id of labelIds(doc)) st.labels.add(id);
       for (const drawn of drawnOn(doc)) st.drawn.add(drawn);
       /** @type {PageTreeNode[]} */
