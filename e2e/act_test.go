@@ -1783,6 +1783,13 @@ func TestAPaneScrollsByItsRef(t *testing.T) {
 	require.NotNil(t, framed.Change, "%+v", framed)
 	assert.Regexp(t, `^scrolled iframe "Terms" to y 300 of \d+ px$`, framed.Change.Summary)
 	assert.Equal(t, "300", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('terms').contentWindow.scrollY"}))
+
+	// So does a cross-site frame's, which only its own page script reads.
+	tab = openTab(t, cs, site.URL+"/frames.html?cross="+siteOnLocalhost(site, "/list.html"))
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	cross := interact(t, cs, map[string]any{"ref": refOf(t, tree, `iframe "Cross origin frame"`), "action": "scroll", "amount": 200, "tabId": tab})
+	require.NotNil(t, cross.Change, "%+v", cross)
+	assert.Regexp(t, `^scrolled iframe "Cross origin frame" to y 200 of \d+ px`, cross.Change.Summary)
 }
 
 func TestComputer(t *testing.T) {

@@ -107,6 +107,8 @@
       range: rangeOf(el),
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
+      // A frame whose document this script cannot read: where it comes from.
+      crossFrame: isFrame(el) && !sameOriginDocument(el) ? { url: /** @type {HTMLIFrameElement} */ (el).src } : undefined,
     };
   }
 

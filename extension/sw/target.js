@@ -1020,8 +1020,21 @@ export class Target {
     const point = r.point;
     // Where what the wheel moves is, before and after: a pane's ref
     // scrolls that pane, an element's the pane it is in, or the page.
-    const where = () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
+    let where = () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
       .then((s) => /** @type {ScrollState} */ (s.data));
+    // A cross-origin frame's document is its own page script's to read,
+    // at the middle of the frame.
+    const framed = loc.crossFrame && await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame.url);
+    if (framed !== undefined && framed !== false && loc.content && r.box) {
+      // The point in the frame's own document: past the iframe's border
+      // and padding, from where the iframe is now (reach may have scrolled).
+      const inner = {
+        x: Math.round(point.x - r.box.x - (loc.content.x - loc.box.x)),
+        y: Math.round(point.y - r.box.y - (loc.content.y - loc.box.y)),
+      };
+      where = () => pageScript.call({ tabId: this.t.tabId, frameId: framed }, 'scrollState', inner, this.signal)
+        .then((s) => ({ ...s.data, pane: s.data.pane ?? this.label }));
+    }
     const before = await where();
     // A pane at its end passes the wheel on to the page around it: the
     // agent asked for the pane, so nothing is sent.
