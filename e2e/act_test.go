@@ -1831,8 +1831,9 @@ func TestComputer(t *testing.T) {
 	ok(t, cs, "computer", map[string]any{"action": "key", "key": "Backspace", "tabId": tab})
 	assert.Equal(t, `""`, js(`document.querySelector("#keys").value`), "ctrl+a selected it all")
 
-	ok(t, cs, "computer", map[string]any{"action": "scroll", "coordinate": point("#scroll-box", 20, 20), "scroll": []int{0, 120}, "tabId": tab})
+	wheeled := ok(t, cs, "computer", map[string]any{"action": "scroll", "coordinate": point("#scroll-box", 20, 20), "scroll": []int{0, 120}, "tabId": tab})
 	assert.Equal(t, `"scrollTop: 120"`, status(t, cs, tab))
+	assert.Contains(t, wheeled, `scrolled region \"Scroll box\" to y 120 of`, "the answer says what the wheel moved")
 
 	r := call(t, cs, "computer", map[string]any{"action": "screenshot", "tabId": tab})
 	require.False(t, r.IsError)

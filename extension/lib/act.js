@@ -201,6 +201,19 @@ export function scrolled(before, after, byRef = false) {
 }
 
 /**
+ * What a scroll did, said first, then what else it changed (a virtual
+ * list's rows drawn anew, a feed's items added); the other changes alone
+ * when nothing moved.
+ * @param {string} moved scrolled's account
+ * @param {unknown} changes the watch's summary, if any
+ */
+export function withScrolled(moved, changes) {
+  const other = typeof changes === 'string' && changes && !changes.startsWith('no visible change') ? changes : '';
+  if (!other) return moved;
+  return moved.startsWith('no visible change') ? other : `${moved}, ${other}`;
+}
+
+/**
  * How far an animated element may move between two looks and still be
  * clicked, as a person clicks a pulsing button.
  */

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import {
-  ACT_ACTIONS, became, describeTarget, kept, normalize, quiet, roundBox, scrolled, steady, summarize, truthy,
+  ACT_ACTIONS, became, describeTarget, kept, normalize, quiet, roundBox, scrolled, steady, summarize, truthy, withScrolled,
 } from './act.js';
 import { loadGolden } from './testdata.js';
 
@@ -59,6 +59,13 @@ test('normalize, truthy and roundBox', () => {
   for (const yes of ['true', 'yes', 'on', '1', 'checked', 'x']) assert.equal(truthy(yes), true, yes);
   for (const no of ['false', 'NO', 'off', '0', 'unchecked', '', '  ']) assert.equal(truthy(no), false, no);
   assert.deepEqual(roundBox({ x: 1.4, y: 1.6, width: 10.5, height: 0.2 }), { x: 1, y: 2, width: 11, height: 0 });
+});
+
+test('withScrolled says the scroll first, then what else changed', () => {
+  assert.equal(withScrolled('scrolled the page to y 300 of 900 px', '8 elements added, 8 removed'), 'scrolled the page to y 300 of 900 px, 8 elements added, 8 removed');
+  assert.equal(withScrolled('scrolled the page to y 300 of 900 px', 'no visible change'), 'scrolled the page to y 300 of 900 px');
+  assert.equal(withScrolled('scrolled the page to y 300 of 900 px', undefined), 'scrolled the page to y 300 of 900 px');
+  assert.equal(withScrolled('no visible change: the page did not move (it is at its end)', 'title changed'), 'title changed');
 });
 
 test('scrolled says where the view went, how much it grew, or that nothing moved', () => {

@@ -22,7 +22,7 @@
 // before.
 
 import { sleep } from '../lib/abort.js';
-import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
+import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy, withScrolled } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
@@ -1045,10 +1045,7 @@ export class Target {
     const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
     const out = await this.done('scroll', undefined, a);
     const after = a.navigated || a.closed ? undefined : await where().catch(() => undefined);
-    if (after) {
-      const moved = scrolled(before, after, true);
-      out.changes = typeof out.changes === 'string' && !out.changes.startsWith('no visible change') ? `${moved}, ${out.changes}` : moved;
-    }
+    if (after) out.changes = withScrolled(scrolled(before, after, true), out.changes);
     return out;
   }
 

@@ -3,7 +3,7 @@
 // How element.act acts (the click ladder, fill, select, ...) is
 // sw/target.js.
 
-import { ACT_ACTIONS, DIRECTIONS, scrolled } from '../../lib/act.js';
+import { ACT_ACTIONS, DIRECTIONS, scrolled, withScrolled } from '../../lib/act.js';
 import { ActionError } from '../../lib/errors.js';
 import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
@@ -77,7 +77,7 @@ async function actOnce(params, { tabId, signal }) {
     const before = await where();
     const out = await runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal);
     const after = out.navigated ? undefined : await where().catch(() => undefined);
-    return { action, delivered: true, ...out, changes: after ? scrolled(before, after) : 'no visible change' };
+    return { action, delivered: true, ...out, changes: after ? withScrolled(scrolled(before, after), out.changes) : out.changes ?? 'no visible change' };
   }
 
   const t = await pageScript.resolve(tabId, params.ref);
