@@ -543,6 +543,13 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 		want[id] = 1.0
 	}
 	assert.Equal(t, want, pageRuns(t, cs, tab), "each clicked once, through its delegate")
+
+	// A root a framework hears every event of its tree on is no card: what
+	// it holds is read as if it were not there.
+	assert.Regexp(t, `\nh2 "Sign in"\nbutton "Continue" e\d+`, tree)
+	interact(t, cs, map[string]any{"query": "Continue", "action": "click", "tabId": tab})
+	want["go"] = 1.0
+	assert.Equal(t, want, pageRuns(t, cs, tab))
 }
 
 // TestReadPageMarksListenersInCrossOriginFrames reads listeners.html inside

@@ -166,7 +166,7 @@
    * @param {WalkState} st
    */
   function walkElement(el, out, st) {
-    if (!clickables.has(el)) {
+    if (!clickables.has(el) && !delegating.has(el)) {
       visitElement(el, out, st);
       return;
     }
@@ -596,12 +596,27 @@
   const listening = new WeakSet();
 
   /**
-   * Marks els as clickable, and documents as listening; returns how many
-   * are new and have no interactive role, so would show differently now.
-   * @param {Array<Element | Document>} els
+   * Elements a framework hears every event of its tree on (React's root):
+   * they listen as a document does, for the elements below them, and are
+   * nothing to click themselves.
+   * @type {WeakSet<Element>}
    */
-  function markClickable(els) {
+  const delegating = new WeakSet();
+
+  /**
+   * Marks els as clickable, documents as listening, and roots as listening
+   * for their trees; returns how many are new and have no interactive
+   * role, so would show differently now.
+   * @param {Array<Element | Document>} els
+   * @param {Element[]} [roots]
+   */
+  function markClickable(els, roots = []) {
     let fresh = 0;
+    for (const root of roots) {
+      if (!isElement(root) || delegating.has(root)) continue;
+      delegating.add(root);
+      fresh++;
+    }
     for (const el of els) {
       if (el?.nodeType === 9) { // Node.DOCUMENT_NODE
         if (!listening.has(/** @type {Document} */ (el))) fresh++;

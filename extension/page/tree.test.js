@@ -356,6 +356,16 @@ test('under a listening ancestor, the element where the hand cursor starts gets 
   ], 'the card only: not plain text, not a control\'s content, not a label, not outside the listener');
 });
 
+test("a framework's root listens for its tree, and is nothing to click itself", () => {
+  const page = new TestPage(`<div id=root><main><h1>Sign in</h1><div class=link style="cursor:pointer">Forgot password?</div>
+    <button>Sign in</button></main></div>`);
+  assert.equal(page.ns.tree.markClickable([], [page.$('#root')]), 1, 'new');
+  assert.equal(page.ns.tree.markClickable([], [page.$('#root')]), 0, 'marked once');
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.ref !== undefined);
+  assert.deepEqual(nodes.map((n) => `${n.role} ${n.name ?? ''}${n.clickable ? ' clickable' : ''}`),
+    ['main ', 'generic Forgot password? clickable', 'button Sign in']);
+});
+
 test('a listening document counts for its whole tree', () => {
   const page = new TestPage('<ul><li><span style="cursor:pointer">Open row</span></li></ul>');
   assert.equal(page.ns.tree.markClickable([page.document]), 1, 'new');

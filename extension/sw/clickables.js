@@ -10,10 +10,12 @@
 // ours, which may open it, and handed over by its node): asking it to pierce
 // shadow roots and frames itself makes Chrome's next script injection into
 // the tab fail ("Frame with ID 0 was removed"). A document, or a window,
-// that listens is handed over too: a framework that delegates (React's root,
-// jQuery's document) hears the clicks of elements that have no listener of
-// their own, and the page script then marks those the page gives a hand
-// cursor. A cross-origin frame's page script is marked the same way, in its
+// that listens is handed over too, and so is an element that listens for
+// so many kinds of event that a framework hears its whole tree there
+// (React's root): a framework that delegates (React, jQuery's document)
+// hears the clicks of elements that have no listener of their own, and the
+// page script then marks those the page gives a hand cursor. Such a root is
+// not itself something to click. A cross-origin frame's page script is marked the same way, in its
 // own worlds: through the tab's session when the frame shares the page's
 // process, through a child session (Target.setAutoAttach, flat) when it is
 // out of it.
@@ -239,16 +241,19 @@ async function markWorld(tabId, w, signal) {
     if (top === 'fresh') return 0; // nothing added or removed since
     if (!top) return -1;
     const docs = [top, ...(w.main ? await frameDocuments(tabId, w.main, opts) : [])];
-    const ids = [...new Set((await Promise.all(docs.map((d) => listenersIn(tabId, d, opts)))).flat())];
-    if (!ids.length) return 0;
-    const nodes = await Promise.all(ids.map((backendNodeId) =>
+    const found = await Promise.all(docs.map((d) => listenersIn(tabId, d, opts)));
+    const ids = [...new Set(found.flatMap((f) => f.clicks))];
+    const roots = [...new Set(found.flatMap((f) => f.roots))];
+    if (!ids.length && !roots.length) return 0;
+    const resolve = (/** @type {number[]} */ list) => Promise.all(list.map((backendNodeId) =>
       cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.ours, objectGroup: GROUP }, opts)
-        .catch(() => undefined)));
-    const args = nodes.flatMap((n) => (n?.object?.objectId ? [{ objectId: n.object.objectId }] : []));
+        .catch(() => undefined)))
+      .then((nodes) => nodes.flatMap((n) => (n?.object?.objectId ? [{ objectId: n.object.objectId }] : [])));
+    const [rootArgs, args] = await Promise.all([resolve(roots), resolve(ids)]);
     const res = await cdp.send(tabId, 'Runtime.callFunctionOn', {
       executionContextId: w.ours,
-      functionDeclaration: 'function (...els) { return globalThis.__openchrome?.tree?.markClickable?.(els) ?? -1; }',
-      arguments: args,
+      functionDeclaration: 'function (n, ...els) { return globalThis.__openchrome?.tree?.markClickable?.(els.slice(n), els.slice(0, n)) ?? -1; }',
+      arguments: [{ value: rootArgs.length }, ...rootArgs, ...args],
       returnByValue: true,
     }, opts);
     return typeof res.result?.value === 'number' ? res.result.value : -1;
@@ -290,26 +295,44 @@ async function documentIn(tabId, contextId, ours, fresh, opts) {
 }
 
 /**
- * The backend node ids of what listens for clicks in a document: its
- * elements, those in its shadow roots, and the document itself when its
- * window listens (a framework's, jQuery's: they hear every click of it).
+ * The backend node ids of what listens for clicks in a document (clicks):
+ * its elements, those in its shadow roots, and the document itself when
+ * its window listens (a framework's, jQuery's: they hear every click of
+ * it); and of the elements a framework listens for every event on (roots:
+ * React's root, which hears its tree's clicks as a document does).
  * @param {number} tabId
  * @param {Scanned} d
  * @param {Session} opts
- * @returns {Promise<number[]>}
+ * @returns {Promise<{ clicks: number[], roots: number[] }>}
  */
 async function listenersIn(tabId, d, opts) {
-  const [own, win, roots] = await Promise.all([
+  const [own, win, shadows] = await Promise.all([
     listenersOf(tabId, d.doc, -1, opts),
     windowHears(tabId, d, opts),
     shadowRootsOf(tabId, d, opts),
   ]);
-  const inRoots = await Promise.all(roots.map((objectId) => listenersOf(tabId, objectId, -1, opts)));
-  return [
-    ...[own, ...inRoots].flat().filter((l) => CLICKS.has(l.type) && l.backendNodeId).map((l) => /** @type {number} */ (l.backendNodeId)),
-    ...(win ? [win] : []),
-  ];
+  const inShadows = await Promise.all(shadows.map((objectId) => listenersOf(tabId, objectId, -1, opts)));
+  const all = [own, ...inShadows].flat();
+  /** @type {Map<number, Set<string>>} the event types each element listens for */
+  const types = new Map();
+  for (const l of all) {
+    if (!l.backendNodeId) continue;
+    const t = types.get(l.backendNodeId) ?? new Set();
+    t.add(l.type);
+    types.set(l.backendNodeId, t);
+  }
+  const roots = new Set([...types].filter(([, t]) => t.size >= ROOT_TYPES).map(([id]) => id));
+  const clicks = all.filter((l) => CLICKS.has(l.type) && l.backendNodeId && !roots.has(l.backendNodeId))
+    .map((l) => /** @type {number} */ (l.backendNodeId));
+  return { clicks: [...clicks, ...(win ? [win] : [])], roots: [...roots] };
 }
+
+/**
+ * How many kinds of event an element listens for when a framework hears
+ * all of its tree's there (React's root listens for some eighty): more
+ * than any widget of its own asks for (a map or a canvas editor, twenty).
+ */
+const ROOT_TYPES = 40;
 
 /**
  * Has the tab's out-of-process frames attach as child sessions, once a
