@@ -1018,35 +1018,47 @@ export class Target {
     if (r.state !== 'ok' || !r.point) throw this.unreachable('scroll', r).error;
     await this.watch();
     const point = r.point;
-    // Where what the wheel moves is, before and after: a pane's ref
-    // scrolls that pane, an element's the pane it is in, or the page.
-    let where = () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
-      .then((s) => /** @type {ScrollState} */ (s.data));
-    // A cross-origin frame's document is its own page script's to read,
-    // at the middle of the frame.
-    const framed = loc.crossFrame && await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame.url);
-    if (framed !== undefined && framed !== false && loc.content && r.box) {
-      // The point in the frame's own document: past the iframe's border
-      // and padding, from where the iframe is now (reach may have scrolled).
-      const inner = {
-        x: Math.round(point.x - r.box.x - (loc.content.x - loc.box.x)),
-        y: Math.round(point.y - r.box.y - (loc.content.y - loc.box.y)),
-      };
-      where = () => pageScript.call({ tabId: this.t.tabId, frameId: framed }, 'scrollState', inner, this.signal)
-        .then((s) => ({ ...s.data, pane: s.data.pane ?? this.label }));
-    }
-    const before = await where();
+    const where = await this.wheeled(loc, point, r.box);
+    const before = await where().catch(() => undefined);
     // A pane at its end passes the wheel on to the page around it: the
     // agent asked for the pane, so nothing is sent.
-    if (before.pane && before.room && !before.room[/** @type {'up' | 'down' | 'left' | 'right'} */ (direction)]) {
+    if (before?.pane && before.room && !before.room[/** @type {'up' | 'down' | 'left' | 'right'} */ (direction)]) {
       await this.report(true);
       return { action: 'scroll', ref: `e${this.t.ref}`, target: this.label, delivered: false, changes: scrolled(before, before, true) };
     }
     const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
     const out = await this.done('scroll', undefined, a);
-    const after = a.navigated || a.closed ? undefined : await where().catch(() => undefined);
-    if (after) out.changes = withScrolled(scrolled(before, after, true), out.changes);
+    const after = !before || a.navigated || a.closed ? undefined : await where().catch(() => undefined);
+    if (before && after) out.changes = withScrolled(scrolled(before, after, true), out.changes);
     return out;
+  }
+
+  /**
+   * How to ask where what a wheel at point moves is: a pane's ref scrolls
+   * that pane, an element's the pane it is in, or the page. A cross-origin
+   * frame's document is its own page script's to read, at the same point
+   * in the frame.
+   * @param {Record<string, any>} loc the element located before it was reached
+   * @param {Point} point where the wheel turns, in the element's frame
+   * @param {Reach['box']} box the element's box once reached
+   * @returns {Promise<() => Promise<ScrollState>>}
+   */
+  async wheeled(loc, point, box) {
+    const frameId = loc.crossFrame && box && loc.content
+      ? await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame.url)
+      : undefined;
+    if (frameId === undefined || !box) {
+      return () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
+        .then((s) => /** @type {ScrollState} */ (s.data));
+    }
+    // Past the iframe's border and padding, from where it is now (reaching
+    // it may have scrolled it).
+    const inner = {
+      x: Math.round(point.x - box.x - (loc.content.x - loc.box.x)),
+      y: Math.round(point.y - box.y - (loc.content.y - loc.box.y)),
+    };
+    return () => pageScript.call({ tabId: this.t.tabId, frameId }, 'scrollState', inner, this.signal)
+      .then((s) => ({ ...s.data, pane: s.data.pane ?? this.label }));
   }
 
   async scrollIntoView() {
