@@ -1329,6 +1329,17 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		interact(t, cs, map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab})
 		assert.Equal(t, `"chose: Laptops"`, status(t, cs, tab))
 
+		// The menu the pointer holds open covers what lies under it: the
+		// pointer moves off it, as a person's does, and the click lands
+		// there once, not on the menu.
+		held := openTab(t, cs, a.URL+"/menu.html")
+		interact(t, cs, map[string]any{"query": "Products", "action": "hover", "tabId": held})
+		covered := ok(t, cs, "javascript_tool", map[string]any{"tabId": held, "code": `(() => { const r = document.getElementById('compare').getBoundingClientRect(); return [[0.1, 0.1], [0.5, 0.5], [0.9, 0.9]].every(([fx, fy]) => document.elementFromPoint(r.x + r.width * fx, r.y + r.height * fy).closest('#products-list') !== null); })()`})
+		require.Equal(t, "true", covered, "the open menu lies over Compare")
+		interact(t, cs, map[string]any{"query": "Compare", "action": "click", "tabId": held})
+		assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": held, "code": "window.compares"}))
+		assert.Equal(t, `""`, status(t, cs, held), "no menu item was chosen")
+
 		// A list of options elsewhere in the page is shown by the combobox
 		// that says it controls it.
 		err = fails(t, cs, "interact", map[string]any{"query": "Newest", "action": "click", "tabId": tab}, protocol.CodeNotFound)

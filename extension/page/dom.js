@@ -457,7 +457,34 @@
       scroll();
     }
     const c = candidates[0];
-    return { state: 'covered', box, animating, ...blockerOf(face, hitAt(c.x, c.y)) };
+    const h = hitAt(c.x, c.y);
+    return { state: 'covered', box, animating, ...blockerOf(face, h), away: h ? awayFrom(h, el, c) : undefined };
+  }
+
+  /**
+   * Where the pointer goes to stop hovering what covers el, when the cover
+   * may be there because the pointer rests on it (a menu opened on hover,
+   * a tooltip): a point of the view just outside the outermost hovered
+   * element around the hit that does not hold el, nearest the click point
+   * first. A person moves the mouse off a menu to close it. Undefined when
+   * nothing around the hit is hovered, or no such point is free of it.
+   * @param {Element} h what the hit test found at p
+   * @param {Element} el
+   * @param {PagePoint} p
+   * @returns {PagePoint | undefined}
+   */
+  function awayFrom(h, el, p) {
+    /** @type {Element | undefined} */
+    let hovered;
+    for (let a = /** @type {Element | null} */ (h); a; a = layoutParent(a)) {
+      if (composedContains(a, el)) break;
+      if (a.matches(':hover')) hovered = a;
+    }
+    if (!hovered) return undefined;
+    const r = hovered.getBoundingClientRect();
+    const [w, hgt] = [innerWidth, innerHeight];
+    const tries = [{ x: p.x, y: r.bottom + 4 }, { x: p.x, y: r.top - 4 }, { x: r.right + 4, y: p.y }, { x: r.left - 4, y: p.y }];
+    return tries.find((t) => t.x >= 1 && t.y >= 1 && t.x < w - 1 && t.y < hgt - 1 && !composedContains(hovered, hitAt(t.x, t.y) ?? hovered));
   }
 
   /** The events of a click a guard lets reach only its element. */

@@ -87,8 +87,9 @@ const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
  *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
  *   asks?: Array<{ ref: number, name: string }>,
- *   passThrough?: boolean, frame?: { ref: number, url: string }, inFrame?: number }} Reach
+ *   passThrough?: boolean, frame?: { ref: number, url: string }, inFrame?: number, away?: Point }} Reach
  *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
+ *   away: where the pointer goes to stop hovering the blocker, when it may be open because of the pointer;
  *   asks: the buttons of a dialog in the way that none plainly dismisses, its answers;
  *   inFrame: the frame whose page script said so; moving: reachable, but
  *   it kept moving more than a click can follow until the time was up
@@ -276,6 +277,7 @@ export class Target {
     let steadyBefore = false;
     /** @type {Map<string, Reach['dismiss']>} the dismiss controls found in a covering frame, by its ref */
     const framed = new Map();
+    let movedAway = false;
     for (;;) {
       /** @type {Reach} */
       let r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
@@ -289,6 +291,14 @@ export class Target {
         const around = await this.throughFrames(r.point);
         if (!around) return r;
         r = around;
+      }
+      if (r.state === 'covered' && r.away && !movedAway) {
+        // What covers it may be open because the pointer rests on it (a
+        // menu an earlier hover opened): moved off it once, as a person
+        // moves the mouse, and looked at again.
+        movedAway = true;
+        await input.move(this.t.tabId, this.tabPoint(r.away), this.signal);
+        continue;
       }
       if (r.state === 'covered' && !r.dismiss?.length && r.frame) {
         // A banner drawn in a cross-origin frame: its controls are that frame's.
