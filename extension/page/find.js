@@ -26,10 +26,11 @@
     let { ranked, total, hidden } = search(query.trim());
     // "the second Add to cart button": one of several alike, by its place
     // in the page. Only when the whole query names nothing ("First name"
-    // is a field's name).
+    // is a field's name) and the rest names controls: "Last updated" is
+    // words of the page.
     const ord = (ranked[0]?.[1].score ?? 0) >= 60 ? undefined : ordinalOf(query.trim());
-    if (ord) {
-      const r = search(ord.rest);
+    const r = ord && search(ord.rest);
+    if (ord && r && (r.ranked[0]?.[1].score ?? 0) >= 60) {
       const alike = r.ranked.filter(([, h]) => h.score === r.ranked[0][1].score)
         .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
       const pick = alike[ord.n < 0 ? alike.length + ord.n : ord.n - 1];

@@ -91,6 +91,9 @@ test('find takes one of several alike by its place in the page: "the second Add 
   assert.deepEqual(only('1st add to cart button'), ['Add to cart near Red shirt: first of 3 alike: button named "add to cart"'.replace('first', '1st')]);
   assert.equal(only('fourth Add to cart button').length, 0, 'there are three');
   assert.deepEqual(only('First name'), ['First name near undefined: name is "first name"'], 'a name that begins with an ordinal is a name');
+  const words = new TestPage('<p>Last updated today</p><p>Updated daily</p>');
+  assert.deepEqual(words.ok('find', { query: 'Last updated', limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => c.why),
+    ['text contains "last updated"'], 'words of the page that begin with an ordinal are words');
 });
 
 test('find honours limit and counts every match', () => {
