@@ -310,7 +310,9 @@
 
   /** Words that join a control's name to where it is: "Edit for Bob". */
   const JOINS = /^(?:near|in|for|of|on|at|beside|under|by|next to|from)$/;
-  /** What an agent says around a control's name: "the Save button". */
+  /** What an agent says before a control's name: "the Save button". */
+  const ARTICLES = /^(?:the|a|an)$/;
+
   /** The controls whose words are what they show (a select's are its options'). */
   const SHOWS_NAME = new Set(['button', 'link', 'tab', 'menuitem']);
 
@@ -329,13 +331,17 @@
    */
 
   const TEXT_ROLES = ['textbox', 'searchbox', 'combobox', 'spinbutton'];
-  /** The roles a person means by the kind of control a query ends with. */
+  /**
+   * The kinds of control an agent names after a control's name ("the Save
+   * button"), and the roles a person means by each (an icon: any).
+   * @type {Map<string, string[]>}
+   */
   const KIND_ROLES = new Map([
     ['button', ['button']], ['link', ['link']], ['checkbox', ['checkbox', 'switch']], ['radio', ['radio']],
     ['switch', ['switch', 'checkbox']], ['toggle', ['switch', 'checkbox', 'button']], ['slider', ['slider']],
     ['tab', ['tab']], ['option', ['option']], ['dropdown', ['combobox', 'listbox']], ['select', ['combobox', 'listbox']],
     ['menu', ['combobox', 'listbox', 'button']], ['combobox', ['combobox']], ['textarea', ['textbox']],
-    ['field', TEXT_ROLES], ['input', TEXT_ROLES], ['textbox', TEXT_ROLES], ['box', TEXT_ROLES],
+    ['field', TEXT_ROLES], ['input', TEXT_ROLES], ['textbox', TEXT_ROLES], ['box', TEXT_ROLES], ['icon', []],
   ]);
   /** Words before the kind that say more of it, not of the name ("text field", "radio button"). */
   const KIND_WORDS = new Map([['text', null], ['input', null], ['check', ['checkbox', 'switch']], ['radio', ['radio']], ['drop', ['combobox', 'listbox']]]);
@@ -363,9 +369,6 @@
     return { roles, name: words.join(' ') };
   }
 
-  const ARTICLES = /^(?:the|a|an)$/;
-  const KINDS = /^(?:button|link|checkbox|field|textbox|input|tab|option|icon)$/;
-
   /**
    * words without a leading article or a trailing kind of control: "the
    * Add to cart button" is "Add to cart".
@@ -374,7 +377,7 @@
   function bare(words) {
     let [from, to] = [0, words.length];
     if (to - from > 1 && ARTICLES.test(words[from])) from++;
-    if (to - from > 1 && KINDS.test(words[to - 1])) to--;
+    if (to - from > 1 && KIND_ROLES.has(words[to - 1])) to--;
     return words.slice(from, to);
   }
 

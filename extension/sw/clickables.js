@@ -15,10 +15,10 @@
 // (React's root): a framework that delegates (React, jQuery's document)
 // hears the clicks of elements that have no listener of their own, and the
 // page script then marks those the page gives a hand cursor. Such a root is
-// not itself something to click. A cross-origin frame's page script is marked the same way, in its
-// own worlds: through the tab's session when the frame shares the page's
-// process, through a child session (Target.setAutoAttach, flat) when it is
-// out of it.
+// not itself something to click. A cross-origin frame's page script is
+// marked the same way, in its own worlds: through the tab's session when
+// the frame shares the page's process, through a child session
+// (Target.setAutoAttach, flat) when it is out of it.
 
 import * as cdp from './cdp.js';
 

@@ -4,7 +4,7 @@
 // watch (input.*, and element.act's press without a ref).
 
 import { sleep } from '../lib/abort.js';
-import { summarize } from '../lib/act.js';
+import { scrolled, summarize, withScrolled } from '../lib/act.js';
 import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
@@ -158,5 +158,25 @@ async function effects(tabId, fn, signal) {
   if (refused) out.navigationBlocked = { url: refused.url, message: refused.message, hint: refused.hint };
   const chooser = fileChooser.openedSince(tabId, start);
   if (chooser) out.fileChooser = { multiple: chooser.multiple, next: 'upload_file with the paths, without ref' };
+  return out;
+}
+
+/**
+ * Turns a wheel and says where what it moves stands: asks where before,
+ * runs wheel, asks again, and puts scrolled's account before the rest of
+ * the answer's changes. wheel gets the place before (undefined when no
+ * page script answers: the wheel turns all the same, unreported) and may
+ * send nothing (delivered: false), which needs no second look.
+ * @param {() => Promise<ScrollState>} where
+ * @param {(before: ScrollState | undefined) => Promise<Record<string, any>>} wheel
+ * @param {boolean} byRef the wheel was aimed at an element, not at the middle of the view
+ * @returns {Promise<Record<string, any>>}
+ */
+export async function wheelSaid(where, wheel, byRef) {
+  const before = await where().catch(() => undefined);
+  const out = await wheel(before);
+  if (!before || out.delivered === false || out.navigated || out.closed) return out;
+  const after = await where().catch(() => undefined);
+  if (after) out.changes = withScrolled(scrolled(before, after, byRef), out.changes);
   return out;
 }

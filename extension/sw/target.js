@@ -22,13 +22,13 @@
 // before.
 
 import { sleep } from '../lib/abort.js';
-import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy, withScrolled } from '../lib/act.js';
+import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError } from '../lib/errors.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, settleRequests, typedUntilDialog } from './input-effects.js';
+import { NAVIGATION_MS, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -1028,19 +1028,16 @@ export class Target {
     if (r.state !== 'ok' || !r.point) throw this.unreachable('scroll', r).error;
     await this.watch();
     const point = r.point;
-    const where = await this.wheeled(loc, point, r.box);
-    const before = await where().catch(() => undefined);
-    // A pane at its end passes the wheel on to the page around it: the
-    // agent asked for the pane, so nothing is sent.
-    if (before?.pane && before.room && !before.room[/** @type {'up' | 'down' | 'left' | 'right'} */ (direction)]) {
-      await this.report(true);
-      return { action: 'scroll', ref: `e${this.t.ref}`, target: this.label, delivered: false, changes: scrolled(before, before, true) };
-    }
-    const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
-    const out = await this.done('scroll', undefined, a);
-    const after = !before || a.navigated || a.closed ? undefined : await where().catch(() => undefined);
-    if (before && after) out.changes = withScrolled(scrolled(before, after, true), out.changes);
-    return out;
+    return wheelSaid(await this.wheeled(loc, point, r.box), async (before) => {
+      // A pane at its end passes the wheel on to the page around it: the
+      // agent asked for the pane, so nothing is sent.
+      if (before?.pane && before.room && !before.room[/** @type {'up' | 'down' | 'left' | 'right'} */ (direction)]) {
+        await this.report(true);
+        return { action: 'scroll', ref: `e${this.t.ref}`, target: this.label, delivered: false, changes: scrolled(before, before, true) };
+      }
+      const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
+      return this.done('scroll', undefined, a);
+    }, true);
   }
 
   /**

@@ -3,7 +3,7 @@
 // How element.act acts (the click ladder, fill, select, ...) is
 // sw/target.js.
 
-import { ACT_ACTIONS, DIRECTIONS, scrolled, withScrolled } from '../../lib/act.js';
+import { ACT_ACTIONS, DIRECTIONS } from '../../lib/act.js';
 import { ActionError } from '../../lib/errors.js';
 import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
@@ -11,7 +11,7 @@ import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
 import { siteSecrets } from '../secrets.js';
-import { runAnswer, runInput } from '../input-effects.js';
+import { runAnswer, runInput, wheelSaid } from '../input-effects.js';
 import { focusMoved, Target } from '../target.js';
 import * as input from '../trusted-input.js';
 import { upload as setFiles } from '../upload.js';
@@ -74,10 +74,8 @@ async function actOnce(params, { tabId, signal }) {
     const dy = direction === 'up' ? -px : direction === 'down' ? px : 0;
     const centre = { x: Math.round(w / 2), y: Math.round(h / 2) };
     const where = () => pageScript.call({ tabId, frameId: 0 }, 'scrollState', centre, signal).then((r) => r.data);
-    const before = await where();
-    const out = await runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal);
-    const after = out.navigated ? undefined : await where().catch(() => undefined);
-    return { action, delivered: true, ...out, changes: after ? withScrolled(scrolled(before, after), out.changes) : out.changes ?? 'no visible change' };
+    const out = await wheelSaid(where, () => runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal), false);
+    return { action, delivered: true, ...out, changes: out.changes ?? 'no visible change' };
   }
 
   const t = await pageScript.resolve(tabId, params.ref);

@@ -2,13 +2,12 @@
 // input.*: raw mouse and keyboard at viewport coordinates, for the computer
 // tool: what a person does looking at a screenshot.
 
-import { scrolled, withScrolled } from '../../lib/act.js';
 import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
-import { runWatched, typedUntilDialog } from '../input-effects.js';
+import { runWatched, typedUntilDialog, wheelSaid } from '../input-effects.js';
 import * as pageScript from '../page-script.js';
 import * as input from '../trusted-input.js';
 
@@ -95,12 +94,8 @@ async function scroll(params, { tabId, signal }) {
     throw new ActionError('bad_request', 'scroll needs dx or dy in CSS pixels');
   }
   // Where what the wheel moves is, before and after, as interact's scroll says.
-  const where = () => pageScript.call({ tabId, frameId: 0 }, 'scrollState', at, signal).then((r) => r.data, () => undefined);
-  const before = await where();
-  const out = await runWatched(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal);
-  const after = before && !out.navigated && !out.closed ? await where() : undefined;
-  if (after) out.changes = withScrolled(scrolled(before, after, true), out.changes);
-  return out;
+  const where = () => pageScript.call({ tabId, frameId: 0 }, 'scrollState', at, signal).then((r) => r.data);
+  return wheelSaid(where, () => runWatched(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal), true);
 }
 
 /**
