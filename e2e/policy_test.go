@@ -135,3 +135,40 @@ document.getElementById("show").textContent = "cookie " + document.cookie + " to
 	assert.Contains(t, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.cookie"}), cookie,
 		"the person chose to let them show")
 }
+
+// TestAPasswordThePersonTypedNeverComesBack: what the person typed into a
+// password field (in the page, a frame, or a closed shadow root), which the
+// page then logs and echoes on the next page, is masked in every output.
+func TestAPasswordThePersonTypedNeverComesBack(t *testing.T) {
+	e := newEnv(t)
+	const pass, framed, shadowed = "CANARY-PASS-41c9e0", "CANARY-FRAMED-77ab3", "CANARY-SHADOW-5e2f1"
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/signin.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
+<form action="/echo.html"><input type="password" name="pw" id="pw"><button>Sign in</button></form>
+<iframe srcdoc="<input type=password id=inner>"></iframe><x-login></x-login>
+<script>document.getElementById("pw").value = "`+pass+`";
+document.querySelector("x-login").attachShadow({mode: "closed"}).innerHTML = '<input type="password" value="`+shadowed+`">';
+onload = () => { document.querySelector("iframe").contentDocument.getElementById("inner").value = "`+framed+`"; console.log("typed " + document.getElementById("pw").value); };</script>`)
+		}, // A page that echoes what was sent.
+		"/echo.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, `<!doctype html><title>Echo</title><p>you sent %s</p>`, r.URL.Query().Get("pw"))
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/signin.html")
+	read := ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `[document.getElementById("pw").value,
+document.querySelector("iframe").contentDocument.getElementById("inner").value, "` + shadowed + `"].join(" ")`})
+	assert.Equal(t, `"[redacted] [redacted] [redacted]"`, read)
+	outputs := []string{
+		ok(t, cs, "console_messages", map[string]any{"tabId": tab}),
+		ok(t, cs, "interact", map[string]any{"tabId": tab, "query": "Sign in button", "action": "click"}),
+		ok(t, cs, "read_page", map[string]any{"tabId": tab}),
+		ok(t, cs, "tabs_context", map[string]any{}),
+	}
+	assert.Contains(t, outputs[0], "typed [redacted]")
+	assert.Contains(t, outputs[2], "you sent [redacted]", "the field is gone; what it held is still masked")
+	for _, out := range outputs {
+		assert.NotContains(t, out, pass)
+	}
+}

@@ -1,71 +1,117 @@
 // @ts-check
 // What of the person's profile the engine must not let out: the values of a
 // tab's site's cookies and of its web storage entries that are credentials
-// (lib/secrets.js says which). They go to the daemon only, which masks them
-// in the result of the call that read them; profile.secrets reads them, and
+// (lib/secrets.js says which), and what its secret fields hold. They go to
+// the daemon only, which masks them; profile.secrets reads them, and
 // tab.navigate, tab.create, page.snapshot and element.act with their answer.
 
 import { cookieValues, credentialValues } from '../lib/secrets.js';
 import * as dialogs from './dialogs.js';
 
 /**
+ * What of the person's profile a tab holds: secrets, the values of its
+ * site's cookies and stored credentials, masked in the result of the call
+ * that read them; and held, what is in its secret fields (a password, a
+ * one-time code) in any frame, which the engine masks from then on, in
+ * every result and log line: a page that logs the password the person
+ * typed, or echoes it on the next page.
+ * @typedef {{ secrets: string[], held: string[] }} SiteSecrets
+ */
+
+/**
  * The secrets of the site of url, open in tabId. A page that is not
  * http(s) has none.
  * @param {number} tabId
  * @param {string} url
- * @returns {Promise<string[]>}
+ * @returns {Promise<SiteSecrets>}
  */
 export async function siteSecrets(tabId, url) {
   try {
     const u = new URL(url);
-    if (u.protocol !== 'http:' && u.protocol !== 'https:') return [];
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') return { secrets: [], held: [] };
   } catch {
-    return [];
+    return { secrets: [], held: [] };
   }
   // chrome.cookies, not the debugger: reading them must not attach it
   // again to a tab the person's Stop let go of.
-  const [cookies, stored] = await Promise.all([
+  const [cookies, page] = await Promise.all([
     chrome.cookies.getAll({ url }).catch(() => []),
-    storageOf(tabId),
+    pageHolds(tabId),
   ]);
-  return [...new Set([...cookieValues(cookies), ...credentialValues(stored)])];
+  return {
+    secrets: [...new Set([...cookieValues(cookies), ...credentialValues(page.stored)])],
+    held: [...new Set(page.typed)],
+  };
 }
 
 /**
- * The top frame's localStorage and sessionStorage entries, read in our
- * world (chrome.debugger gives extensions no DOMStorage domain). Bounded:
- * 200 entries of 4 KB. None while a dialog holds the page, which runs no
- * script then.
+ * The top frame's localStorage and sessionStorage entries, and the values
+ * of every frame's secret fields, read in our world (chrome.debugger gives
+ * extensions no DOMStorage domain). Bounded: 200 entries of 4 KB, 50
+ * fields. None while a dialog holds the page, which runs no script then.
  * @param {number} tabId
- * @returns {Promise<Array<[string, string]>>}
+ * @returns {Promise<{ stored: Array<[string, string]>, typed: string[] }>}
  */
-async function storageOf(tabId) {
-  if (dialogs.current(tabId)) return [];
+async function pageHolds(tabId) {
+  if (dialogs.current(tabId)) return { stored: [], typed: [] };
   try {
-    const [res] = await chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0] },
+    const frames = await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
       world: 'ISOLATED',
       injectImmediately: true,
       // Runs in the page: self-contained, no closure.
       func: () => {
         /** @type {Array<[string, string]>} */
-        const out = [];
-        for (const name of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
-          try {
-            const store = globalThis[name];
-            for (let i = 0; i < store.length && out.length < 200; i++) {
-              const k = store.key(i);
-              if (k !== null) out.push([k, String(store.getItem(k) ?? '').slice(0, 4096)]);
+        const stored = [];
+        if (window === window.top) {
+          for (const name of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
+            try {
+              const store = globalThis[name];
+              for (let i = 0; i < store.length && stored.length < 200; i++) {
+                const k = store.key(i);
+                if (k !== null) stored.push([k, String(store.getItem(k) ?? '').slice(0, 4096)]);
+              }
+            } catch {
+              // storage blocked, or an opaque origin
             }
-          } catch {
-            // storage blocked, or an opaque origin
           }
         }
-        return out;
+        // The page script's test of a secret field, and its way into
+        // closed shadow roots, where it is loaded; a password field's type
+        // and custom elements' roots otherwise.
+        const roles = /** @type {any} */ (globalThis).__openchrome?.roles;
+        /** @type {(el: Element) => unknown} */
+        const secret = roles?.secretOf ?? ((el) => el instanceof HTMLInputElement && el.type === 'password');
+        /** @type {(el: Element) => ShadowRoot | null} */
+        const shadowOf = roles?.shadowOf ?? ((el) => el.shadowRoot
+          ?? (el.tagName.includes('-') ? chrome.dom.openOrClosedShadowRoot(/** @type {HTMLElement} */ (el)) : null));
+        /** @type {string[]} */
+        const typed = [];
+        /** @param {Document | ShadowRoot} root */
+        const walk = (root) => {
+          for (const el of root.querySelectorAll('input, textarea')) {
+            const value = /** @type {HTMLInputElement} */ (el).value;
+            if (value && typed.length < 50 && secret(el)) typed.push(value.slice(0, 512));
+          }
+          for (const el of root.querySelectorAll('*')) {
+            const s = shadowOf(el);
+            if (s) walk(s);
+          }
+        };
+        walk(document);
+        return { stored, typed };
       },
     });
-    return /** @type {Array<[string, string]>} */ (res?.result ?? []);
+    /** @type {{ stored: Array<[string, string]>, typed: string[] }} */
+    const out = { stored: [], typed: [] };
+    for (const { frameId, result } of frames) {
+      const r = /** @type {{ stored: Array<[string, string]>, typed: string[] } | undefined} */ (result);
+      if (!r) continue;
+      if (frameId === 0) out.stored = r.stored;
+      out.typed.push(...r.typed);
+    }
+    return out;
   } catch {
-    return [];
+    return { stored: [], typed: [] };
   }
 }

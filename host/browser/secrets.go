@@ -9,11 +9,19 @@ import "encoding/json"
 // embeds it can show them. Only Secrets hands them out.
 type carried struct {
 	Values secretValues `json:"secrets,omitzero"`
+	// HeldValues are what the page's secret fields held (a password the
+	// person typed): the engine masks them from then on, not only in this
+	// call.
+	HeldValues secretValues `json:"held,omitzero"`
 }
 
 // Secrets are the values of the site's cookies and stored credentials read
 // with the answer, and whether they were.
 func (c carried) Secrets() ([]string, bool) { return c.Values.values, c.Values.read }
+
+// Held are the values the page's secret fields held when the secrets were
+// read: a password, a one-time code.
+func (c carried) Held() []string { return c.HeldValues.values }
 
 // secretValues decode from JSON and are never encoded: a field, not
 // embedded, so that these methods stay its own and are not an answer's.
@@ -38,7 +46,10 @@ func (secretValues) IsZero() bool { return true }
 func (secretValues) MarshalJSON() ([]byte, error) { return []byte("null"), nil }
 
 // Carrier is an answer that can bring the site's secrets with it.
-type Carrier interface{ Secrets() ([]string, bool) }
+type Carrier interface {
+	Secrets() ([]string, bool)
+	Held() []string
+}
 
 // WithSecrets has a command read the site's secrets after it has run, as
 // profile.secrets would, and bring them with its answer: a navigation

@@ -69,14 +69,22 @@ func TabGo(tab int, direction string, timeout time.Duration) Command[Page] {
 	}{tab, direction}, timeout)
 }
 
-// Secrets are the values of a tab's site's cookies and stored credentials:
-// for the engine to mask, never to show.
+// Secrets are the values of a tab's site's cookies and stored credentials,
+// and what its secret fields hold: for the engine to mask, never to show.
 type Secrets struct {
-	Values []string `json:"values"`
+	Values []string `json:"secrets"`
+	// Typed are what the page's secret fields hold (carried.HeldValues).
+	Typed []string `json:"held"`
 	// URL is where the tab is: the call's audit entry names its origin
 	// when no other answer said it.
 	URL string `json:"url"`
 }
+
+// Secrets makes s a Carrier: profile.secrets always reads them.
+func (s Secrets) Secrets() ([]string, bool) { return s.Values, true }
+
+// Held is what the page's secret fields hold.
+func (s Secrets) Held() []string { return s.Typed }
 
 // ProfileSecrets reads tab's site's secrets (profile.secrets).
 func ProfileSecrets(tab int) Command[Secrets] {

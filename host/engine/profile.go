@@ -37,7 +37,7 @@ func (c *call) profileSecrets(ctx context.Context) *redact.Redactor {
 	if !c.located && s.URL != "" {
 		c.touch(c.touched, s.URL)
 	}
-	c.profile, c.profileTab = redactorOf(s.Values), c.touched
+	c.keepSecrets(c.touched, s)
 	return c.profile
 }
 
@@ -56,6 +56,12 @@ func (c *call) landed(p browser.Page) {
 func (c *call) keepSecrets(tab int, answer browser.Carrier) {
 	if values, ok := answer.Secrets(); ok {
 		c.profile, c.profileTab = redactorOf(values), tab
+	}
+	// What the person typed into a secret field is masked as what the
+	// agent typed is (learnSecret): the field is gone once the form is sent,
+	// and the page that echoes it comes after.
+	for _, v := range answer.Held() {
+		c.engine.red.Add(v)
 	}
 }
 

@@ -110,6 +110,39 @@ func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
 	assert.Contains(t, string(seen[1].Params), `"secrets":true`)
 }
 
+// TestAPasswordThePersonTypedStaysMasked: what a page's password field
+// holds (the person typed it in a hand-over) is masked in the call that
+// read it and in every call after, when the form is sent and the field is
+// gone: a page that logs it, or echoes it on the next page.
+func TestAPasswordThePersonTypedStaysMasked(t *testing.T) {
+	const password = "Hand-Typed-Pass-61"
+	fieldHolds := true
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "https://shop.example/login"}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "profile.secrets":
+				if fieldHolds {
+					return browser.Secrets{Typed: []string{password}}, nil
+				}
+				return browser.Secrets{}, nil
+			case "page.snapshot":
+				// A snapshot's answer brings them too, as "held".
+				return json.RawMessage(`{"url":"https://shop.example/","title":"Shop","tree":[{"text":"welcome"}],"secrets":[],"held":["Snap-Held-Secret-9"]}`), nil
+			}
+			return map[string]any{"type": "string", "value": "the field says " + password}, nil
+		}))
+	text := textOf(t, run(t, e, "javascript_tool", `{"tabId":7,"code":"document.querySelector('input').value"}`))
+	assert.NotContains(t, text, password)
+	assert.Contains(t, text, "the field says")
+
+	fieldHolds = false
+	text = textOf(t, run(t, e, "javascript_tool", `{"tabId":7,"code":"document.body.innerText"}`))
+	assert.NotContains(t, text, password, "still masked once the field is gone")
+
+	textOf(t, run(t, e, "read_page", `{"tabId":7}`))
+	assert.Equal(t, "[redacted]", e.red.Known("Snap-Held-Secret-9"), "learned from a snapshot's answer")
+}
+
 // carrying is an engine whose fake browser answers action with answer (the
 // site's secrets in it) and counts the profile.secrets it is asked.
 func carrying(t *testing.T, url, action, answer string) (*Engine, *fakeBrowser, *int) {

@@ -28,7 +28,7 @@ async function act(params, context) {
   const out = /** @type {Record<string, unknown>} */ (await actOnce(params, context));
   if (boolParam(params, 'secrets', false) && !out.closed) {
     const url = typeof out.url === 'string' ? out.url : (await chrome.tabs.get(context.tabId)).url ?? '';
-    out.secrets = await siteSecrets(context.tabId, url);
+    Object.assign(out, await siteSecrets(context.tabId, url));
   }
   return out;
 }

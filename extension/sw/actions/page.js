@@ -170,7 +170,7 @@ async function evaluate(params, { tabId, signal, id }) {
  */
 async function snapshot(params, { tabId, signal }) {
   const tree = await pageScript.snapshot(tabId, signal);
-  if (boolParam(params, 'secrets', false)) tree.secrets = await siteSecrets(tabId, tree.url);
+  if (boolParam(params, 'secrets', false)) Object.assign(tree, await siteSecrets(tabId, tree.url));
   return tree;
 }
 

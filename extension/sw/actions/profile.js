@@ -10,13 +10,13 @@ import { siteSecrets } from '../secrets.js';
 
 /**
  * profile.secrets: the values of the tab's site's cookies and of its web
- * storage entries that are credentials (sw/secrets.js), and the tab's URL
- * (for the call's audit entry).
+ * storage entries that are credentials, what its secret fields hold
+ * (sw/secrets.js), and the tab's URL (for the call's audit entry).
  * @type {TabAction}
  */
 async function secrets(_params, { tabId, tab }) {
   const url = tab.url ?? '';
-  return { values: await siteSecrets(tabId, url), url };
+  return { ...await siteSecrets(tabId, url), url };
 }
 
 export const ACTIONS = [

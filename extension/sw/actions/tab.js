@@ -107,7 +107,7 @@ async function loaded(tabId, outcome, withSecrets) {
     title: tab.title ?? '',
   };
   if (outcome.status !== undefined) data.status = outcome.status;
-  if (withSecrets) data.secrets = await siteSecrets(tabId, data.url);
+  if (withSecrets) Object.assign(data, await siteSecrets(tabId, data.url));
   return data;
 }
 
