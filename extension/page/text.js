@@ -100,11 +100,14 @@
         case 'UL': case 'OL':
           this.list(el, tag === 'OL');
           return;
-        case 'PRE':
+        case 'PRE': {
+          const code = /** @type {HTMLElement} */ (el).innerText.replace(/\n$/, '');
+          if (!code.trim()) return; // an empty log a script fills later shows nothing
           this.gap();
-          this.out.push('```', ...(/** @type {HTMLElement} */ (el).innerText.replace(/\n$/, '').split('\n')), '```');
+          this.out.push('```', ...code.split('\n'), '```');
           this.gap();
           return;
+        }
         case 'BLOCKQUOTE': {
           this.gap();
           const inner = new Markdown(this.base);

@@ -15,6 +15,7 @@ test('text: a visible subtree\'s text as Markdown, from main when there is one',
       <p hidden>Not shown</p>
       <ul><li>One</li><li>Two <em>items</em></li><li style="display:none">Gone</li></ul>
       <pre>let x = 1;</pre>
+      <pre id="log"> </pre>
       <openchrome-banner><p>Banner text</p></openchrome-banner>
     </main>`, { url: 'http://127.0.0.1:8080/docs/guide.html' });
   const out = page.ok('text');

@@ -451,6 +451,9 @@
       node.expanded = /** @type {HTMLDetailsElement} */ (el.parentElement).open;
     }
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
+    // The column a table is sorted by: a person sees its arrow.
+    const sort = aria('sort');
+    if (sort && sort !== 'none' && (role === 'columnheader' || role === 'rowheader')) node.sort = sort;
     // The option a combobox or list points at as the keys move (what Enter
     // would take): the focused element names it by aria-activedescendant.
     if (el.id && ACTIVE_ROLES.has(role)) {

@@ -39,6 +39,8 @@ interface PageTreeNode {
   current?: boolean;
   /** The option the focused element points at (aria-activedescendant). */
   active?: boolean;
+  /** aria-sort of a header: 'ascending', 'descending' or 'other'. */
+  sort?: string;
   value?: string;
   /** A closed select's options, by label (the first MAX_CHOICES). */
   options?: string[];

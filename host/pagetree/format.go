@@ -317,22 +317,39 @@ func (w *treeWriter) row(n *Node, depth int) {
 	w.lines = append(w.lines, indent(depth)+"| "+line)
 }
 
-// cell returns the lines of one cell's content.
+// cell returns the lines of one cell's content. A cell with a ref (a
+// header a person clicks to sort by) is written whole, as any element is.
 func (w *treeWriter) cell(c *Node) []string {
 	sub := w.sub(0)
-	switch c.Role {
-	case "cell", "columnheader", "rowheader":
+	switch {
+	case c.Ref == 0 && (c.Role == "cell" || c.Role == "columnheader" || c.Role == "rowheader"):
 		if len(c.Kids) == 0 {
 			if c.Name == "" {
 				return nil
 			}
-			return []string{c.Name}
+			return []string{c.Name + sorted(c.Sort)}
 		}
 		sub.nodes(c.Kids, 0)
+		if len(sub.lines) > 0 {
+			// A header whose button sorts the table: the state is the header's.
+			sub.lines[0] += sorted(c.Sort)
+		}
 	default:
 		sub.nodes([]Node{*c}, 0)
 	}
 	return sub.lines
+}
+
+// sorted says which way a table is sorted by a header (aria-sort).
+func sorted(sort string) string {
+	switch sort {
+	case "":
+		return ""
+	case "ascending", "descending":
+		return " sorted " + sort
+	default:
+		return " sorted"
+	}
 }
 
 // lineBuilder gathers one line of text and inline elements.
@@ -487,6 +504,7 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Active {
 		b.WriteString(" active")
 	}
+	b.WriteString(sorted(n.Sort))
 	if n.Expanded != nil {
 		if *n.Expanded {
 			b.WriteString(" expanded")

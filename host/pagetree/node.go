@@ -26,6 +26,7 @@ type Node struct {
 	Title    string `json:"title,omitempty"`    // the tooltip of a control named only by a symbol
 	Current  bool   `json:"current,omitempty"`  // aria-current: the page, step or tab a person is on
 	Active   bool   `json:"active,omitempty"`   // the option the focused element points at
+	Sort     string `json:"sort,omitempty"`     // aria-sort of a header: ascending, descending, other
 	Value    string `json:"value,omitempty"`
 	// Options: a closed select's options by label, which a person sees
 	// only once its list opens; MoreOptions, how many more it has.

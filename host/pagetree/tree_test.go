@@ -353,6 +353,21 @@ navigation "related" e6: link "next" e7 -> /c`,
  | Water \| cold | 350`,
 		},
 		{
+			name: "a header a person clicks to sort by keeps its ref; the sorted one says so",
+			nodes: []Node{{Role: "table", Ref: 1, Kids: []Node{
+				{Role: "row", Kids: []Node{
+					{Role: "columnheader", Name: "Name", Ref: 2, Clickable: true},
+					{Role: "columnheader", Name: "Price", Ref: 3, Clickable: true, Sort: "descending"},
+					{Role: "columnheader", Sort: "ascending", Kids: []Node{{Role: "button", Name: "Date", Ref: 4}}},
+					{Role: "columnheader", Name: "Size", Sort: "other"},
+				}},
+				{Role: "row", Kids: []Node{{Role: "cell", Name: "a"}, {Role: "cell", Name: "1"}, {Role: "cell", Name: "x"}, {Role: "cell", Name: "2"}}},
+			}}},
+			want: `table e1
+ | columnheader "Name" e2 clickable | columnheader "Price" e3 sorted descending clickable | button "Date" e4 sorted ascending | Size sorted
+ | a | 1 | x | 2`,
+		},
+		{
 			name: "interactive keeps controls, headings and landmarks",
 			nodes: []Node{
 				{Role: "navigation", Name: "main", Ref: 1, Kids: []Node{
