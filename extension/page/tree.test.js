@@ -254,6 +254,14 @@ test('a control named by a symbol keeps its tooltip; one named in words does not
   ]);
 });
 
+test('the header a table is sorted by says which way', () => {
+  const { snap } = snapshot(`<table><thead><tr><th aria-sort=ascending>Name</th><th aria-sort=none>Size</th>
+    <th aria-sort=descending><button>Date</button></th></tr></thead><tr><td aria-sort=ascending>a</td><td>1</td><td>2</td></tr></table>`);
+  const sorts = flat(snap.tree).filter((n) => n.role === 'columnheader' || n.role === 'cell').map((n) => [n.role, n.sort]);
+  assert.deepEqual(sorts, [['columnheader', 'ascending'], ['columnheader', undefined], ['columnheader', 'descending'],
+    ['cell', undefined], ['cell', undefined], ['cell', undefined]]);
+});
+
 test('the link a navigation marks current says so', () => {
   const { snap } = snapshot('<nav><a href=/a aria-current=page>Home</a><a href=/b aria-current=false>Blog</a></nav>');
   const links = snap.tree[0].kids;
