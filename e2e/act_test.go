@@ -1479,6 +1479,13 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	assert.False(t, out.Fields[0].OK)
 	require.NotNil(t, out.Fields[0].Error)
 	assert.Contains(t, out.Fields[0].Error.Message, `"Atlantis"`)
+
+	// By ref, as by label: the option is picked, once.
+	country := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `combobox "Country"`)
+	okJSON(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"ref": country, "value": "Norway"}}}, &out)
+	require.Len(t, out.Fields, 1)
+	assert.True(t, out.Fields[0].OK, "%+v", out.Fields[0])
+	assert.Equal(t, `"Norway|4"`, value())
 }
 
 func TestFormInput(t *testing.T) {

@@ -667,16 +667,19 @@ export class Target {
    * the value; a control that ignored the input gets it set through the DOM.
    * @param {'fill' | 'type'} action
    * @param {string} text
-   * @param {{ offers?: boolean }} [opts] offers: say what a combobox's list
-   *   shows for the text (false when select picks from it next)
+   * @param {{ offers?: boolean, pick?: boolean }} [opts] offers: say what a
+   *   combobox's list shows for the text (false when select picks from it
+   *   next); pick: a combobox that draws its own list takes the option
+   *   named text, as select does (form_input gives a field its value)
    */
-  async write(action, text, { offers = true } = {}) {
+  async write(action, text, { offers = true, pick = false } = {}) {
     const loc = await this.locate();
     if (loc.type === 'file') {
       throw new ActionError('bad_request', `${this.label} is a file input: it takes files, not text`,
         'call upload_file with its ref and the paths');
     }
     if (loc.role === 'combobox' && loc.tag === 'select') return this.select(text);
+    if (pick && action === 'fill' && loc.role === 'combobox') return this.pick(loc, [text]);
     if (loc.type === 'checkbox' || loc.type === 'radio') return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
     if (loc.readonly) {

@@ -19,6 +19,9 @@ type Act struct {
 	Amount    int       `json:"amount,omitempty"`
 	Target    string    `json:"target,omitempty"` // drag: the ref to drop on
 	To        []float64 `json:"to,omitempty"`     // drag: [x, y] in the viewport
+	// Pick: fill a combobox that draws its own list by picking the option
+	// named Text, as select does: how form_input gives a field its value.
+	Pick bool `json:"pick,omitempty"`
 }
 
 // Acted is what an action did (docs/wire.md, element.act). Fields are in

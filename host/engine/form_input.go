@@ -240,7 +240,8 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 			}
 		}
 		r.Ref = ref
-		return c.elementAct(ctx, browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value}, last)
+		// A combobox named by ref takes its option as one named by label does.
+		return c.elementAct(ctx, browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value, Pick: action == "fill"}, last)
 	})
 	if err != nil {
 		return fail(err)

@@ -94,7 +94,7 @@ async function actOnce(params, { tabId, signal }) {
       return el.focus();
     case 'type':
     case 'fill':
-      return el.write(action, requireString(params, 'text', `${action} needs text`));
+      return el.write(action, requireString(params, 'text', `${action} needs text`), { pick: boolParam(params, 'pick', false) });
     case 'clear':
       return el.write('fill', '');
     case 'select':
