@@ -256,7 +256,7 @@ func TestAClickHappensOnce(t *testing.T) {
 
 		a = interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
 		require.NotNil(t, a.Change)
-		assert.Equal(t, "navigation", a.Change.Type, "the redirect 400 ms after the click: %+v", a)
+		assert.Equal(t, "navigation", a.Change.Type, "the redirect 800 ms after the click: %+v", a)
 		assert.Equal(t, "navigated to "+site.URL+"/list.html", a.Change.Summary)
 	})
 

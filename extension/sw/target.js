@@ -60,9 +60,10 @@ const BANNER_MS = 1000;
 /**
  * How long after a click that changed nothing it still watches: a page may
  * act on a timer (a redirect after "Saved", a search sent when the typing
- * pauses), and "no visible change" would have the agent click again.
+ * pauses), and "no visible change" would have the agent click again. A
+ * second, as Playwright MCP waits after each action.
  */
-const LATE_MS = 600;
+const LATE_MS = 1000;
 /** How often it looks while it does. */
 const LATE_POLL_MS = 50;
 /**
