@@ -1694,6 +1694,19 @@ func TestTabSaysWhereTheFocusWent(t *testing.T) {
 	assert.Nil(t, a.Focused)
 }
 
+// TestAKeyAtTheFocusSaysWhatItDid: Escape sent to whatever has the focus
+// closes a modal dialog, and the answer says so, as a click's does.
+func TestAKeyAtTheFocusSaysWhatItDid(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/banners.html?kind=modal")
+	a := interact(t, cs, map[string]any{"action": "press", "key": "Escape", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, "dom", a.Change.Type)
+	assert.Contains(t, a.Change.Summary, `dialog closed: dialog "Your privacy"`)
+}
+
 // TestScrollingThePage scrolls a long page with interact and no element, as
 // a person turns the wheel over it: the answer says where the view is.
 func TestScrollingThePage(t *testing.T) {

@@ -11,7 +11,7 @@ import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
 import { siteSecrets } from '../secrets.js';
-import { runAnswer, runInput, wheelSaid } from '../input-effects.js';
+import { runAnswer, runInput, runWatched, wheelSaid } from '../input-effects.js';
 import { focusMoved, Target } from '../target.js';
 import * as input from '../trusted-input.js';
 import { upload as setFiles } from '../upload.js';
@@ -53,7 +53,9 @@ async function actOnce(params, { tabId, signal }) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
     const focused = () => pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
     const before = await focused();
-    const out = await runInput(tabId, (s) => input.press(tabId, key, s), signal);
+    // What the key did is watched on the whole page: Escape closing a
+    // dialog, a shortcut opening a panel.
+    const out = await runWatched(tabId, (s) => input.press(tabId, key, s), signal);
     /** @type {Record<string, unknown>} */
     const result = { action, key, delivered: true, ...out };
     if (!out.navigated && !out.closed && !out.dialog) {
