@@ -342,9 +342,11 @@
     ['tab', ['tab']], ['option', ['option']], ['dropdown', ['combobox', 'listbox']], ['select', ['combobox', 'listbox']],
     ['menu', ['combobox', 'listbox', 'button']], ['combobox', ['combobox']], ['textarea', ['textbox']],
     ['field', TEXT_ROLES], ['input', TEXT_ROLES], ['textbox', TEXT_ROLES], ['box', TEXT_ROLES], ['icon', []],
+    ['header', ['columnheader', 'rowheader']],
   ]);
   /** Words before the kind that say more of it, not of the name ("text field", "radio button"). */
-  const KIND_WORDS = new Map([['text', null], ['input', null], ['check', ['checkbox', 'switch']], ['radio', ['radio']], ['drop', ['combobox', 'listbox']]]);
+  const KIND_WORDS = new Map([['text', null], ['input', null], ['check', ['checkbox', 'switch']], ['radio', ['radio']], ['drop', ['combobox', 'listbox']],
+    ['column', ['columnheader']], ['row', ['rowheader']]]);
 
   /**
    * The reading of a query that ends with the kind of control a person

@@ -53,7 +53,8 @@ test('find reads a query that ends with the kind of control a person calls it', 
     <label>Email <input name=email></label><label>Password <input type=password></label>
     <input type=search aria-label="Search docs"><label><input type=checkbox> Remember me</label>
     <label><input type=radio name=p> Monthly</label><select aria-label="Plan"><option>Free</option></select>
-    <button>Sign in</button><a href="#f">Forgot password?</a>`);
+    <button>Sign in</button><a href="#f">Forgot password?</a>
+    <p>Price list</p><table><thead><tr><th onclick="">Price</th></tr></thead><tr><td>1</td></tr></table>`);
   const first = (/** @type {string} */ query) => {
     const c = page.ok('find', { query, limit: 10, refBase: 1 }).candidates[0];
     return c && `${c.role} ${c.name}`;
@@ -70,6 +71,8 @@ test('find reads a query that ends with the kind of control a person calls it', 
     ['remember me check box', 'checkbox Remember me'],
     ['Monthly radio button', 'radio Monthly'],
     ['plan dropdown', 'combobox Plan'],
+    ['Price column header', 'columnheader Price'],
+    ['the Price header', 'columnheader Price'],
   ]) assert.equal(first(query), want, query);
   assert.equal(first('button'), 'button Sign in with Google', 'a kind alone is a role');
   const closing = new TestPage('<div role=dialog aria-label=News><button aria-label="Close">×</button><button>Subscribe</button></div>');
