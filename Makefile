@@ -39,8 +39,10 @@ lint:
 	if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	go vet ./...
 
+# e2e takes about 8 min with -race on two cores: too near go test's
+# default limit of 10 min.
 test-go:
-	go test -race -count=1 ./...
+	go test -race -count=1 -timeout 30m ./...
 
 test-ext:
 	cd extension && npx tsc --noEmit && node --test --test-reporter=dot
