@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"sync/atomic"
@@ -137,19 +138,26 @@ document.getElementById("show").textContent = "cookie " + document.cookie + " to
 }
 
 // TestAPasswordThePersonTypedNeverComesBack: what the person typed into a
-// password field (in the page, a frame, or a closed shadow root), which the
-// page then logs and echoes on the next page, is masked in every output.
+// password field (in the page, a same-origin frame, a cross-site frame read
+// before, or a closed shadow root), which the page then logs and echoes on
+// the next page, is masked in every output.
 func TestAPasswordThePersonTypedNeverComesBack(t *testing.T) {
 	e := newEnv(t)
-	const pass, framed, shadowed = "CANARY-PASS-41c9e0", "CANARY-FRAMED-77ab3", "CANARY-SHADOW-5e2f1"
-	srv := siteWith(t, map[string]http.HandlerFunc{
+	const pass, framed, shadowed, away = "CANARY-PASS-41c9e0", "CANARY-FRAMED-77ab3", "CANARY-SHADOW-5e2f1", "CANARY-AWAY-0c4d2"
+	var srv *httptest.Server
+	srv = siteWith(t, map[string]http.HandlerFunc{
 		"/signin.html": func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
 <form action="/echo.html"><input type="password" name="pw" id="pw"><button>Sign in</button></form>
 <iframe srcdoc="<input type=password id=inner>"></iframe><x-login></x-login>
+<iframe src="`+siteOnLocalhost(srv, "/card.html")+`"></iframe>
 <script>document.getElementById("pw").value = "`+pass+`";
 document.querySelector("x-login").attachShadow({mode: "closed"}).innerHTML = '<input type="password" value="`+shadowed+`">';
 onload = () => { document.querySelector("iframe").contentDocument.getElementById("inner").value = "`+framed+`"; console.log("typed " + document.getElementById("pw").value); };</script>`)
+		}, // A cross-site frame whose script reads back what it holds.
+		"/card.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><label>PIN <input type="password" id="pin" value="`+away+`"></label>
+<button onclick="document.getElementById('said').textContent = 'you typed ' + document.getElementById('pin').value">Show</button><p id="said"></p>`)
 		}, // A page that echoes what was sent.
 		"/echo.html": func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, `<!doctype html><title>Echo</title><p>you sent %s</p>`, r.URL.Query().Get("pw"))
@@ -160,6 +168,11 @@ onload = () => { document.querySelector("iframe").contentDocument.getElementById
 	read := ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `[document.getElementById("pw").value,
 document.querySelector("iframe").contentDocument.getElementById("inner").value, "` + shadowed + `"].join(" ")`})
 	assert.Equal(t, `"[redacted] [redacted] [redacted]"`, read)
+	// The cross-site frame, once read, is looked into too.
+	ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	shown := ok(t, cs, "interact", map[string]any{"tabId": tab, "query": "Show", "action": "click"})
+	assert.Contains(t, shown, "you typed [redacted]")
+	assert.NotContains(t, shown, away)
 	outputs := []string{
 		ok(t, cs, "console_messages", map[string]any{"tabId": tab}),
 		ok(t, cs, "interact", map[string]any{"tabId": tab, "query": "Sign in button", "action": "click"}),

@@ -36,6 +36,16 @@ const restored = chrome.storage.session.get(STORAGE_KEY).then(
 );
 /** @type {Map<number, Map<number, FramePlace>>} tab -> frame -> place */
 const places = new Map();
+/**
+ * The frames of tabId whose page script the last read put there (the top
+ * frame has its own from the start).
+ * @param {number} tabId
+ * @returns {number[]}
+ */
+export function framesRead(tabId) {
+  return [...(places.get(tabId)?.keys() ?? [])];
+}
+
 /** Per-tab chain serializing calls that hand out refs. @type {Map<number, Promise<unknown>>} */
 const chains = new Map();
 

@@ -7,6 +7,7 @@
 
 import { cookieValues, credentialValues } from '../lib/secrets.js';
 import * as dialogs from './dialogs.js';
+import { framesRead } from './page-script.js';
 
 /**
  * What of the person's profile a tab holds: secrets, the values of its
@@ -46,9 +47,12 @@ export async function siteSecrets(tabId, url) {
 
 /**
  * The top frame's localStorage and sessionStorage entries, and the values
- * of every frame's secret fields, read in our world (chrome.debugger gives
- * extensions no DOMStorage domain). Bounded: 200 entries of 4 KB, 50
- * fields. None while a dialog holds the page, which runs no script then.
+ * of the secret fields of the top document, its same-origin frames and the
+ * cross-origin frames a read walked, read in our world (chrome.debugger
+ * gives extensions no DOMStorage domain). Not in other frames: our world
+ * there would stand before the page script does, and sw/clickables.js takes
+ * a frame with our world for one it can mark. Bounded: 200 entries of 4 KB,
+ * 50 fields. None while a dialog holds the page, which runs no script then.
  * @param {number} tabId
  * @returns {Promise<{ stored: Array<[string, string]>, typed: string[] }>}
  */
@@ -56,7 +60,7 @@ async function pageHolds(tabId) {
   if (dialogs.current(tabId)) return { stored: [], typed: [] };
   try {
     const frames = await chrome.scripting.executeScript({
-      target: { tabId, allFrames: true },
+      target: { tabId, frameIds: [0, ...framesRead(tabId)] },
       world: 'ISOLATED',
       injectImmediately: true,
       // Runs in the page: self-contained, no closure.
@@ -96,6 +100,15 @@ async function pageHolds(tabId) {
           for (const el of root.querySelectorAll('*')) {
             const s = shadowOf(el);
             if (s) walk(s);
+            if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
+              let doc = null;
+              try {
+                doc = el.contentDocument; // a same-origin frame's, in place
+              } catch {
+                // cross-origin
+              }
+              if (doc) walk(doc);
+            }
           }
         };
         walk(document);
