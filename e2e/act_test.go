@@ -1488,6 +1488,35 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	assert.Equal(t, `"Norway|4"`, value())
 }
 
+// TestAFormThePageChecksSaysWhichFieldsAreInvalid: a form its own script
+// checks marks the fields it refuses (aria-invalid); the click's answer
+// names each with the words that say why, and read_page shows them invalid
+// until they are fixed. Nothing is sent twice.
+func TestAFormThePageChecksSaysWhichFieldsAreInvalid(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/signup.html")
+	ok(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "Email", "value": "ada"}, {"label": "Password", "value": "short"},
+	}})
+	a := interact(t, cs, map[string]any{"tabId": tab, "query": "Create account", "action": "click"})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, `now invalid: textbox "Email" ("Enter an email address like name@example.com"), `+
+		`textbox "Password" ("At least 8 characters"), it says alert "Please fix 2 fields", attributes changed`, a.Change.Summary)
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.Contains(t, tree, `textbox "Email" `+refOf(t, tree, `textbox "Email"`)+` invalid value="ada"`)
+	assert.Contains(t, tree, `textbox "Password" `+refOf(t, tree, `textbox "Password"`)+` invalid password`)
+
+	ok(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "Email", "value": "ada@example.com"}, {"label": "Password", "value": "analytical-engine"},
+	}})
+	a = interact(t, cs, map[string]any{"tabId": tab, "query": "Create account", "action": "click"})
+	assert.NotContains(t, a.Change.Summary, "invalid", "%+v", a.Change)
+	assert.NotContains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "invalid")
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.created"}))
+}
+
 func TestFormInput(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)

@@ -72,6 +72,11 @@ function changed(r, downloads = []) {
   // A field a key or click changed, not one being filled: what it holds.
   if (r.newValue !== undefined) parts.push(r.newValue ? `its value is now ${JSON.stringify(r.newValue)}` : 'it was emptied');
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
+  // The fields the page's own check marked, with the words that say why.
+  if (r.invalidNow?.length) {
+    parts.push(`now invalid: ${r.invalidNow.map((/** @type {{ control: string, message: string }} */ i) =>
+      (i.message ? `${i.control} (${JSON.stringify(i.message)})` : i.control)).join(', ')}`);
+  }
   if (r.dialogs?.length) parts.push(`dialog opened: ${r.dialogs.join(', ')}`);
   if (r.dialogsClosed?.length) parts.push(`dialog closed: ${r.dialogsClosed.join(', ')}`);
   // What the page says to the person, word for word: an error, a "saved".

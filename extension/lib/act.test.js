@@ -51,6 +51,8 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ texts: 1, requestsRunning: 2 }), 'text changed, 2 requests it started still running');
   assert.equal(summarize({ invalid: { control: 'textbox "Email"', message: 'Please fill out this field.' } }),
     'the form was not sent: textbox "Email": Please fill out this field.', 'the browser stopped the submit');
+  assert.equal(summarize({ attributes: 2, invalidNow: [{ control: 'textbox "Email"', message: 'Enter a valid email' }, { control: 'textbox "Name"', message: '' }] }),
+    'now invalid: textbox "Email" ("Enter a valid email"), textbox "Name", attributes changed', 'the fields the page\'s own check marked');
 });
 
 test('normalize, truthy and roundBox', () => {

@@ -425,6 +425,20 @@
   }
 
   /**
+   * Whether the browser holds el invalid after a person (or an agent) used
+   * it: :user-invalid, which a field matches once it was edited or its form
+   * was submitted, not while it stands untouched.
+   * @param {Element} el
+   */
+  function userInvalid(el) {
+    try {
+      return el.matches(':user-invalid');
+    } catch {
+      return false; // a browser (or jsdom) without it
+    }
+  }
+
+  /**
    * The states that matter, on node.
    * @param {Element} el
    * @param {string} role
@@ -464,6 +478,10 @@
     const current = aria('current');
     if (current !== null && current !== 'false' && INTERACTIVE.has(role)) node.current = true;
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
+    // A field the page's own check marked, or one the browser's refused a
+    // submit for: a person sees it outlined red, with why beside it.
+    const invalid = aria('invalid');
+    if ((invalid !== null && invalid !== '' && invalid !== 'false') || userInvalid(el)) node.invalid = true;
     if (readOnly(el)) node.readonly = true;
     // A control named by a symbol (×, 🗑, ⋮) says what it does in its
     // tooltip: the title a person sees on hovering it.

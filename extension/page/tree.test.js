@@ -262,6 +262,12 @@ test('the header a table is sorted by says which way', () => {
     ['cell', undefined], ['cell', undefined], ['cell', undefined]]);
 });
 
+test('a field the page or the browser holds invalid says so', () => {
+  const { snap } = snapshot('<input aria-label=Email aria-invalid=true><input aria-label=Name aria-invalid=false><input aria-label=City required>');
+  assert.deepEqual(flat(snap.tree).filter((n) => n.role).map((n) => [n.name, !!n.invalid]),
+    [['Email', true], ['Name', false], ['City', false]], 'a required field untouched is not yet invalid');
+});
+
 test('the link a navigation marks current says so', () => {
   const { snap } = snapshot('<nav><a href=/a aria-current=page>Home</a><a href=/b aria-current=false>Blog</a></nav>');
   const links = snap.tree[0].kids;

@@ -105,12 +105,18 @@
         if (!this.invalid && c instanceof Element) this.invalid = { control: describe(c), message: c.validationMessage };
       };
       this.doc.addEventListener('invalid', this.onInvalid, { capture: true });
+      /**
+       * The controls the page marked invalid (aria-invalid), as a script
+       * checks a form itself: each is said with the words that say why.
+       * @type {Set<Element>}
+       */
+      this.markedInvalid = new Set();
       this.observer = new MutationObserver((records) => this.count(records));
       // The element's own document: a same-origin frame's, for its elements.
       this.observer.observe(el?.ownerDocument ?? document, {
-        subtree: true, childList: true, characterData: true, attributes: true,
+        subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true,
         attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked',
-          'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-valuetext', 'aria-disabled', 'aria-current'],
+          'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-valuetext', 'aria-disabled', 'aria-current', 'aria-invalid'],
       });
     }
 
@@ -125,6 +131,9 @@
         if (r.type === 'attributes') {
           this.attrs++;
           if (r.target === this.el) this.ownAttrs++;
+          if (r.attributeName === 'aria-invalid' && !isInvalid(r.oldValue) && this.markedInvalid.size < INVALID_MAX) {
+            this.markedInvalid.add(/** @type {Element} */ (r.target));
+          }
           continue;
         }
         this.heard(r);
@@ -247,6 +256,17 @@
         }
       }
       const said = this.said();
+      const invalidNow = [...this.markedInvalid].filter((c) => c.isConnected && isInvalid(c.getAttribute('aria-invalid')) && visible(c))
+        .map((c) => ({ control: describe(c), message: whyInvalid(c) }));
+      // The words under a field that say why it is invalid are said with it;
+      // what showed to say them is not counted again.
+      const whys = invalidNow.map((i) => i.message).filter(Boolean);
+      const quotedBefore = [...said, ...whys];
+      const saysWhy = (/** @type {Element} */ e) => {
+        const text = words(textOf(e, true), QUOTED_MAX);
+        return !!text && whys.some((w) => w.includes(text));
+      };
+      if (appeared.length && appeared.every(saysWhy)) shown = 0;
       // A dialog that opened is named whole: its words are not quoted again.
       const told = [...this.spoke, ...opened];
       const now = alive ? stateOf(el) : undefined;
@@ -267,17 +287,17 @@
         texts: this.texts - (renamed ? this.ownTexts : 0),
         // Not the element's own, when its words are said whole.
         textText: this.quoted(this.textEls.size,
-          [...this.textEls].filter((e) => !(renamed && el?.contains(e))), said, told),
+          [...this.textEls].filter((e) => !(renamed && el?.contains(e))), quotedBefore, told),
         renamed,
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
-        addedText: this.quoted(this.added, this.addedEls.slice(0, QUOTED), said, told),
+        addedText: this.quoted(this.added, this.addedEls.slice(0, QUOTED), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
         redrawn: this.redrawn(),
-        shownText: this.quoted(appeared.length, appeared, said, told),
+        shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         urlChanged: location.href !== this.url,
         titleChanged: document.title !== this.title,
         url: location.href,
@@ -292,6 +312,7 @@
           ? el.checked : undefined,
         focused: alive ? deepActive() === el : undefined,
         invalid: this.invalid,
+        invalidNow: invalidNow.length ? invalidNow : undefined,
         settling: this.settling(),
       };
     }
@@ -462,6 +483,35 @@
 
   /** How many elements added and removed are weighed against each other. */
   const REDRAWN_MAX = 50;
+
+  /** How many controls marked invalid a report names. */
+  const INVALID_MAX = 5;
+
+  /**
+   * Whether an aria-invalid value says invalid: "true", "grammar",
+   * "spelling"; not absent, "" or "false".
+   * @param {string | null} v
+   */
+  function isInvalid(v) {
+    return v !== null && v !== '' && v !== 'false';
+  }
+
+  /**
+   * The words that say why a control is invalid, as a person reads them
+   * under it: its aria-errormessage, else its aria-describedby; '' when
+   * neither shows any.
+   * @param {Element} c
+   */
+  function whyInvalid(c) {
+    const root = /** @type {Document | ShadowRoot} */ (c.getRootNode());
+    for (const attr of ['aria-errormessage', 'aria-describedby']) {
+      const text = (c.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)
+        .map((id) => root.getElementById?.(id))
+        .filter((e) => e && visible(e)).map((e) => textOf(/** @type {Element} */ (e), true)).join(' ');
+      if (text.trim()) return words(text, QUOTED_MAX);
+    }
+    return '';
+  }
 
   /**
    * The words of an element, white space folded, as elements are weighed

@@ -135,6 +135,23 @@ test('a watch hears the browser stop a submit: the first control it complains of
   assert.ok(r.invalid.message, 'with the message a person reads');
 });
 
+test('a watch names the fields the page marks invalid, with the words that say why', () => {
+  const page = new TestPage(`<form><label>Email <input id=email aria-describedby=hint aria-errormessage=err></label>
+    <span id=hint>We never share it</span><span id=err hidden></span>
+    <label>Name <input id=name aria-describedby=name-hint></label><span id=name-hint></span>
+    <label>City <input id=city aria-invalid=true></label><button id=send>Send</button></form>`);
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#send')) });
+  page.$('#email').setAttribute('aria-invalid', 'true');
+  page.$('#err').hidden = false;
+  page.$('#err').textContent = 'Enter a valid email';
+  page.$('#name').setAttribute('aria-invalid', 'true');
+  page.$('#city').setAttribute('aria-invalid', 'true'); // it was already
+  const r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual(r.invalidNow, [{ control: 'textbox "Email"', message: 'Enter a valid email' }, { control: 'textbox "Name"', message: '' }]);
+  assert.deepEqual(r.textText, [], 'the error under the field is said with it, not again');
+  assert.equal(r.shown, 0, 'nor counted as shown');
+});
+
 test('a watch counts the elements that show and hide around the element', () => {
   const page = new TestPage(`
     <style>.menu { display: none } .open .menu { display: block }</style>

@@ -39,6 +39,8 @@ interface PageTreeNode {
   current?: boolean;
   /** The option the focused element points at (aria-activedescendant). */
   active?: boolean;
+  /** aria-invalid, or :user-invalid: a field the page or the browser holds invalid. */
+  invalid?: boolean;
   /** aria-sort of a header: 'ascending', 'descending' or 'other'. */
   sort?: string;
   value?: string;

@@ -527,6 +527,9 @@ func (w *treeWriter) label(n *Node) string {
 	if n.Required {
 		b.WriteString(" required")
 	}
+	if n.Invalid {
+		b.WriteString(" invalid")
+	}
 	if n.Readonly {
 		b.WriteString(" readonly")
 	}

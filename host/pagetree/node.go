@@ -21,6 +21,7 @@ type Node struct {
 	Expanded *bool  `json:"expanded,omitempty"`
 	Selected bool   `json:"selected,omitempty"`
 	Required bool   `json:"required,omitempty"`
+	Invalid  bool   `json:"invalid,omitempty"`  // aria-invalid, or :user-invalid
 	Readonly bool   `json:"readonly,omitempty"` // shown and focusable, but takes no typing
 	Modal    bool   `json:"modal,omitempty"`    // a dialog that makes the rest of the page inert
 	Title    string `json:"title,omitempty"`    // the tooltip of a control named only by a symbol

@@ -26,7 +26,7 @@ func TestFormatTree(t *testing.T) {
 			nodes: []Node{
 				{Role: "heading", Name: "Login Page", Level: 2},
 				{Role: "textbox", Name: "Username", Ref: 4, Value: "tom", Required: true},
-				{Role: "textbox", Name: "Password", Ref: 5, Secret: "password", Value: "never shown"},
+				{Role: "textbox", Name: "Password", Ref: 5, Secret: "password", Value: "never shown", Invalid: true},
 				{Role: "checkbox", Name: "Remember", Ref: 6, Checked: "false"},
 				{Role: "button", Name: "More", Ref: 7, Expanded: &yes, Disabled: true},
 				{Role: "option", Name: "Go", Ref: 8, Selected: true},
@@ -39,7 +39,7 @@ func TestFormatTree(t *testing.T) {
 			},
 			want: `h2 "Login Page"
 textbox "Username" e4 required value="tom"
-textbox "Password" e5 password
+textbox "Password" e5 invalid password
 checkbox "Remember" e6 unchecked
 button "More" e7 expanded disabled
 option "Go" e8 selected
