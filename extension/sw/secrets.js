@@ -58,73 +58,74 @@ export async function siteSecrets(tabId, url) {
  */
 async function pageHolds(tabId) {
   if (dialogs.current(tabId)) return { stored: [], typed: [] };
-  try {
-    const frames = await chrome.scripting.executeScript({
-      target: { tabId, frameIds: [0, ...framesRead(tabId)] },
-      world: 'ISOLATED',
-      injectImmediately: true,
-      // Runs in the page: self-contained, no closure.
-      func: () => {
-        /** @type {Array<[string, string]>} */
-        const stored = [];
-        if (window === window.top) {
-          for (const name of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
-            try {
-              const store = globalThis[name];
-              for (let i = 0; i < store.length && stored.length < 200; i++) {
-                const k = store.key(i);
-                if (k !== null) stored.push([k, String(store.getItem(k) ?? '').slice(0, 4096)]);
-              }
-            } catch {
-              // storage blocked, or an opaque origin
-            }
-          }
-        }
-        // The page script's test of a secret field, and its way into
-        // closed shadow roots, where it is loaded; a password field's type
-        // and custom elements' roots otherwise.
-        const roles = /** @type {any} */ (globalThis).__openchrome?.roles;
-        /** @type {(el: Element) => unknown} */
-        const secret = roles?.secretOf ?? ((el) => el instanceof HTMLInputElement && el.type === 'password');
-        /** @type {(el: Element) => ShadowRoot | null} */
-        const shadowOf = roles?.shadowOf ?? ((el) => el.shadowRoot
-          ?? (el.tagName.includes('-') ? chrome.dom.openOrClosedShadowRoot(/** @type {HTMLElement} */ (el)) : null));
-        /** @type {string[]} */
-        const typed = [];
-        /** @param {Document | ShadowRoot} root */
-        const walk = (root) => {
-          for (const el of root.querySelectorAll('input, textarea')) {
-            const value = /** @type {HTMLInputElement} */ (el).value;
-            if (value && typed.length < 50 && secret(el)) typed.push(value.slice(0, 512));
-          }
-          for (const el of root.querySelectorAll('*')) {
-            const s = shadowOf(el);
-            if (s) walk(s);
-            if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
-              let doc = null;
-              try {
-                doc = el.contentDocument; // a same-origin frame's, in place
-              } catch {
-                // cross-origin
-              }
-              if (doc) walk(doc);
-            }
-          }
-        };
-        walk(document);
-        return { stored, typed };
-      },
-    });
-    /** @type {{ stored: Array<[string, string]>, typed: string[] }} */
-    const out = { stored: [], typed: [] };
-    for (const { frameId, result } of frames) {
-      const r = /** @type {{ stored: Array<[string, string]>, typed: string[] } | undefined} */ (result);
-      if (!r) continue;
-      if (frameId === 0) out.stored = r.stored;
-      out.typed.push(...r.typed);
-    }
-    return out;
-  } catch {
-    return { stored: [], typed: [] };
+  // One frame at a time: a frame gone since its read fails alone.
+  const answers = await Promise.all([0, ...framesRead(tabId)].map((frameId) => chrome.scripting.executeScript({
+    target: { tabId, frameIds: [frameId] }, world: 'ISOLATED', injectImmediately: true, func: heldIn,
+  }).catch(() => [])));
+  /** @type {{ stored: Array<[string, string]>, typed: string[] }} */
+  const out = { stored: [], typed: [] };
+  for (const { frameId, result } of answers.flat()) {
+    const r = /** @type {ReturnType<typeof heldIn> | undefined} */ (result);
+    if (!r) continue;
+    if (frameId === 0) out.stored = r.stored;
+    out.typed.push(...r.typed);
   }
+  return out;
+}
+
+/**
+ * Runs in a frame, self-contained: its storage entries when it is the top
+ * frame, and what its secret fields hold, in its shadow roots and its
+ * same-origin frames too.
+ * @returns {{ stored: Array<[string, string]>, typed: string[] }}
+ */
+function heldIn() {
+  /** @type {Array<[string, string]>} */
+  const stored = [];
+  if (window === window.top) {
+    for (const name of /** @type {const} */ (['localStorage', 'sessionStorage'])) {
+      try {
+        const store = globalThis[name];
+        for (let i = 0; i < store.length && stored.length < 200; i++) {
+          const k = store.key(i);
+          if (k !== null) stored.push([k, String(store.getItem(k) ?? '').slice(0, 4096)]);
+        }
+      } catch {
+        // storage blocked, or an opaque origin
+      }
+    }
+  }
+  // The page script's test of a secret field, and its way into closed
+  // shadow roots, where it is loaded; a password field's type and custom
+  // elements' roots otherwise.
+  const roles = /** @type {any} */ (globalThis).__openchrome?.roles;
+  /** @type {(el: Element) => unknown} */
+  const secret = roles?.secretOf ?? ((el) => el instanceof HTMLInputElement && el.type === 'password');
+  /** @type {(el: Element) => ShadowRoot | null} */
+  const shadowOf = roles?.shadowOf ?? ((el) => el.shadowRoot
+    ?? (el.tagName.includes('-') ? chrome.dom.openOrClosedShadowRoot(/** @type {HTMLElement} */ (el)) : null));
+  /** @type {string[]} */
+  const typed = [];
+  /** @param {Document | ShadowRoot} root */
+  const walk = (root) => {
+    for (const el of root.querySelectorAll('input, textarea')) {
+      const value = /** @type {HTMLInputElement} */ (el).value;
+      if (value && typed.length < 50 && secret(el)) typed.push(value.slice(0, 512));
+    }
+    for (const el of root.querySelectorAll('*')) {
+      const s = shadowOf(el);
+      if (s) walk(s);
+      if (el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement) {
+        let doc = null;
+        try {
+          doc = el.contentDocument; // a same-origin frame's, in place
+        } catch {
+          // cross-origin
+        }
+        if (doc) walk(doc);
+      }
+    }
+  };
+  walk(document);
+  return { stored, typed };
 }
