@@ -7,7 +7,7 @@
   if (oc.tree) return; // injected again: the first copy stays
   const { refFor, advance, handed } = oc.refs;
   const {
-    isElement, isInput, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
+    isElement, isInput, isTextArea, isSelect, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
     roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
@@ -431,6 +431,7 @@
    * @param {Element} el
    */
   function userInvalid(el) {
+    if (!(isInput(el) || isTextArea(el) || isSelect(el))) return false;
     try {
       return el.matches(':user-invalid');
     } catch {
@@ -466,8 +467,10 @@
     }
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
     // The column a table is sorted by: a person sees its arrow.
-    const sort = aria('sort');
-    if (sort && sort !== 'none' && (role === 'columnheader' || role === 'rowheader')) node.sort = sort;
+    if (role === 'columnheader' || role === 'rowheader') {
+      const sort = aria('sort');
+      if (sort && sort !== 'none') node.sort = sort;
+    }
     // The option a combobox or list points at as the keys move (what Enter
     // would take): the focused element names it by aria-activedescendant.
     if (el.id && ACTIVE_ROLES.has(role)) {
