@@ -181,5 +181,8 @@ func blockedError(a browser.Acted) *protocol.Error {
 	case a.Blocked.PassThrough:
 		return e.WithHint("it lets clicks through to what holds it: act on that, or call oc_handoff_start with reason manual_recovery")
 	}
-	return e.WithHint("wait_for it to go, or call oc_handoff_start with reason manual_recovery")
+	// No control of its own closes it: a newsletter box closed by Escape or
+	// by a click beside it, a toast, a chat bubble.
+	return e.WithHint("press Escape (interact action press, key Escape), which closes most overlays; " +
+		"else wait_for it to go, or call oc_handoff_start with reason manual_recovery")
 }

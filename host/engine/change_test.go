@@ -143,6 +143,7 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	assert.Equal(t, `click e41 (button "Accept all") to dismiss it, then act again`, e.Hint)
 
 	a.Blocked.Dismiss = nil
+	assert.Contains(t, blockedError(a).Hint, "press Escape", "the way out of an overlay with no button")
 	assert.Contains(t, blockedError(a).Hint, "oc_handoff_start")
 	a.Blocked.PassThrough = true
 	assert.Contains(t, blockedError(a).Hint, "lets clicks through")
