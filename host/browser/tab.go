@@ -73,8 +73,8 @@ func TabGo(tab int, direction string, timeout time.Duration) Command[Page] {
 // and what its secret fields hold: for the engine to mask, never to show.
 type Secrets struct {
 	Values []string `json:"secrets"`
-	// Typed are what the page's secret fields hold (carried.HeldValues).
-	Typed []string `json:"held"`
+	// HeldValues are what the page's secret fields hold, as carried's.
+	HeldValues []string `json:"held"`
 	// URL is where the tab is: the call's audit entry names its origin
 	// when no other answer said it.
 	URL string `json:"url"`
@@ -84,7 +84,7 @@ type Secrets struct {
 func (s Secrets) Secrets() ([]string, bool) { return s.Values, true }
 
 // Held is what the page's secret fields hold.
-func (s Secrets) Held() []string { return s.Typed }
+func (s Secrets) Held() []string { return s.HeldValues }
 
 // ProfileSecrets reads tab's site's secrets (profile.secrets).
 func ProfileSecrets(tab int) Command[Secrets] {

@@ -122,7 +122,7 @@ func TestAPasswordThePersonTypedStaysMasked(t *testing.T) {
 			switch cmd.Action {
 			case "profile.secrets":
 				if fieldHolds {
-					return browser.Secrets{Typed: []string{password}}, nil
+					return browser.Secrets{HeldValues: []string{password}}, nil
 				}
 				return browser.Secrets{}, nil
 			case "page.snapshot":
