@@ -1486,6 +1486,14 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	require.Len(t, out.Fields, 1)
 	assert.True(t, out.Fields[0].OK, "%+v", out.Fields[0])
 	assert.Equal(t, `"Norway|4"`, value())
+
+	// An <input list> is a combobox whose list the browser draws: what is
+	// typed is its value.
+	carrier := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `combobox "Carrier"`)
+	okJSON(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"ref": carrier, "value": "Posti"}}}, &out)
+	require.Len(t, out.Fields, 1)
+	assert.True(t, out.Fields[0].OK, "%+v", out.Fields[0])
+	assert.Equal(t, `"Posti"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#carrier").value`}))
 }
 
 // TestAFormThePageChecksSaysWhichFieldsAreInvalid: a form its own script

@@ -935,11 +935,14 @@ export class Target {
     }
     out.action = 'select';
     const deadline = Date.now() + PICK_MS;
-    /** @type {{ match?: number, listed: boolean, offered: Offered[], more: number }} */
+    /** @type {{ match?: number, listed: boolean, suggests: boolean, offered: Offered[], more: number }} */
     let r;
     for (;;) {
       r = await pageScript.onRefHanding(this.t, 'listOptions', { value }, this.signal);
       if (r.match !== undefined || Date.now() >= deadline) break;
+      // A box that takes any text and neither shows nor names a list (a
+      // datalist's is the browser's own): no list is coming.
+      if (loc.editable && !r.listed && !r.suggests) break;
       await sleep(100, this.signal);
     }
     if (r.match === undefined) {
