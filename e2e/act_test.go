@@ -1860,9 +1860,13 @@ func TestAPaneScrollsByItsRef(t *testing.T) {
 	assert.Equal(t, "300", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('terms').contentWindow.scrollY"}))
 
 	// So does a cross-site frame's, which only its own page script reads.
+	// Its line says it scrolls, as its page script reads its document.
 	tab = openTab(t, cs, site.URL+"/frames.html?cross="+siteOnLocalhost(site, "/list.html"))
 	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
-	cross := interact(t, cs, map[string]any{"ref": refOf(t, tree, `iframe "Cross origin frame"`), "action": "scroll", "amount": 200, "tabId": tab})
+	crossRef := refOf(t, tree, `iframe "Cross origin frame"`)
+	assert.Regexp(t, `iframe "Cross origin frame" `+crossRef+` scrollable -> `, tree)
+	assert.NotContains(t, tree, `iframe "Same origin frame" `+refOf(t, tree, `iframe "Same origin frame"`)+" scrollable", "its document fits")
+	cross := interact(t, cs, map[string]any{"ref": crossRef, "action": "scroll", "amount": 200, "tabId": tab})
 	require.NotNil(t, cross.Change, "%+v", cross)
 	assert.Regexp(t, `^scrolled iframe "Cross origin frame" to y 200 of \d+ px`, cross.Change.Summary)
 }

@@ -521,13 +521,9 @@
     } catch {
       // cross-origin
     }
+    const noScroll = el.getAttribute('scrolling') === 'no';
     if (doc?.body) {
-      // A frame whose document is taller than it scrolls as a pane does,
-      // unless it is made not to (scrolling="no", overflow hidden).
-      const root = doc.scrollingElement ?? doc.documentElement;
-      const held = el.getAttribute('scrolling') === 'no' ||
-        [doc.documentElement, doc.body].some((e) => /hidden|clip/.test(getComputedStyle(e).overflowY));
-      if (!held && root.scrollHeight > root.clientHeight + 1) node.scrollable = true;
+      if (!noScroll && docScrolls(doc)) node.scrollable = true;
       for (const id of labelIds(doc)) st.labels.add(id);
       for (const drawn of drawnOn(doc)) st.drawn.add(drawn);
       /** @type {PageTreeNode[]} */
@@ -540,7 +536,21 @@
       if (kids.length) node.kids = kids;
       return;
     }
+    // Its page script says whether its document scrolls (snapshot's
+    // scrolls); whether the frame lets it is said here.
     node.frame = { url: el.src || 'about:blank', crossOrigin: true };
+    if (noScroll) node.frame.noScroll = true;
+  }
+
+  /**
+   * Whether a frame's document is taller than the frame and scrolls as a
+   * pane does: not when it is made not to (overflow hidden).
+   * @param {Document} doc
+   */
+  function docScrolls(doc) {
+    const root = doc.scrollingElement ?? doc.documentElement;
+    const held = [doc.documentElement, doc.body].some((e) => e && /hidden|clip/.test(getComputedStyle(e).overflowY));
+    return !held && root.scrollHeight > root.clientHeight + 1;
   }
 
   /**
@@ -589,6 +599,9 @@
       ...handed(),
       nodes: st.count,
       truncated: st.truncated,
+      // A frame's: the iframe around it in the page is the pane. The top
+      // document's own scroll is the page's, never marked.
+      ...(window !== window.top ? { scrolls: !!document.body && docScrolls(document) } : {}),
     };
   }
 

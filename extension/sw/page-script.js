@@ -328,12 +328,17 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
   const children = frames.filter((f) => f.parentFrameId === frameId);
   const used = new Set();
   for (const hole of holes) {
+    const { noScroll } = hole.frame;
+    delete hole.frame.noScroll; // the page script's word to us, not the tree's
     const f = matchFrame(children, hole.frame.url, used);
     if (!f) continue;
     used.add(f.frameId);
     try {
       const sub = await snapshotFrame(tabId, f.frameId, signal);
       framePlaces.set(f.frameId, { parentFrameId: frameId, iframeRef: hole.ref });
+      // A cross-origin frame's document says whether it scrolls, as a
+      // same-origin one's is read in place.
+      if (sub.data.scrolls && !noScroll) hole.scrollable = true;
       hole.frame = { url: sub.data.url };
       if (sub.data.tree.length) hole.kids = sub.data.tree;
       await fillFrames(tabId, f.frameId, sub.data.tree, framePlaces, signal, depth + 1);

@@ -67,6 +67,8 @@ interface PageTreeNode {
 interface PageFrameRef {
   url: string;
   crossOrigin?: boolean;
+  /** scrolling="no": the frame does not scroll, however tall its document. */
+  noScroll?: boolean;
 }
 
 interface PagePoint {
@@ -179,6 +181,8 @@ interface PageSnapshot {
   nextRef: number;
   nodes: number;
   truncated: boolean;
+  /** A frame's document is taller than the frame and scrolls (frames only). */
+  scrolls?: boolean;
 }
 
 /** page/tree.js */
