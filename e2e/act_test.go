@@ -513,6 +513,28 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	assert.Contains(t, tree, refOf(t, tree, `radio "Pro plan"`)+" checked")
 }
 
+// TestATableIsSortedByItsHeader: a header that listens for the click has a
+// ref in its row's line; clicking it (named as an agent names it) sorts the
+// table once, the answer says the rows moved, and the header says the order.
+func TestATableIsSortedByItsHeader(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/sortable.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	price := refOf(t, tree, `columnheader "Price"`)
+	assert.Contains(t, tree, `| columnheader "Name" `+refOf(t, tree, `columnheader "Name"`)+` clickable | columnheader "Price" `+price+` clickable`)
+
+	a := interact(t, cs, map[string]any{"tabId": tab, "query": "the Price column header", "action": "click"})
+	assert.Equal(t, price, a.Ref)
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, "now sorted ascending, 3 elements moved", a.Change.Summary)
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.Contains(t, tree, `columnheader "Price" `+price+` sorted ascending clickable`)
+	assert.Regexp(t, `(?s)Cherry \| 1.*Banana \| 3.*Apple \| 5`, tree)
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.sorts"}))
+}
+
 // TestReadPageFindsDelegatedClicks reads a page whose elements have no
 // listener of their own: an app root, the document and the window hear their
 // clicks, and the hand cursor tells a person what to click.

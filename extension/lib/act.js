@@ -96,6 +96,7 @@ function changed(r, downloads = []) {
       const quoted = r.removedText?.length ? `: ${r.removedText.join(', ')}` : '';
       parts.push(`${r.removed} removed${quoted}`);
     }
+    if (r.moved) parts.push(`${r.moved} element${r.moved === 1 ? '' : 's'} moved`);
   }
   if (r.shown && !r.added) {
     const quoted = r.shownText?.length ? `: ${r.shownText.join(', ')}` : '';
@@ -131,6 +132,7 @@ export function became(was, now) {
   }
   if (now.selected !== was.selected) out.push(now.selected ? 'selected' : 'not selected');
   if (now.expanded !== undefined && now.expanded !== was.expanded) out.push(now.expanded ? 'expanded' : 'collapsed');
+  if (now.sort !== was.sort) out.push(now.sort ? `sorted ${now.sort === 'other' ? '' : now.sort}`.trim() : 'not sorted');
   return out;
 }
 

@@ -34,6 +34,7 @@ test('summarize says what changed in one line', () => {
     'redrawn: "Call Ann" new, the rest in another order');
   assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: [], reordered: false } }), 'redrawn, the same words');
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
+  assert.equal(summarize({ moved: 3, attributes: 1 }), '3 elements moved, attributes changed', 'a table sorted anew');
   assert.equal(summarize({ texts: 2, textText: ['"Checked"'] }), 'text changed: "Checked"', 'a few are quoted');
   assert.equal(summarize({ renamed: 'Copied' }), 'it now reads "Copied"', "the element's own words");
   assert.equal(summarize({ newValue: '' }), 'it was emptied', 'a field a key emptied');
@@ -129,6 +130,9 @@ test("became says how an element's own states changed, as read_page writes them"
   assert.deepEqual(became({ ...off, checked: 'pressed=true' }, { ...off, checked: 'pressed=false' }), ['not pressed']);
   assert.deepEqual(became(off, { ...off, selected: true, expanded: true }), ['selected', 'expanded']);
   assert.deepEqual(became({ ...off, expanded: true }, off), ['collapsed']);
+  assert.deepEqual(became(off, { ...off, sort: 'ascending' }), ['sorted ascending'], 'a header a table is now sorted by');
+  assert.deepEqual(became({ ...off, sort: 'ascending' }, { ...off, sort: 'descending' }), ['sorted descending']);
+  assert.deepEqual(became({ ...off, sort: 'ascending' }, off), ['not sorted']);
   assert.deepEqual(became(off, off), []);
   assert.deepEqual(became(off, undefined), []);
   // A state the element no longer has is not a change a person sees.

@@ -116,7 +116,8 @@
       this.observer.observe(el?.ownerDocument ?? document, {
         subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true,
         attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked',
-          'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-valuetext', 'aria-disabled', 'aria-current', 'aria-invalid'],
+          'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-valuetext', 'aria-disabled', 'aria-current', 'aria-invalid',
+          'aria-sort'],
       });
     }
 
@@ -256,6 +257,7 @@
         }
       }
       const said = this.said();
+      const moved = this.removedEls.filter((r) => r.el.isConnected && this.addedEls.includes(r.el)).length;
       const invalidNow = [...this.markedInvalid].filter((c) => c.isConnected && isInvalid(c.getAttribute('aria-invalid')) && visible(c))
         .map((c) => ({ control: describe(c), message: whyInvalid(c) }));
       // The words under a field that say why it is invalid are said with it;
@@ -281,8 +283,11 @@
         hidden,
         trustedClicks: this.trustedClicks,
         clicks: this.clicks,
-        added: this.added,
-        removed: this.removed,
+        // An element taken out and put back (a row of a table sorted anew)
+        // moved: it was neither added nor removed.
+        added: this.added - moved,
+        removed: this.removed - moved,
+        moved: moved || undefined,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts - (renamed ? this.ownTexts : 0),
         // Not the element's own, when its words are said whole.
@@ -445,7 +450,7 @@
     /** @type {PageTreeNode} */
     const n = {};
     states(el, roleOf(el), n);
-    return { checked: n.checked, expanded: n.expanded, selected: !!n.selected };
+    return { checked: n.checked, expanded: n.expanded, selected: !!n.selected, sort: n.sort };
   }
 
   /**

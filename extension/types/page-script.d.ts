@@ -253,6 +253,8 @@ interface ElementState {
   checked?: string;
   expanded?: boolean;
   selected: boolean;
+  /** aria-sort of a header. */
+  sort?: string;
 }
 
 /** An option or menu item a list shows. */
