@@ -75,6 +75,10 @@
        * @type {Array<{ el: Element, text: string }>}
        */
       this.removedEls = [];
+      /** Every element removed, to know one put back. @type {WeakSet<Node>} */
+      this.taken = new WeakSet();
+      /** Elements taken out and put back: moved (a row of a table sorted anew). */
+      this.moved = 0;
       // The states of the element itself a person sees change (a switch
       // turned on, a section expanded), as the tree shows them.
       this.was = stateOf(el);
@@ -155,12 +159,14 @@
           }
           if (n.nodeType !== Node.ELEMENT_NODE) continue;
           this.added++;
+          if (this.taken.has(n)) this.moved++;
           const d = /** @type {Element} */ (n);
           if (this.addedEls.length < REDRAWN_MAX) this.addedEls.push(d);
         }
         for (const n of r.removedNodes) {
           if (n.nodeType === Node.ELEMENT_NODE) {
             this.removed++;
+            this.taken.add(n);
             const d = /** @type {Element} */ (n);
             if (this.removedEls.length < REDRAWN_MAX && !inBanner(d)) this.removedEls.push({ el: d, text: textKey(d) });
           } else if (n.nodeType === Node.TEXT_NODE) {
@@ -257,7 +263,7 @@
         }
       }
       const said = this.said();
-      const moved = this.removedEls.filter((r) => r.el.isConnected && this.addedEls.includes(r.el)).length;
+      const moved = Math.min(this.moved, this.added, this.removed);
       const invalidNow = [...this.markedInvalid].filter((c) => c.isConnected && isInvalid(c.getAttribute('aria-invalid')) && visible(c))
         .map((c) => ({ control: describe(c), message: whyInvalid(c) }));
       // The words under a field that say why it is invalid are said with it;

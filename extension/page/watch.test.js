@@ -243,6 +243,13 @@ test('a watch quotes the one or two elements removed for good, not one moved', (
   assert.deepEqual(r.removedText, ['"Buy milk"']);
   assert.deepEqual([r.removed, r.added, r.moved], [1, 0, 1], 'the row moved is neither added nor removed');
 
+  // Many rows, more than a report weighs one by one.
+  const big = new TestPage(`<button id=b>Sort</button><ul id=l>${Array.from({ length: 80 }, (_, i) => `<li>${i}</li>`).join('')}</ul>`);
+  ({ watch } = big.ok('watch', { ref: big.ns.refs.refFor(big.$('#b')) }));
+  big.$('#l').append(...[...big.$('#l').children].reverse());
+  const sorted = big.ok('changes', { watch, stop: true });
+  assert.deepEqual([sorted.added, sorted.removed, sorted.moved], [0, 0, 80]);
+
   ({ watch } = page.ok('watch', { ref }));
   page.$('#l').replaceChildren(...['x', 'y', 'z'].map((t) => Object.assign(page.document.createElement('li'), { textContent: t })));
   page.$('#l').replaceChildren();
