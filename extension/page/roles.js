@@ -865,6 +865,15 @@
   }
 
   /**
+   * Whether an aria-invalid value says invalid: "true", "grammar",
+   * "spelling"; not absent, "" or "false".
+   * @param {string | null} v
+   */
+  function isInvalid(v) {
+    return v !== null && v !== '' && v !== 'false';
+  }
+
+  /**
    * Why a control's value must not be shown: 'password', 'secret', or ''.
    * @param {Element} el
    */
@@ -1082,7 +1091,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -483,8 +483,7 @@
     if ((/** @type {HTMLInputElement} */ (el)).required || aria('required') === 'true') node.required = true;
     // A field the page's own check marked, or one the browser's refused a
     // submit for: a person sees it outlined red, with why beside it.
-    const invalid = aria('invalid');
-    if ((invalid !== null && invalid !== '' && invalid !== 'false') || userInvalid(el)) node.invalid = true;
+    if (isInvalid(aria('invalid')) || userInvalid(el)) node.invalid = true;
     if (readOnly(el)) node.readonly = true;
     // A control named by a symbol (×, 🗑, ⋮) says what it does in its
     // tooltip: the title a person sees on hovering it.

@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words } = oc.roles;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid } = oc.roles;
   const { deepActive } = oc.dom;
   const { states } = oc.tree;
 
@@ -303,7 +303,7 @@
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
-        addedText: this.quoted(this.added, this.addedEls.slice(0, QUOTED), quotedBefore, told),
+        addedText: this.quoted(this.added - moved, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
@@ -497,15 +497,6 @@
 
   /** How many controls marked invalid a report names. */
   const INVALID_MAX = 5;
-
-  /**
-   * Whether an aria-invalid value says invalid: "true", "grammar",
-   * "spelling"; not absent, "" or "false".
-   * @param {string | null} v
-   */
-  function isInvalid(v) {
-    return v !== null && v !== '' && v !== 'false';
-  }
 
   /**
    * The words that say why a control is invalid, as a person reads them

@@ -159,6 +159,8 @@ interface PageRoles {
   startsPointer(el: Element): boolean;
   /** Why a control's value must not be shown: 'password', 'secret', or ''. */
   secretOf(el: Element): string;
+  /** Whether an aria-invalid value says invalid ("true", "grammar", "spelling"). */
+  isInvalid(v: string | null): boolean;
   valueOf(el: Element, role: string): string | undefined;
   choicesOf(el: Element): string[] | undefined;
   readOnly(el: Element): boolean;
