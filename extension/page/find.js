@@ -32,7 +32,7 @@
     const r = ord && search(ord.rest);
     if (ord && r && (r.ranked[0]?.[1].score ?? 0) >= 60) {
       const alike = r.ranked.filter(([, h]) => h.score === r.ranked[0][1].score)
-        .sort((a, b) => (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+        .sort((a, b) => inPageOrder(a[0], b[0]));
       const pick = alike[ord.n < 0 ? alike.length + ord.n : ord.n - 1];
       if (pick) {
         ranked = [[pick[0], { ...pick[1], why: `${ord.word} of ${alike.length} alike: ${pick[1].why}` }]];
@@ -46,6 +46,15 @@
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
     return { candidates, total, hidden, ...handed() };
+  }
+
+  /**
+   * Sorts a before b when it comes first in the page.
+   * @param {Element} a
+   * @param {Element} b
+   */
+  function inPageOrder(a, b) {
+    return a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
   }
 
   /** The words that say which one of several alike, and the place each names. */
@@ -178,8 +187,7 @@
     const memo = new Map();
     const folded = [...hits.keys()].filter((el) => clippedAway(el, memo));
     for (const el of folded) hits.delete(el);
-    const ranked = [...hits].sort((a, b) => b[1].score - a[1].score ||
-      (a[0].compareDocumentPosition(b[0]) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
+    const ranked = [...hits].sort((a, b) => b[1].score - a[1].score || inPageOrder(a[0], b[0]));
     const hidden = hits.size ? undefined : folded.length ? hiddenAt(folded[0]) : hiddenMatch(readings, q);
     return { ranked, total: hits.size, hidden };
   }

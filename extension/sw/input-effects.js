@@ -162,6 +162,18 @@ async function effects(tabId, fn, signal) {
 }
 
 /**
+ * How to ask where what a wheel at point moves stands (page/dom.js
+ * scrollState), of the page script of target's frame.
+ * @param {{ tabId: number, frameId: number }} target
+ * @param {{ x: number, y: number }} point in that frame's view
+ * @param {AbortSignal} signal
+ * @returns {() => Promise<ScrollState>}
+ */
+export function scrollStateAt(target, point, signal) {
+  return () => pageScript.call(target, 'scrollState', point, signal).then((r) => /** @type {ScrollState} */ (r.data));
+}
+
+/**
  * Turns a wheel and says where what it moves stands: asks where before,
  * runs wheel, asks again, and puts scrolled's account before the rest of
  * the answer's changes. wheel gets the place before (undefined when no

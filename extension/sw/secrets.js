@@ -13,8 +13,8 @@ import { framesRead } from './page-script.js';
  * What of the person's profile a tab holds: secrets, the values of its
  * site's cookies and stored credentials, masked in the result of the call
  * that read them; and held, what is in its secret fields (a password, a
- * one-time code) in any frame, which the engine masks from then on, in
- * every result and log line: a page that logs the password the person
+ * one-time code; where pageHolds looks), which the engine masks from then
+ * on, in every result and log line: a page that logs the password the person
  * typed, or echoes it on the next page.
  * @typedef {{ secrets: string[], held: string[] }} SiteSecrets
  */
@@ -41,7 +41,7 @@ export async function siteSecrets(tabId, url) {
   ]);
   return {
     secrets: [...new Set([...cookieValues(cookies), ...credentialValues(page.stored)])],
-    held: [...new Set(page.typed)],
+    held: [...new Set(page.held)],
   };
 }
 
@@ -54,21 +54,21 @@ export async function siteSecrets(tabId, url) {
  * a frame with our world for one it can mark. Bounded: 200 entries of 4 KB,
  * 50 fields. None while a dialog holds the page, which runs no script then.
  * @param {number} tabId
- * @returns {Promise<{ stored: Array<[string, string]>, typed: string[] }>}
+ * @returns {Promise<{ stored: Array<[string, string]>, held: string[] }>}
  */
 async function pageHolds(tabId) {
-  if (dialogs.current(tabId)) return { stored: [], typed: [] };
+  if (dialogs.current(tabId)) return { stored: [], held: [] };
   // One frame at a time: a frame gone since its read fails alone.
   const answers = await Promise.all([0, ...framesRead(tabId)].map((frameId) => chrome.scripting.executeScript({
     target: { tabId, frameIds: [frameId] }, world: 'ISOLATED', injectImmediately: true, func: heldIn,
   }).catch(() => [])));
-  /** @type {{ stored: Array<[string, string]>, typed: string[] }} */
-  const out = { stored: [], typed: [] };
+  /** @type {{ stored: Array<[string, string]>, held: string[] }} */
+  const out = { stored: [], held: [] };
   for (const { frameId, result } of answers.flat()) {
     const r = /** @type {ReturnType<typeof heldIn> | undefined} */ (result);
     if (!r) continue;
     if (frameId === 0) out.stored = r.stored;
-    out.typed.push(...r.typed);
+    out.held.push(...r.held);
   }
   return out;
 }
@@ -77,7 +77,7 @@ async function pageHolds(tabId) {
  * Runs in a frame, self-contained: its storage entries when it is the top
  * frame, and what its secret fields hold, in its shadow roots and its
  * same-origin frames too.
- * @returns {{ stored: Array<[string, string]>, typed: string[] }}
+ * @returns {{ stored: Array<[string, string]>, held: string[] }}
  */
 function heldIn() {
   /** @type {Array<[string, string]>} */
@@ -105,12 +105,12 @@ function heldIn() {
   const shadowOf = roles?.shadowOf ?? ((el) => el.shadowRoot
     ?? (el.tagName.includes('-') ? chrome.dom.openOrClosedShadowRoot(/** @type {HTMLElement} */ (el)) : null));
   /** @type {string[]} */
-  const typed = [];
+  const held = [];
   /** @param {Document | ShadowRoot} root */
   const walk = (root) => {
     for (const el of root.querySelectorAll('input, textarea')) {
       const value = /** @type {HTMLInputElement} */ (el).value;
-      if (value && typed.length < 50 && secret(el)) typed.push(value.slice(0, 512));
+      if (value && held.length < 50 && secret(el)) held.push(value.slice(0, 512));
     }
     for (const el of root.querySelectorAll('*')) {
       const s = shadowOf(el);
@@ -127,5 +127,5 @@ function heldIn() {
     }
   };
   walk(document);
-  return { stored, typed };
+  return { stored, held };
 }

@@ -28,7 +28,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
+import { NAVIGATION_MS, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -1061,18 +1061,15 @@ export class Target {
     const frameId = loc.crossFrame && box && loc.content
       ? await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame.url)
       : undefined;
-    if (frameId === undefined || !box) {
-      return () => pageScript.call({ tabId: this.t.tabId, frameId: this.t.frameId }, 'scrollState', point, this.signal)
-        .then((s) => /** @type {ScrollState} */ (s.data));
-    }
+    if (frameId === undefined || !box) return scrollStateAt({ tabId: this.t.tabId, frameId: this.t.frameId }, point, this.signal);
     // Past the iframe's border and padding, from where it is now (reaching
     // it may have scrolled it).
     const inner = {
       x: Math.round(point.x - box.x - (loc.content.x - loc.box.x)),
       y: Math.round(point.y - box.y - (loc.content.y - loc.box.y)),
     };
-    return () => pageScript.call({ tabId: this.t.tabId, frameId }, 'scrollState', inner, this.signal)
-      .then((s) => ({ ...s.data, pane: s.data.pane ?? this.label }));
+    const where = scrollStateAt({ tabId: this.t.tabId, frameId }, inner, this.signal);
+    return () => where().then((s) => ({ ...s, pane: s.pane ?? this.label }));
   }
 
   async scrollIntoView() {

@@ -11,7 +11,7 @@ import * as cdp from '../cdp.js';
 import * as pageScript from '../page-script.js';
 import * as dialogs from '../dialogs.js';
 import { siteSecrets } from '../secrets.js';
-import { runAnswer, runInput, runWatched, wheelSaid } from '../input-effects.js';
+import { runAnswer, runInput, runWatched, scrollStateAt, wheelSaid } from '../input-effects.js';
 import { focusMoved, Target } from '../target.js';
 import * as input from '../trusted-input.js';
 import { upload as setFiles } from '../upload.js';
@@ -75,7 +75,7 @@ async function actOnce(params, { tabId, signal }) {
     const dx = direction === 'left' ? -px : direction === 'right' ? px : 0;
     const dy = direction === 'up' ? -px : direction === 'down' ? px : 0;
     const centre = { x: Math.round(w / 2), y: Math.round(h / 2) };
-    const where = () => pageScript.call({ tabId, frameId: 0 }, 'scrollState', centre, signal).then((r) => r.data);
+    const where = scrollStateAt({ tabId, frameId: 0 }, centre, signal);
     const out = await wheelSaid(where, () => runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal), false);
     return { action, delivered: true, ...out, changes: out.changes ?? 'no visible change' };
   }

@@ -7,8 +7,7 @@ import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
-import { runWatched, typedUntilDialog, wheelSaid } from '../input-effects.js';
-import * as pageScript from '../page-script.js';
+import { runWatched, scrollStateAt, typedUntilDialog, wheelSaid } from '../input-effects.js';
 import * as input from '../trusted-input.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -94,7 +93,7 @@ async function scroll(params, { tabId, signal }) {
     throw new ActionError('bad_request', 'scroll needs dx or dy in CSS pixels');
   }
   // Where what the wheel moves is, before and after, as interact's scroll says.
-  const where = () => pageScript.call({ tabId, frameId: 0 }, 'scrollState', at, signal).then((r) => r.data);
+  const where = scrollStateAt({ tabId, frameId: 0 }, at, signal);
   return wheelSaid(where, () => runWatched(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal), true);
 }
 
