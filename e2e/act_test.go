@@ -1557,7 +1557,9 @@ func TestFormInput(t *testing.T) {
 		{"label": "Full name", "value": "Ada Lovelace"},
 		{"label": "Email", "value": "ada@example.com"},
 		{"label": "Country", "value": "Norway"},
-		{"label": "Subscribe", "value": true}, // a JSON boolean, as agents send it
+		{"label": "Languages", "value": []string{"Go", "Python"}}, // the options a multi-select keeps
+		{"label": "Shirt size", "value": "M"},                     // a list the page draws
+		{"label": "Subscribe", "value": true},                     // a JSON boolean, as agents send it
 		{"label": "Plan", "value": "Pro"},
 		{"label": "Start date", "value": "2026-12-01"},
 		{"label": "Volume", "value": "8"},
@@ -1572,7 +1574,7 @@ func TestFormInput(t *testing.T) {
 	var out formFilled
 	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
 	assert.True(t, r.IsError, "two fields failed")
-	assert.Equal(t, 12, out.Filled)
+	assert.Equal(t, 14, out.Filled)
 	assert.Equal(t, 2, out.Failed)
 	// What filling did beyond the values: Volume's output says the level.
 	assert.Equal(t, "dom", out.Change.Type, "%+v", out.Change)
@@ -1589,6 +1591,9 @@ func TestFormInput(t *testing.T) {
 		case "Code":
 			assert.False(t, f.OK)
 			assert.Equal(t, "the control did not keep the value: it keeps at most 4 characters", f.Error.Message)
+		case "Languages":
+			assert.True(t, f.OK, "%+v", f.Error)
+			assert.Equal(t, "Go, Python", f.Value)
 		case "Phone":
 			assert.True(t, f.OK, "the page's own format of the same digits: %+v", f)
 			assert.True(t, f.Formatted)
@@ -1616,8 +1621,6 @@ func TestFormInput(t *testing.T) {
 		assert.Contains(t, f.Error.Message, "nothing was written")
 		assert.Contains(t, f.Error.Hint, hint)
 	}
-	interact(t, cs, map[string]any{"query": "Languages", "action": "select", "values": []string{"Go", "Python"}, "tabId": tab})
-
 	// The React-style Nickname took the value into its state, not just its DOM.
 	interact(t, cs, map[string]any{"query": "Show nickname", "action": "click", "tabId": tab})
 	assert.Equal(t, `"nickname: Countess"`, status(t, cs, tab))
@@ -1630,7 +1633,7 @@ func TestFormInput(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(s), &saved), s)
 	assert.Equal(t, map[string]any{
 		"fullName": "Ada Lovelace", "email": "ada@example.com", "country": "no",
-		"languages": []any{"go", "python"}, "subscribe": true, "plan": "pro", "startDate": "2026-12-01",
+		"languages": []any{"go", "python"}, "shirtSize": "M", "subscribe": true, "plan": "pro", "startDate": "2026-12-01",
 		"volume": "8", "seats": "3", "notes": "line one", "bio": "Mathematician", "nickname": "Countess",
 	}, saved)
 

@@ -679,8 +679,9 @@ export class Target {
       throw new ActionError('bad_request', `${this.label} is a file input: it takes files, not text`,
         'call upload_file with its ref and the paths');
     }
-    if (loc.role === 'combobox' && loc.tag === 'select') return this.select(text);
-    if (pick && action === 'fill' && loc.role === 'combobox') return this.pick(loc, [text]);
+    // A select, as a dropdown or as a list shown whole, takes its option.
+    if (loc.tag === 'select') return this.select(text);
+    if (pick && action === 'fill' && (loc.role === 'combobox' || loc.role === 'listbox')) return this.pick(loc, [text]);
     if (loc.type === 'checkbox' || loc.type === 'radio') return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
     if (loc.readonly) {

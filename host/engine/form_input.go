@@ -17,18 +17,30 @@ import (
 type formField struct {
 	Ref   string     `json:"ref,omitempty"`
 	Label string     `json:"label,omitempty" jsonschema:"or its label (a radio group's: value names the option)"`
-	Value fieldValue `json:"value" jsonschema:"text, an option or true/false"`
+	Value fieldValue `json:"value" jsonschema:"text, an option, true/false, or a list of options for a multi-select"`
 }
 
 // fieldValue is what goes into a field. Agents send a checkbox's true or a
 // quantity's 3 as JSON booleans and numbers as often as strings; each is
-// taken as the text it prints as.
-type fieldValue string
+// taken as the text it prints as. A list is the options a multi-select
+// keeps, and only those.
+type fieldValue struct {
+	text    string
+	options []string // the value was a list
+}
 
 func (v *fieldValue) UnmarshalJSON(b []byte) error {
 	var s string
 	if err := json.Unmarshal(b, &s); err == nil {
-		*v = fieldValue(s)
+		*v = fieldValue{text: s}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(b, &list); err == nil {
+		if len(list) == 0 {
+			return fmt.Errorf("value: a list names at least one option")
+		}
+		*v = fieldValue{text: list[0], options: list}
 		return nil
 	}
 	var any any
@@ -37,10 +49,10 @@ func (v *fieldValue) UnmarshalJSON(b []byte) error {
 	}
 	switch any.(type) {
 	case bool, float64:
-		*v = fieldValue(strings.TrimSpace(string(b)))
+		*v = fieldValue{text: strings.TrimSpace(string(b))}
 		return nil
 	}
-	return fmt.Errorf("value: want a string, boolean or number")
+	return fmt.Errorf("value: want a string, boolean, number or a list of strings")
 }
 
 type formInputIn struct {
@@ -66,7 +78,9 @@ func formInputTool() Tool {
 			fields := property(s, "fields")
 			fields.MinItems = &one
 			value := property(fields.Items, "value")
-			value.Type, value.Types = "", []string{"string", "boolean", "number"}
+			value.Type, value.Types = "", []string{"string", "boolean", "number", "array"}
+			value.Items = &jsonschema.Schema{Type: "string"}
+			value.Properties, value.AdditionalProperties, value.Required = nil, nil, nil
 		})
 }
 
@@ -214,7 +228,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 		r.Error = protocol.AsError(err)
 		return r, browser.Acted{}
 	}
-	value := string(f.Value)
+	value := f.Value.text
 	done, err := refinding(f.Label != "", func() (browser.Acted, error) {
 		ref, action := f.Ref, "fill"
 		if f.Label != "" {
@@ -240,6 +254,11 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 			}
 		}
 		r.Ref = ref
+		if f.Value.options != nil {
+			// The options a multi-select keeps; a control of one value
+			// says it takes one.
+			return c.elementAct(ctx, browser.Act{TabID: tab, Ref: ref, Action: "select", Values: f.Value.options}, last)
+		}
 		// A combobox named by ref takes its option as one named by label does.
 		return c.elementAct(ctx, browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value, Pick: action == "fill"}, last)
 	})

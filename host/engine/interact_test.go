@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/json"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -80,27 +81,30 @@ func TestAFormFieldIsWaitedForByItsLabel(t *testing.T) {
 	assert.EqualValues(t, 3, looks.Load(), "looked until the form was there")
 }
 
-func TestAFormValueMayBeABooleanOrANumber(t *testing.T) {
+func TestAFormValueMayBeABooleanANumberOrAList(t *testing.T) {
 	var got []string
 	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/form", Active: true}},
 		func(cmd protocol.Command) (any, *protocol.Error) {
 			if cmd.Action == "element.act" {
-				var p struct {
-					Text string `json:"text"`
-				}
+				var p browser.Act
 				if err := json.Unmarshal(cmd.Params, &p); err != nil {
 					return nil, protocol.Errorf(protocol.CodeInternal, "%v", err)
 				}
-				got = append(got, p.Text)
-				return browser.Acted{Action: "fill", Ref: "e1"}, nil
+				if p.Text != nil {
+					got = append(got, p.Action+" "+*p.Text)
+				} else {
+					got = append(got, p.Action+" "+strings.Join(p.Values, "|"))
+				}
+				return browser.Acted{Action: p.Action, Ref: "e1"}, nil
 			}
 			return pageBrowser(cmd)
 		}))
-	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e1","value":true},{"ref":"e2","value":3},{"ref":"e3","value":"x"}]}`)
+	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e1","value":true},{"ref":"e2","value":3},{"ref":"e3","value":"x"},{"ref":"e4","value":["Go","Python"]}]}`)
 	require.False(t, r.IsError, textOf(t, r))
-	assert.Equal(t, []string{"true", "3", "x"}, got)
+	assert.Equal(t, []string{"fill true", "fill 3", "fill x", "select Go|Python"}, got,
+		"a list is the options a multi-select keeps")
 
-	for _, bad := range []string{`{}`, `[1]`, `null`} {
+	for _, bad := range []string{`{}`, `[1]`, `[]`, `null`} {
 		r := run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e1","value":`+bad+`}]}`)
 		wantError(t, r, protocol.CodeBadRequest)
 	}
