@@ -17,7 +17,7 @@ import (
 type formField struct {
 	Ref   string     `json:"ref,omitempty"`
 	Label string     `json:"label,omitempty" jsonschema:"or its label (a radio group's: value names the option)"`
-	Value fieldValue `json:"value" jsonschema:"text, an option, true/false, or a list of options for a multi-select"`
+	Value fieldValue `json:"value" jsonschema:"text, an option, true/false, or a multi-select's list"`
 }
 
 // fieldValue is what goes into a field. Agents send a checkbox's true or a
@@ -79,7 +79,6 @@ func formInputTool() Tool {
 			fields.MinItems = &one
 			value := property(fields.Items, "value")
 			value.Type, value.Types = "", []string{"string", "boolean", "number", "array"}
-			value.Items = &jsonschema.Schema{Type: "string"}
 			value.Properties, value.AdditionalProperties, value.Required = nil, nil, nil
 		})
 }

@@ -31,7 +31,7 @@ func (in *navigateIn) validate() error {
 
 func navigateTool() Tool {
 	return defineTab("navigate", GroupCore,
-		"Load a URL in a tab (or go back, forward, reload) and wait for it; returns the final URL, title and status.",
+		"Load a URL and wait for it; returns the final URL, title and status.",
 		navigate,
 		func(s *jsonschema.Schema) {
 			between(s, "timeoutMs", 1, float64(protocol.MaxCommandTimeout.Milliseconds()))
