@@ -144,16 +144,37 @@ func TestDownloads(t *testing.T) {
 	assert.Equal(t, "other.csv", got.Downloads[2].Name)
 	assert.Equal(t, tab, got.Downloads[2].TabID)
 
+	// A URL that is a file: navigate says a download started, and the tab
+	// stays where it was; it is no failed navigation.
+	var nav struct {
+		URL       string `json:"url"`
+		Downloads []struct {
+			Name string `json:"name"`
+		} `json:"downloads"`
+		Change      struct{ Type, Summary string } `json:"change"`
+		NextActions []struct{ Tool string }        `json:"nextActions"`
+	}
+	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/download/report.csv", "tabId": tab}, &nav)
+	assert.Equal(t, site.URL+"/downloads.html", nav.URL, "the tab stays on its page")
+	require.Len(t, nav.Downloads, 1)
+	assert.Regexp(t, `^report.*\.csv$`, nav.Downloads[0].Name)
+	assert.Equal(t, "download", nav.Change.Type)
+	require.NotEmpty(t, nav.NextActions)
+	assert.Equal(t, "downloads", nav.NextActions[0].Tool)
+	got, r = downloadsOf(t, cs, map[string]any{"tabId": tab, "waitMs": 10000})
+	require.Len(t, got.Downloads, 4, textOf(r))
+	assert.Equal(t, "complete", got.Downloads[3].State)
+
 	// The person's own download is never listed.
 	p := e.personOpens(site.URL + "/downloads.html?who=person")
 	p.waitFor(`document.querySelector("a")`)
 	p.click("a")
 	var theirs int
 	require.Eventually(t, func() bool {
-		return e.devtools().evalExtension(`chrome.downloads.search({}).then((l) => l.length)`, &theirs) == nil && theirs == 4
+		return e.devtools().evalExtension(`chrome.downloads.search({}).then((l) => l.length)`, &theirs) == nil && theirs == 5
 	}, 10*time.Second, 100*time.Millisecond, "the person's download happened")
 	got, _ = downloadsOf(t, cs, map[string]any{})
-	assert.Len(t, got.Downloads, 3, "the person's download is not the agent's")
+	assert.Len(t, got.Downloads, 4, "the person's download is not the agent's")
 
 	fails(t, cs, "downloads", map[string]any{"tabId": -1}, "bad_request")
 }

@@ -116,6 +116,24 @@ export async function startedSince(tabId, start) {
 }
 
 /**
+ * The downloads a navigation of tabId that Chrome called off
+ * (net::ERR_ABORTED) turned into, since start: the error can come before
+ * the download is reported, so a download is waited for up to ms.
+ * @param {number} tabId
+ * @param {number} start
+ * @param {number} ms
+ * @returns {Promise<Array<{ id: number, name: string }>>}
+ */
+export async function navigatedTo(tabId, start, ms) {
+  await loaded;
+  const deadline = Date.now() + ms;
+  while (!ledger.awaiting(tabId) && !ledger.list(tabId).some((o) => o.at >= start) && Date.now() < deadline) {
+    await changeWithin(deadline - Date.now());
+  }
+  return startedSince(tabId, start);
+}
+
+/**
  * Resolves at the next change to a download, or after ms.
  * @param {number} ms
  * @returns {Promise<void>}

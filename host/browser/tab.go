@@ -25,6 +25,9 @@ type Page struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Status int    `json:"status,omitempty"` // HTTP status, when there was a response
+	// Downloads: the URL was a file, which Chrome downloaded; the tab stayed
+	// where it was.
+	Downloads []Started `json:"downloads,omitempty"`
 	carried
 }
 

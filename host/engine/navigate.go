@@ -63,5 +63,15 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 		return nil, err
 	}
 	c.landed(p)
-	return jsonResult(p)
+	if len(p.Downloads) == 0 {
+		return jsonResult(p)
+	}
+	// A URL that is a file: the answer says so as an acting tool's does,
+	// with the call that waits for the file.
+	ch, next := changeOf(p.TabID, effects{downloads: p.Downloads})
+	return jsonResult(struct {
+		browser.Page
+		Change      change       `json:"change"`
+		NextActions []nextAction `json:"nextActions"`
+	}{p, ch, next})
 }

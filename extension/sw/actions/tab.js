@@ -7,6 +7,7 @@ import { action, tabAction } from '../../lib/router.js';
 import { checkUrl } from '../../lib/url.js';
 import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
+import * as downloads from '../downloads.js';
 import * as evidence from '../evidence.js';
 import * as navigation from '../navigation.js';
 import * as pageScript from '../page-script.js';
@@ -94,19 +95,20 @@ async function create(params, { signal }) {
  * ask profile.secrets after. The clickables of that page begin to be marked
  * (page-script.js markAhead), for the read that usually follows.
  * @param {number} tabId
- * @param {{ url: string, status?: number }} outcome
+ * @param {{ url: string, status?: number, downloads?: { id: number, name: string }[] }} outcome
  * @param {boolean} withSecrets
  */
 async function loaded(tabId, outcome, withSecrets) {
   if (outcome.url !== 'about:blank') pageScript.markAhead(tabId);
   const tab = await chrome.tabs.get(tabId);
-  /** @type {{ tabId: number, url: string, title: string, status?: number, secrets?: string[] }} */
+  /** @type {{ tabId: number, url: string, title: string, status?: number, downloads?: { id: number, name: string }[], secrets?: string[] }} */
   const data = {
     tabId,
     url: tab.url || outcome.url,
     title: tab.title ?? '',
   };
   if (outcome.status !== undefined) data.status = outcome.status;
+  if (outcome.downloads) data.downloads = outcome.downloads;
   if (withSecrets) Object.assign(data, await siteSecrets(tabId, data.url));
   return data;
 }
@@ -148,6 +150,9 @@ async function navigate(params, { tabId, signal }) {
   return loaded(tabId, outcome, boolParam(params, 'secrets', false));
 }
 
+/** How long a navigation Chrome called off waits for the download it became. */
+const ABORTED_MS = 1000;
+
 /**
  * navigation.navigate, saying domain_blocked when the site policy stopped
  * where it went (a redirect to a blocked origin, say).
@@ -180,6 +185,11 @@ async function go(tabId, begin, options) {
   } catch (err) {
     const no = policy.refusedSince(tabId, start);
     if (no) throw new ActionError('domain_blocked', `${no.message}: the navigation to ${no.url} was stopped`, no.hint);
+    // A URL that is a file is downloaded, not shown: Chrome calls the
+    // navigation off (net::ERR_ABORTED) and the tab stays where it was.
+    // That is what the agent asked for, not a failure.
+    const files = err instanceof ActionError && /ERR_ABORTED/.test(err.message) ? await downloads.navigatedTo(tabId, start, ABORTED_MS) : [];
+    if (files.length) return { url: (await chrome.tabs.get(tabId)).url ?? '', downloads: files };
     throw err;
   } finally {
     dialog.cancel();
