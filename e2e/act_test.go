@@ -1637,6 +1637,15 @@ func TestFormInput(t *testing.T) {
 		"volume": "8", "seats": "3", "notes": "line one", "bio": "Mathematician", "nickname": "Countess",
 	}, saved)
 
+	// A list goes to a multi-select; a checkbox says what it takes instead.
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Subscribe", "value": []string{"yes"}}}})
+	out = formFilled{}
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+	require.Len(t, out.Fields, 1)
+	require.NotNil(t, out.Fields[0].Error, textOf(r))
+	assert.Equal(t, protocol.CodeBadRequest, out.Fields[0].Error.Code)
+	assert.Contains(t, out.Fields[0].Error.Hint, "true or false")
+
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"value": "x"}}}, protocol.CodeBadRequest)
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{}}, protocol.CodeBadRequest)
 }

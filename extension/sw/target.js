@@ -901,6 +901,10 @@ export class Target {
     if (!list.length) throw new ActionError('bad_request', 'select needs values, e.g. ["Norway"]');
     const loc = await this.locate();
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled: nothing was selected`);
+    if (loc.type === 'checkbox' || loc.type === 'radio') {
+      throw new ActionError('bad_request', `${this.label} is checked or not, not picked from: nothing was selected`,
+        'check or uncheck it (form_input: true or false), one field for each box');
+    }
     if (loc.tag !== 'select') return this.pick(loc, list);
     await this.watch();
     const a = await this.attempt(() => this.call('dom', { op: 'select', values: list }));
