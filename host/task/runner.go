@@ -21,8 +21,10 @@ const (
 	// cancelPoll is how often a running task looks for a cancel another
 	// process wrote to disk.
 	cancelPoll = time.Second
-	// finalWrites bounds the last writes of a task that has ended.
-	finalWrites = 10 * time.Second
+	// writeWithin bounds each write of a task's record: its progress, its
+	// result, its end. A write waits for the record's lock that long, even
+	// once the task's context has ended.
+	writeWithin = 10 * time.Second
 )
 
 // Options configure a Runner. Store is required.
@@ -45,6 +47,8 @@ type Runner struct {
 	now     func() time.Time
 	red     *redact.Redactor
 	changed func()
+	// writeWithin is the const of that name; tests shorten it.
+	writeWithin time.Duration
 
 	ctx  context.Context // ends when the runner closes
 	stop context.CancelFunc
@@ -66,7 +70,7 @@ func NewRunner(opts Options) *Runner {
 		panic("task: NewRunner without a store")
 	}
 	r := &Runner{store: opts.Store, log: opts.Log, now: opts.Now, red: opts.Redactor, changed: opts.Changed,
-		running: map[string]*running{}}
+		running: map[string]*running{}, writeWithin: writeWithin}
 	if r.log == nil {
 		r.log = slog.New(slog.DiscardHandler)
 	}
@@ -116,9 +120,15 @@ func (r *Runner) run(ctx context.Context, id, kind string, job Job, rt *running)
 		r.mu.Unlock()
 		rt.cancel()
 	}()
-	// The last writes must happen even when ctx has ended.
-	final, done := context.WithTimeout(context.WithoutCancel(ctx), finalWrites)
-	defer done()
+	// Each write has writeWithin of its own, counted from when it is made,
+	// not from the task's start, and made even when ctx has ended: a task
+	// that runs for an hour, or was cancelled, still records its progress,
+	// result and end.
+	write := func(fn func(context.Context) error) error {
+		wctx, done := context.WithTimeout(context.WithoutCancel(ctx), r.writeWithin)
+		defer done()
+		return fn(wctx)
+	}
 
 	if _, err := r.store.Transition(ctx, id, ledger.StatusRunning, nil); err != nil {
 		r.log.Error("task did not start", "task", id, "err", err)
@@ -134,27 +144,29 @@ func (r *Runner) run(ctx context.Context, id, kind string, job Job, rt *running)
 	s := &Sink{
 		OnProgress: func(done, total float64, message string) {
 			p := ledger.Progress{Done: int(done), Total: int(total), Message: r.red.Text(message)}
-			_ = r.store.Append(final, id, "progress", p)
+			_ = write(func(c context.Context) error { return r.store.Append(c, id, "progress", p) })
 			if now := r.now(); now.Sub(lastMeta) >= progressEvery {
 				lastMeta = now
-				_, _ = r.store.Update(final, id, func(m *ledger.Meta) error { m.Progress = &p; return nil })
+				_ = write(func(c context.Context) error { return r.setProgress(c, id, p) })
 				r.changed() // the side panel shows the progress meta.json has
 			}
 		},
-		OnPartial: func(v any) { _ = r.writeResult(final, id, v) },
+		OnPartial: func(v any) { _ = write(func(c context.Context) error { return r.writeResult(c, id, v) }) },
 		OnState: func(kind, message string, done, total float64) {
 			// Not throttled as progress is: whoever looks at the task
 			// must see at once that it waits, and why.
 			p := ledger.Progress{Done: int(done), Total: int(total), Message: r.red.Text(message)}
-			_ = r.store.Append(final, id, kind, map[string]string{"message": p.Message})
-			_, _ = r.store.Update(final, id, func(m *ledger.Meta) error { m.Progress = &p; return nil })
+			_ = write(func(c context.Context) error {
+				return r.store.Append(c, id, kind, map[string]string{"message": p.Message})
+			})
+			_ = write(func(c context.Context) error { return r.setProgress(c, id, p) })
 			lastMeta = r.now()
 			r.changed()
 		},
 	}
 	result, err := r.runJob(ctx, kind, job, s)
 	if result != nil {
-		if werr := r.writeResult(final, id, result); werr != nil {
+		if werr := write(func(c context.Context) error { return r.writeResult(c, id, result) }); werr != nil {
 			r.log.Error("task result not written", "task", id, "err", werr)
 		}
 	}
@@ -172,10 +184,19 @@ func (r *Runner) run(ctx context.Context, id, kind string, job Job, rt *running)
 			r.log.Error("task failed", "task", id, "kind", kind, "err", err)
 		}
 	}
-	if _, err := r.store.Transition(final, id, to, func(m *ledger.Meta) { m.Error = info }); err != nil {
+	if err := write(func(c context.Context) error {
+		_, err := r.store.Transition(c, id, to, func(m *ledger.Meta) { m.Error = info })
+		return err
+	}); err != nil {
 		r.log.Error("task did not end", "task", id, "err", err)
 	}
 	r.changed()
+}
+
+// setProgress writes p as the progress meta.json shows.
+func (r *Runner) setProgress(ctx context.Context, id string, p ledger.Progress) error {
+	_, err := r.store.Update(ctx, id, func(m *ledger.Meta) error { m.Progress = &p; return nil })
+	return err
 }
 
 // runJob runs a job, turning a panic into an error.

@@ -82,6 +82,33 @@ func TestHowATaskEnds(t *testing.T) {
 	}
 }
 
+func TestATaskLongerThanAWriteIsWaitedForStillEnds(t *testing.T) {
+	// Each write of the record is bounded from when it is made: a task
+	// that runs for longer than one write may wait still records its
+	// progress, its result and its end.
+	r, store := newRunner(t)
+	r.writeWithin = 50 * time.Millisecond
+	m, err := r.Start("recording", "{}", nil, func(ctx context.Context, s *Sink) (any, error) {
+		s.Progress(1, 2, "frame %d", 1)
+		<-time.After(4 * r.writeWithin) // the task's own work, not the test's ordering
+		s.Progress(2, 2, "frame %d", 2)
+		return map[string]int{"frames": 2}, nil
+	})
+	require.NoError(t, err)
+	got := ended(t, store, m.ID)
+	assert.Equal(t, ledger.StatusCompleted, got.Status)
+	assert.JSONEq(t, `{"frames":2}`, result(t, store, m.ID))
+	events, err := store.Events(m.ID)
+	require.NoError(t, err)
+	var last ledger.Progress
+	for _, ev := range events {
+		if ev.Kind == "progress" {
+			require.NoError(t, json.Unmarshal(ev.Data, &last))
+		}
+	}
+	assert.Equal(t, "frame 2", last.Message)
+}
+
 func TestACancelledTaskKeepsWhatItDid(t *testing.T) {
 	r, store := newRunner(t)
 	started := make(chan struct{})
