@@ -223,3 +223,54 @@ func resourceLink(t *testing.T, r *mcp.CallToolResult) *mcp.ResourceLink {
 	t.Fatalf("no resource_link in %s", textOf(r))
 	return nil
 }
+
+func TestAScreenshotOfAHiddenTab(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	hidden := openTab(t, cs, site.URL+"/form.html")
+	other := openTab(t, cs, site.URL+"/index.html")
+	require.Equal(t, map[int]bool{hidden: false, other: true}, activeOf(t, cs, hidden, other))
+
+	// The window shows another of the agent's tabs: this one is shown, as
+	// before input, and shot.
+	r := call(t, cs, "page_screenshot", map[string]any{"tabId": hidden})
+	require.False(t, r.IsError, textOf(r))
+	assert.Equal(t, map[int]bool{hidden: true, other: false}, activeOf(t, cs, hidden, other))
+
+	// The person's own tab is shown: it stays shown, and the screenshot
+	// either finds a frame Chrome still has or says the tab is hidden; it
+	// never waits for a frame Chrome will not draw.
+	e.personOpens(site.URL + "/index.html?who=person")
+	require.Equal(t, map[int]bool{hidden: false, other: false}, activeOf(t, cs, hidden, other))
+	for range 3 {
+		r = call(t, cs, "page_screenshot", map[string]any{"tabId": hidden})
+		if r.IsError {
+			var out struct{ Error *protocol.Error }
+			b, _ := json.Marshal(r.StructuredContent)
+			require.NoError(t, json.Unmarshal(b, &out), "%s", b)
+			require.NotNil(t, out.Error, "%s", b)
+			assert.Equal(t, protocol.CodeConflict, out.Error.Code, out.Error.Message)
+			assert.Contains(t, out.Error.Message, "hidden")
+			assert.Contains(t, out.Error.Hint, "read_page")
+			break
+		}
+	}
+	assert.Equal(t, map[int]bool{hidden: false, other: false}, activeOf(t, cs, hidden, other), "the person's tab stays shown")
+
+	// A recording of the hidden tab skips the frames Chrome does not draw
+	// and ends when its time is up.
+	id := startTask(t, cs, "recording", map[string]any{"tabId": hidden, "durationMs": 3000, "intervalMs": 500})
+	var m task
+	okJSON(t, cs, "oc_task_wait", map[string]any{"task_id": id, "timeout_ms": 20000}, &m)
+	assert.Equal(t, "COMPLETED", m.Status)
+	var res struct {
+		Frames  int    `json:"frames"`
+		Skipped int    `json:"skipped"`
+		Stopped string `json:"stopped"`
+	}
+	require.NoError(t, json.Unmarshal(getTask(t, cs, id, true).Result, &res))
+	assert.Equal(t, "duration", res.Stopped)
+	assert.Positive(t, res.Frames+res.Skipped)
+	assert.Equal(t, map[int]bool{hidden: false, other: false}, activeOf(t, cs, hidden, other), "a recording never changes the tab shown")
+}

@@ -252,10 +252,11 @@ async function isGone(tabId) {
 }
 
 /**
- * Shows tabId in its window before trusted input, when the window shows
- * one of the agent's tabs now: Chrome delivers input to a hidden tab late
- * (seconds) or not at all. A window that shows the person's own tab keeps
- * showing it; the input then goes to the hidden tab, slowly.
+ * Shows tabId in its window before trusted input or a screenshot, when the
+ * window shows one of the agent's tabs now: Chrome delivers input to a
+ * hidden tab late (seconds) or not at all, and draws no frame of it. A
+ * window that shows the person's own tab keeps showing it; the input then
+ * goes to the hidden tab, slowly.
  * @param {number} tabId
  */
 export async function showForInput(tabId) {

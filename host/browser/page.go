@@ -31,6 +31,9 @@ type Shot struct {
 	FullPage bool   `json:"fullPage,omitempty"`
 	Clip     *Rect  `json:"clip,omitempty"`
 	Ref      string `json:"ref,omitempty"`
+	// Background: never change which tab a window shows to take it (a
+	// recording's frames, while the agent works in another tab).
+	Background bool `json:"background,omitempty"`
 }
 
 // PageScreenshot shoots tab as s says.

@@ -35,16 +35,20 @@ type Options struct {
 
 // Result is what the recording tool returns, directly or as a task.
 type Result struct {
-	RecordingID string          `json:"recording_id"`
-	Dir         string          `json:"dir"`
-	Report      string          `json:"report"`
-	Started     time.Time       `json:"started"`
-	Ended       time.Time       `json:"ended"`
-	Frames      int             `json:"frames"`
-	Events      int             `json:"events"`
-	Errors      int             `json:"errors"`  // console errors and uncaught exceptions
-	Stopped     string          `json:"stopped"` // duration, cancelled, timeout or failed
-	Timeline    []browser.Event `json:"-"`
+	RecordingID string    `json:"recording_id"`
+	Dir         string    `json:"dir"`
+	Report      string    `json:"report"`
+	Started     time.Time `json:"started"`
+	Ended       time.Time `json:"ended"`
+	Frames      int       `json:"frames"`
+	// Skipped frames and why the last was: the tab was hidden (Chrome draws
+	// nothing of a tab its window does not show), a dialog held the page.
+	Skipped    int             `json:"skipped,omitempty"`
+	SkippedWhy string          `json:"skipped_why,omitempty"`
+	Events     int             `json:"events"`
+	Errors     int             `json:"errors"`  // console errors and uncaught exceptions
+	Stopped    string          `json:"stopped"` // duration, cancelled, timeout or failed
+	Timeline   []browser.Event `json:"-"`
 }
 
 // Files are the recording's report and the timeline behind it.
@@ -106,6 +110,8 @@ func (r *recorder) record(ctx context.Context, s *task.Sink, since int) (*Result
 		f, err := r.frame(ctx, n)
 		if err == nil {
 			frames = append(frames, f)
+		} else if ctx.Err() == nil && !isGone(err) {
+			res.Skipped, res.SkippedWhy = res.Skipped+1, protocol.AsError(err).Message
 		}
 		ev, evErr := r.events(ctx, since)
 		if evErr == nil {
@@ -174,7 +180,7 @@ func isGone(err error) bool {
 
 // frame takes the nth screenshot of the tab into dir/frames.
 func (r *recorder) frame(ctx context.Context, n int) (frame, error) {
-	shot, err := browser.PageScreenshot(r.opts.Tab, browser.Shot{Format: "jpeg", Quality: 60}).Run(ctx, r.do)
+	shot, err := browser.PageScreenshot(r.opts.Tab, browser.Shot{Format: "jpeg", Quality: 60, Background: true}).Run(ctx, r.do)
 	if err != nil {
 		return frame{}, err
 	}

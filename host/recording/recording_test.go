@@ -101,5 +101,26 @@ func TestARecordingWhoseTabGoesKeepsWhatItHad(t *testing.T) {
 	require.ErrorIs(t, err, protocol.ErrTabNotFound)
 	assert.Equal(t, "failed", res.Stopped)
 	assert.Equal(t, 2, res.Frames, "one bad frame skipped, then the tab went")
+	assert.Equal(t, 1, res.Skipped, "the tab's going is not a skipped frame")
+	assert.Equal(t, "a dialog is open", res.SkippedWhy)
 	assert.FileExists(t, filepath.Join(dir, "report.html"))
+}
+
+func TestARecordingOfAHiddenTabGoesOnToItsEnd(t *testing.T) {
+	// Chrome draws nothing of a hidden tab: its frames are skipped, and
+	// said so, and the recording ends when its time is up.
+	hidden := protocol.Errorf(protocol.CodeConflict, "the tab is hidden")
+	tb := &tab{now: time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC), step: 250 * time.Millisecond, fail: func(shot int) error {
+		if shot >= 2 {
+			return hidden
+		}
+		return nil
+	}}
+	res, err := Record(context.Background(), tb, nil, Options{ID: "r3", Dir: t.TempDir(), Tab: 4,
+		Duration: time.Second, Interval: 250 * time.Millisecond, Now: tb.clock, Redactor: new(redact.Redactor)})
+	require.NoError(t, err)
+	assert.Equal(t, "duration", res.Stopped)
+	assert.Equal(t, 1, res.Frames)
+	assert.Equal(t, 3, res.Skipped)
+	assert.Equal(t, "the tab is hidden", res.SkippedWhy)
 }

@@ -4,6 +4,7 @@
 // not the action itself lives beside sw/page-script.js: sw/evaluate.js,
 // sw/page-html.js, sw/wait.js.
 
+import { raceSignal } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
 import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
@@ -13,6 +14,7 @@ import * as dialogs from '../dialogs.js';
 import { evaluate as evaluateIn } from '../evaluate.js';
 import { sanitizedDom } from '../page-html.js';
 import { siteSecrets } from '../secrets.js';
+import { showForInput } from '../tab-group.js';
 import { waitFor } from '../wait.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
@@ -23,15 +25,26 @@ const FORMATS = /** @type {const} */ (['png', 'jpeg']);
 const MAX_IMAGE_CHARS = 60 * 1024 * 1024;
 
 /**
+ * How long the capture of a tab its window does not show is waited for:
+ * Chrome draws no new frame of a hidden tab, and a capture waits for one.
+ */
+const HIDDEN_MS = 2000;
+
+/**
  * page.screenshot: the tab's viewport, with fullPage its whole document,
  * with clip a rectangle of the viewport ({x, y, width, height} in CSS
  * pixels), or with ref one element, scrolled into view and clipped to its
- * box; as base64 PNG or JPEG.
+ * box; as base64 PNG or JPEG. A tab its window does not show is shown
+ * first when the window shows another of the agent's tabs, as before input;
+ * with background (a recording's frames) what a window shows never changes.
+ * A tab left hidden (the person's own tab is shown) is captured if Chrome
+ * still has a frame of it, and is a conflict after HIDDEN_MS if not.
  * @type {TabAction}
  */
 async function screenshot(params, { tabId, signal }) {
   // Chrome draws no frame of a page a JavaScript dialog holds.
   dialogs.refuseWhileOpen(tabId);
+  if (!boolParam(params, 'background', false)) await showForInput(tabId);
   const format = enumParam(params, 'format', FORMATS) ?? 'png';
   const quality = intParam(params, 'quality', 0, 100);
   const fullPage = boolParam(params, 'fullPage', false);
@@ -45,13 +58,13 @@ async function screenshot(params, { tabId, signal }) {
   if (params.ref !== undefined) area = await elementBox(tabId, params.ref, signal);
 
   /** @type {Record<string, unknown>} */
-  const capture = { format };
-  if (quality !== undefined) capture.quality = quality;
+  const shotParams = { format };
+  if (quality !== undefined) shotParams.quality = quality;
   if (fullPage) {
     const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
     const size = metrics.cssContentSize ?? metrics.contentSize;
-    capture.captureBeyondViewport = true;
-    capture.clip = {
+    shotParams.captureBeyondViewport = true;
+    shotParams.clip = {
       x: 0,
       y: 0,
       width: Math.ceil(size.width),
@@ -62,9 +75,9 @@ async function screenshot(params, { tabId, signal }) {
     // CDP clips in document coordinates: the viewport's, plus its scroll.
     const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
     const vp = metrics.cssVisualViewport ?? metrics.visualViewport ?? { pageX: 0, pageY: 0 };
-    capture.clip = { x: area.x + vp.pageX, y: area.y + vp.pageY, width: area.width, height: area.height, scale: 1 };
+    shotParams.clip = { x: area.x + vp.pageX, y: area.y + vp.pageY, width: area.width, height: area.height, scale: 1 };
   }
-  const shot = await cdp.send(tabId, 'Page.captureScreenshot', capture, { signal });
+  const shot = await capture(tabId, shotParams, signal);
   const data = /** @type {string} */ (shot.data);
   if (data.length > MAX_IMAGE_CHARS) {
     throw new ActionError(
@@ -74,6 +87,25 @@ async function screenshot(params, { tabId, signal }) {
     );
   }
   return { data, mimeType: `image/${format}` };
+}
+
+/**
+ * Page.captureScreenshot, bounded by HIDDEN_MS when the tab is hidden.
+ * @param {number} tabId
+ * @param {Record<string, unknown>} params
+ * @param {AbortSignal} signal
+ */
+async function capture(tabId, params, signal) {
+  const shooting = cdp.send(tabId, 'Page.captureScreenshot', params, { signal });
+  if ((await chrome.tabs.get(tabId)).active) return shooting;
+  try {
+    return await raceSignal(shooting, AbortSignal.any([signal, AbortSignal.timeout(HIDDEN_MS)]));
+  } catch (err) {
+    if (signal.aborted) throw err;
+    if (!(err instanceof DOMException && err.name === 'TimeoutError')) throw err;
+    throw new ActionError('conflict', 'the tab is hidden: its window shows the person\'s own tab, and Chrome draws nothing of a hidden tab',
+      'read_page reads a hidden tab; for a screenshot, ask the person to show the tab (browser_request_feedback), then try again');
+  }
 }
 
 /**
