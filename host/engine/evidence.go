@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,6 +61,15 @@ type evidenceManifest struct {
 	URL      string         `json:"url"`
 	Title    string         `json:"title"`
 	Parts    []evidencePart `json:"parts"`
+	// Missing are the parts asked for that the browser could not give
+	// now, and why: a screenshot of a tab hidden behind the person's own,
+	// or of a page a dialog holds. The rest of the bundle is kept.
+	Missing []evidenceMissing `json:"missing,omitempty"`
+}
+
+type evidenceMissing struct {
+	Name string `json:"name"`
+	Why  string `json:"why"`
 }
 
 func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *task.Sink) (any, error) {
@@ -113,8 +123,13 @@ func evidenceBundle(ctx context.Context, c *call, tab int, in evidenceIn, s *tas
 			}
 		case "screenshot":
 			var shot browser.Image
-			if shot, err = browser.PageScreenshot(tab, browser.Shot{Format: "png"}).Run(ctx, c); err == nil {
+			shot, err = browser.PageScreenshot(tab, browser.Shot{Format: "png"}).Run(ctx, c)
+			switch {
+			case err == nil:
 				err = add(part, "screenshot.png", "image/png", shot.Data, "the viewport")
+			case errors.Is(err, protocol.ErrConflict):
+				m.Missing = append(m.Missing, evidenceMissing{Name: part, Why: c.engine.red.Text(protocol.AsError(err).Message)})
+				err = nil
 			}
 		case "tree":
 			var snap *pagetree.Snapshot
