@@ -111,7 +111,7 @@ func (r *recorder) record(ctx context.Context, s *task.Sink, since int) (*Result
 		if err == nil {
 			frames = append(frames, f)
 		} else if ctx.Err() == nil && !isGone(err) {
-			res.Skipped, res.SkippedWhy = res.Skipped+1, protocol.AsError(err).Message
+			res.Skipped, res.SkippedWhy = res.Skipped+1, o.Redactor.Text(protocol.AsError(err).Message)
 		}
 		ev, evErr := r.events(ctx, since)
 		if evErr == nil {
