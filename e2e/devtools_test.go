@@ -246,13 +246,10 @@ func TestAScreenshotOfAHiddenTab(t *testing.T) {
 	for range 3 {
 		r = call(t, cs, "page_screenshot", map[string]any{"tabId": hidden})
 		if r.IsError {
-			var out struct{ Error *protocol.Error }
-			b, _ := json.Marshal(r.StructuredContent)
-			require.NoError(t, json.Unmarshal(b, &out), "%s", b)
-			require.NotNil(t, out.Error, "%s", b)
-			assert.Equal(t, protocol.CodeConflict, out.Error.Code, out.Error.Message)
-			assert.Contains(t, out.Error.Message, "hidden")
-			assert.Contains(t, out.Error.Hint, "read_page")
+			err := errorOf(t, r)
+			assert.Equal(t, protocol.CodeConflict, err.Code, err.Message)
+			assert.Contains(t, err.Message, "hidden")
+			assert.Contains(t, err.Hint, "read_page")
 			break
 		}
 	}

@@ -266,6 +266,14 @@ func fails(t testing.TB, cs *mcp.ClientSession, tool string, args any, code prot
 	t.Helper()
 	r := call(t, cs, tool, args)
 	require.True(t, r.IsError, "%s should fail with %s, answered %s", tool, code, textOf(r))
+	e := errorOf(t, r)
+	require.Equal(t, code, e.Code, "%s: %s", tool, e.Message)
+	return e
+}
+
+// errorOf is the coded error a failed result carries.
+func errorOf(t testing.TB, r *mcp.CallToolResult) *protocol.Error {
+	t.Helper()
 	b, err := json.Marshal(r.StructuredContent)
 	require.NoError(t, err)
 	var s struct {
@@ -273,7 +281,6 @@ func fails(t testing.TB, cs *mcp.ClientSession, tool string, args any, code prot
 	}
 	require.NoError(t, json.Unmarshal(b, &s), "%s", b)
 	require.NotNil(t, s.Error, "%s", b)
-	require.Equal(t, code, s.Error.Code, "%s: %s", tool, s.Error.Message)
 	return s.Error
 }
 

@@ -18,14 +18,18 @@ func TestABundleKeepsWhatItCouldTakeOfAHiddenTab(t *testing.T) {
 	// Chrome draws nothing of a tab behind the person's own: the bundle
 	// keeps the tree and says why it has no screenshot.
 	home := ledger.Home(t.TempDir())
-	e, _ := newEngineWith(t, Options{Home: home}, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/login"}},
-		func(cmd protocol.Command) (any, *protocol.Error) {
-			if cmd.Action == "page.screenshot" {
-				return nil, protocol.Errorf(protocol.CodeConflict, "the tab is hidden")
-			}
-			return pageBrowser(cmd)
-		}))
-	r := run(t, e, "oc_evidence_bundle", `{"tabId":7,"include":["screenshot","tree"]}`)
+	shotFails := func(err *protocol.Error) *Engine {
+		e, _ := newEngineWith(t, Options{Home: home}, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/login"}},
+			func(cmd protocol.Command) (any, *protocol.Error) {
+				if cmd.Action == "page.screenshot" {
+					return nil, err
+				}
+				return pageBrowser(cmd)
+			}))
+		return e
+	}
+	const args = `{"tabId":7,"include":["screenshot","tree"]}`
+	r := run(t, shotFails(protocol.Errorf(protocol.CodeConflict, "the tab is hidden")), "oc_evidence_bundle", args)
 	require.False(t, r.IsError, textOf(t, r))
 	var m evidenceManifest
 	require.NoError(t, json.Unmarshal([]byte(textOf(t, r)), &m))
@@ -37,12 +41,5 @@ func TestABundleKeepsWhatItCouldTakeOfAHiddenTab(t *testing.T) {
 	assert.Contains(t, string(b), `"missing"`, "the manifest on disk says it too")
 
 	// Any other failure still fails the bundle.
-	e, _ = newEngineWith(t, Options{Home: home}, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/login"}},
-		func(cmd protocol.Command) (any, *protocol.Error) {
-			if cmd.Action == "page.screenshot" {
-				return nil, protocol.Errorf(protocol.CodeInternal, "broken")
-			}
-			return pageBrowser(cmd)
-		}))
-	wantError(t, run(t, e, "oc_evidence_bundle", `{"tabId":7,"include":["screenshot","tree"]}`), protocol.CodeInternal)
+	wantError(t, run(t, shotFails(protocol.Errorf(protocol.CodeInternal, "broken")), "oc_evidence_bundle", args), protocol.CodeInternal)
 }

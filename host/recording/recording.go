@@ -107,12 +107,11 @@ func (r *recorder) record(ctx context.Context, s *task.Sink, since int) (*Result
 	defer tick.Stop()
 	var stopErr error
 	for n := 1; n <= last; n++ {
-		f, err := r.frame(ctx, n)
-		if err == nil {
+		f, shotErr := r.frame(ctx, n)
+		if shotErr == nil {
 			frames = append(frames, f)
-		} else if ctx.Err() == nil && !isGone(err) {
-			res.Skipped, res.SkippedWhy = res.Skipped+1, o.Redactor.Text(protocol.AsError(err).Message)
 		}
+		err := shotErr
 		ev, evErr := r.events(ctx, since)
 		if evErr == nil {
 			res.Timeline = append(res.Timeline, ev.Events...)
@@ -123,9 +122,12 @@ func (r *recorder) record(ctx context.Context, s *task.Sink, since int) (*Result
 		}
 		if err != nil {
 			if ctx.Err() == nil && !isGone(err) {
-				// One bad frame (a dialog open, a page loading) is
-				// skipped; the recording goes on.
+				// One bad frame (a dialog open, a page loading, the tab
+				// hidden) is skipped; the recording goes on.
 				o.Log.Debug("recording frame skipped", "err", err)
+				if shotErr != nil {
+					res.Skipped, res.SkippedWhy = res.Skipped+1, o.Redactor.Text(protocol.AsError(shotErr).Message)
+				}
 			} else {
 				stopErr = err
 				break
