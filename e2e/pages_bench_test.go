@@ -187,6 +187,7 @@ func BenchmarkLoginFlow(b *testing.B) {
 	tree := ok(b, cs, "read_page", map[string]any{"tabId": tab})
 	user, pass, login := refOf(b, tree, `textbox "Username"`), refOf(b, tree, `textbox "Password"`), refOf(b, tree, `button "Login"`)
 	var flows []time.Duration
+	steps := make([][]time.Duration, 4)
 	for b.Loop() {
 		b.StopTimer()
 		ok(b, cs, "navigate", map[string]any{"url": site.URL + "/login.html", "tabId": tab})
@@ -194,11 +195,19 @@ func BenchmarkLoginFlow(b *testing.B) {
 		user, pass, login = refOf(b, tree, `textbox "Username"`), refOf(b, tree, `textbox "Password"`), refOf(b, tree, `button "Login"`)
 		b.StartTimer()
 		start := time.Now()
-		out := []string{
-			ok(b, cs, "interact", map[string]any{"ref": user, "action": "fill", "text": "tomsmith", "tabId": tab}),
-			ok(b, cs, "interact", map[string]any{"ref": pass, "action": "fill", "text": password, "tabId": tab}),
-			ok(b, cs, "interact", map[string]any{"ref": login, "action": "click", "tabId": tab}),
-			ok(b, cs, "read_page", map[string]any{"tabId": tab}),
+		var out []string
+		for i, call := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{"interact", map[string]any{"ref": user, "action": "fill", "text": "tomsmith", "tabId": tab}},
+			{"interact", map[string]any{"ref": pass, "action": "fill", "text": password, "tabId": tab}},
+			{"interact", map[string]any{"ref": login, "action": "click", "tabId": tab}},
+			{"read_page", map[string]any{"tabId": tab}},
+		} {
+			t0 := time.Now()
+			out = append(out, ok(b, cs, call.tool, call.args))
+			steps[i] = append(steps[i], time.Since(t0))
 		}
 		flows = append(flows, time.Since(start))
 		for _, o := range out {
@@ -211,6 +220,9 @@ func BenchmarkLoginFlow(b *testing.B) {
 		}
 	}
 	b.ReportMetric(ms(median(flows)), "flow-ms")
+	for i, name := range []string{"fill", "fill-secret", "click", "read"} {
+		b.ReportMetric(ms(median(steps[i])), name+"-ms")
+	}
 }
 
 // peer is another browser MCP server, run the way the issue measured it.
