@@ -1008,6 +1008,7 @@ type formFilled struct {
 		OK        bool            `json:"ok"`
 		Value     any             `json:"value"`
 		Formatted bool            `json:"formatted"`
+		Checked   *bool           `json:"checked"`
 		Error     *protocol.Error `json:"error"`
 	} `json:"fields"`
 	Filled, Failed int
@@ -1561,6 +1562,8 @@ func TestFormInput(t *testing.T) {
 		{"label": "Shirt size", "value": "M"},                     // a list the page draws
 		{"label": "Subscribe", "value": true},                     // a JSON boolean, as agents send it
 		{"label": "Plan", "value": "Pro"},
+		{"label": "Toppings", "value": []string{"Ham", "Olives"}}, // these boxes of the group, and only these
+		{"label": "Reminders", "value": []string{"By text"}},      // switches the page draws
 		{"label": "Start date", "value": "2026-12-01"},
 		{"label": "Volume", "value": "8"},
 		{"label": "Seats", "value": 3},
@@ -1574,7 +1577,7 @@ func TestFormInput(t *testing.T) {
 	var out formFilled
 	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
 	assert.True(t, r.IsError, "two fields failed")
-	assert.Equal(t, 14, out.Filled)
+	assert.Equal(t, 16, out.Filled)
 	assert.Equal(t, 2, out.Failed)
 	// What filling did beyond the values: Volume's output says the level.
 	assert.Equal(t, "dom", out.Change.Type, "%+v", out.Change)
@@ -1594,6 +1597,9 @@ func TestFormInput(t *testing.T) {
 		case "Languages":
 			assert.True(t, f.OK, "%+v", f.Error)
 			assert.Equal(t, "Go, Python", f.Value)
+		case "Toppings":
+			assert.True(t, f.OK, "%+v", f.Error)
+			assert.Equal(t, "Ham, Olives", f.Value)
 		case "Phone":
 			assert.True(t, f.OK, "the page's own format of the same digits: %+v", f)
 			assert.True(t, f.Formatted)
@@ -1633,7 +1639,8 @@ func TestFormInput(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(s), &saved), s)
 	assert.Equal(t, map[string]any{
 		"fullName": "Ada Lovelace", "email": "ada@example.com", "country": "no",
-		"languages": []any{"go", "python"}, "shirtSize": "M", "subscribe": true, "plan": "pro", "startDate": "2026-12-01",
+		"languages": []any{"go", "python"}, "shirtSize": "M", "subscribe": true, "plan": "pro",
+		"toppings": []any{"ham", "olives"}, "reminders": []any{"text"}, "startDate": "2026-12-01",
 		"volume": "8", "seats": "3", "notes": "line one", "bio": "Mathematician", "nickname": "Countess",
 	}, saved)
 
@@ -1645,6 +1652,42 @@ func TestFormInput(t *testing.T) {
 	require.NotNil(t, out.Fields[0].Error, textOf(r))
 	assert.Equal(t, protocol.CodeBadRequest, out.Fields[0].Error.Code)
 	assert.Contains(t, out.Fields[0].Error.Hint, "true or false")
+
+	// A group given a box it does not have changes none of its boxes, and
+	// says which it has; a group already as listed is left alone (an
+	// unchecked switch is not clicked to uncheck it).
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "Toppings", "value": []string{"Cheese", "Anchovies"}},
+		{"label": "Reminders", "value": []string{"By text"}},
+	}})
+	out = formFilled{}
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+	require.Len(t, out.Fields, 2)
+	require.NotNil(t, out.Fields[0].Error, textOf(r))
+	assert.Equal(t, protocol.CodeNotFound, out.Fields[0].Error.Code)
+	assert.Contains(t, out.Fields[0].Error.Message, `"Anchovies"`)
+	assert.Equal(t, "its boxes: Cheese, Ham, Olives", out.Fields[0].Error.Hint)
+	assert.True(t, out.Fields[1].OK, "%+v", out.Fields[1].Error)
+	savedNow := func() map[string]any {
+		t.Helper()
+		interact(t, cs, map[string]any{"query": "Save", "action": "click", "tabId": tab})
+		var s string
+		require.NoError(t, json.Unmarshal([]byte(status(t, cs, tab)), &s))
+		var saved map[string]any
+		require.NoError(t, json.Unmarshal([]byte(s), &saved), s)
+		return saved
+	}
+	saved = savedNow()
+	assert.Equal(t, []any{"ham", "olives"}, saved["toppings"])
+	assert.Equal(t, []any{"text"}, saved["reminders"])
+	// A switch the group's label and its name pick is turned on.
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Reminders", "value": "By post"}}})
+	out = formFilled{}
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+	require.Len(t, out.Fields, 1)
+	require.NotNil(t, out.Fields[0].Checked, textOf(r))
+	assert.True(t, *out.Fields[0].Checked)
+	assert.Equal(t, []any{"text", "post"}, savedNow()["reminders"])
 
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"value": "x"}}}, protocol.CodeBadRequest)
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{}}, protocol.CodeBadRequest)

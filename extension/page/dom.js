@@ -71,6 +71,25 @@
     (el.tagName === 'AREA' ? mapImage(el) ?? el : el).scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   }
 
+  const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
+  /**
+   * Whether el is checked, as check and uncheck compare it before they
+   * click: a native box's own state; an ARIA one's aria-checked, false
+   * when a box says nothing (as ARIA reads it). A box half set ("mixed")
+   * is neither: a click is what sets it.
+   * @param {Element} el
+   * @param {string} role
+   * @returns {boolean | undefined}
+   */
+  function checkedOf(el, role) {
+    if (isInput(el) && (el.type === 'checkbox' || el.type === 'radio')) return el.checked;
+    const a = el.getAttribute('aria-checked');
+    if (a === 'true') return true;
+    if (a === 'mixed') return undefined;
+    return a === 'false' || CHECKABLE.has(role) ? false : undefined;
+  }
+
   /**
    * locate: where ref's element is and what state it is in.
    * @param {{ ref: number }} args
@@ -95,8 +114,7 @@
       readonly: readOnly(el) || undefined,
       // How many characters it keeps, when the page limits them.
       maxLength: (isInput(el) || isTextArea(el)) && el.maxLength > 0 ? el.maxLength : undefined,
-      checked: isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
-        ? el.checked : el.getAttribute('aria-checked') === 'true' ? true : undefined,
+      checked: checkedOf(el, role),
       value: secretOf(el) ? undefined : valueOf(el, role),
       secret: secretOf(el) || undefined,
       // A closed select's list is the browser's own: what it offers.

@@ -59,6 +59,20 @@ test('an element with no box or display:none is not visible; off-screen is not i
   assert.equal(b.inViewport, false);
 });
 
+test('locate says whether a native or an ARIA box is checked', () => {
+  const page = new TestPage(`
+    <input type=checkbox id=n checked>
+    <div role=checkbox id=t aria-checked=true>On</div>
+    <div role=checkbox id=f aria-checked=false>Off</div>
+    <div role=switch id=u>Unsaid</div>
+    <div role=checkbox id=m aria-checked=mixed>Some</div>
+    <button id=b>Save</button>`);
+  const { refFor } = page.ns.refs;
+  const checked = ['#n', '#t', '#f', '#u', '#m', '#b'].map((s) => page.ok('locate', { ref: refFor(page.$(s)) }).checked);
+  // An unchecked ARIA box is false, not unknown: uncheck leaves it alone.
+  assert.deepEqual(checked, [true, true, false, false, undefined, undefined]);
+});
+
 test('locate never returns a secret field\'s value', () => {
   const page = new TestPage('<input id=p type=password><input id=u>');
   /** @type {HTMLInputElement} */ (page.$('#p')).value = 'hunter2';

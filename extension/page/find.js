@@ -555,16 +555,18 @@
   /**
    * field: the form control a person would call label. A group's label (a
    * fieldset legend, a radiogroup's name) with a value picks the radio or
-   * checkbox of that group named value.
-   * @param {{ label: string, value?: string, refBase: number, refSkip?: [number, number][] }} args
+   * checkbox of that group named value (inGroup). With values (a list the
+   * group's boxes are to be set to), the answer lists every box of the
+   * group and whether values name it, and the values that name none.
+   * @param {{ label: string, value?: string, values?: string[], refBase: number, refSkip?: [number, number][] }} args
    */
-  function field({ label, value, refBase, refSkip }) {
+  function field({ label, value, values, refBase, refSkip }) {
     advance(refBase, refSkip);
     const want = unquote(label).toLowerCase();
-    let found = labelled(want, value);
+    let found = labelled(want, value, values);
     // "Email field", "the password input": the label, then the kind.
     const kind = found.length ? undefined : kindAtEnd(want);
-    if (kind) found = labelled(kind.name, value, kind.roles);
+    if (kind) found = labelled(kind.name, value, values, kind.roles);
     if (!found.length) {
       throw new PageError('not_found', `no form field labelled "${label}"`, 'call find or read_page to see the fields');
     }
@@ -579,19 +581,31 @@
       const r = roleOf(f.el);
       return { ref: refFor(f.el), role: r, name: nameOf(f.el, r), near: near(f.el) };
     }) : undefined;
-    return { ref, role, name: nameOf(el, role), alike, ...handed() };
+    const { group } = found[0];
+    if (!group) return { ref, role, name: nameOf(el, role), alike, ...handed() };
+    /** @type {{ boxes?: Array<{ ref: number, role: string, name: string, on: boolean }>, missing?: string[] }} */
+    const set = {};
+    if (values) {
+      const on = new Set(values.map((v) => pickInGroup(group, v)));
+      set.boxes = boxesOf(group).map((b) => ({ ref: refFor(b), role: roleOf(b), name: nameOf(b, roleOf(b)), on: on.has(b) }));
+      const missing = values.filter((v) => !pickInGroup(group, v));
+      if (missing.length) set.missing = missing;
+    }
+    return { ref, role, name: nameOf(el, role), alike, inGroup: true, ...set, ...handed() };
   }
 
   /**
    * The form fields want names, by their label (or placeholder, name or
-   * id), scored; for a group, the radio or checkbox in it value names.
+   * id), scored; for a group, the radio or checkbox in it value names (or,
+   * given values and none of them is named value, its first box).
    * @param {string} want lower case
    * @param {string | undefined} value
+   * @param {string[] | undefined} values
    * @param {string[]} [roles] the roles a kind of field named stands for
-   * @returns {Array<{ el: Element, score: number }>}
+   * @returns {Array<{ el: Element, score: number, group?: Element }>}
    */
-  function labelled(want, value, roles) {
-    /** @type {Array<{ el: Element, score: number }>} */
+  function labelled(want, value, values, roles) {
+    /** @type {Array<{ el: Element, score: number, group?: Element }>} */
     const found = [];
     for (const el of allElements(document)) {
       const role = roleOf(el);
@@ -610,13 +624,24 @@
       }
       if (!score) continue;
       if (isGroup) {
-        const pick = value === undefined ? undefined : pickInGroup(el, value);
-        if (pick && (!roles || roles.includes(roleOf(pick)))) found.push({ el: pick, score: score + 1 });
+        const pick = value === undefined ? undefined : pickInGroup(el, value) ?? (values ? boxesOf(el)[0] : null);
+        if (pick && (!roles || roles.includes(roleOf(pick)))) found.push({ el: pick, score: score + 1, group: el });
         continue;
       }
       found.push({ el, score });
     }
     return found;
+  }
+
+  const BOXES = 'input[type=radio], input[type=checkbox], [role=radio], [role=checkbox], [role=switch]';
+
+  /**
+   * The radios and checkboxes of group a person sees (or whose label
+   * draws them).
+   * @param {Element} group
+   */
+  function boxesOf(group) {
+    return [...group.querySelectorAll(BOXES)].filter((el) => visible(el) || shownLabel(el));
   }
 
   /**
@@ -627,7 +652,7 @@
   function pickInGroup(group, value) {
     const want = unquote(value).toLowerCase();
     let partial = null;
-    for (const el of group.querySelectorAll('input[type=radio], input[type=checkbox], [role=radio], [role=checkbox], [role=switch]')) {
+    for (const el of boxesOf(group)) {
       const n = nameOf(el, roleOf(el)).toLowerCase();
       if (n === want || (isInput(el) && el.value.toLowerCase() === want)) return el;
       if (!partial && n.includes(want)) partial = el;

@@ -129,6 +129,32 @@ test('field finds the control a person would call by its label', () => {
   assert.equal(page.call('field', { label: 'Plan checkbox', value: 'pro', refBase: 1 }).error?.code, 'not_found', 'a kind it is not');
 });
 
+test('field with values lists every box of a group and which the values name', () => {
+  const page = new TestPage(`
+    <fieldset><legend>Toppings</legend>
+      <label><input type=checkbox value=cheese checked> Cheese</label>
+      <label><input type=checkbox value=ham> Ham</label>
+      <label hidden><input type=checkbox value=gold> Gold leaf</label>
+    </fieldset>
+    <div role=group aria-label=Extras>
+      <div role=checkbox aria-checked=true tabindex=0>Napkins</div>
+      <div role=checkbox tabindex=0>Cutlery</div>
+    </div>`);
+  const toppings = page.ok('field', { label: 'Toppings', value: 'Ham', values: ['Ham'], refBase: 1 });
+  assert.equal(toppings.inGroup, true);
+  assert.deepEqual(toppings.boxes.map((/** @type {any} */ b) => [b.name, b.on]), [['Cheese', false], ['Ham', true]],
+    'a box no one sees is not one of them');
+  assert.equal(toppings.missing, undefined);
+  assert.equal(toppings.ref, toppings.boxes[1].ref, 'its ref is the box the first value names');
+  // A value that names no box is said; the first box stands for the group.
+  const extras = page.ok('field', { label: 'Extras', value: 'Forks', values: ['Forks', 'cutlery'], refBase: toppings.nextRef });
+  assert.deepEqual(extras.boxes.map((/** @type {any} */ b) => [b.name, b.on]), [['Napkins', false], ['Cutlery', true]]);
+  assert.deepEqual(extras.missing, ['Forks']);
+  // Without values, a group's box is picked as before.
+  const one = page.ok('field', { label: 'Extras', value: 'Napkins', refBase: extras.nextRef });
+  assert.deepEqual([one.inGroup, one.name, one.boxes], [true, 'Napkins', undefined]);
+});
+
 test('crossFrames names the shown iframes whose documents the script cannot walk', () => {
   const page = new TestPage(`
     <iframe id=pay src="https://pay.example/card"></iframe>

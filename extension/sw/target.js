@@ -52,6 +52,8 @@ import * as input from './trusted-input.js';
 
 /** The actions whose point is to set the element's value. */
 const WRITES = new Set(['type', 'fill', 'clear', 'select']);
+/** Roles that are checked or not: fill's text says which, a click changes it. */
+const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
 /** How long an action waits for its element to become actionable. */
 export const ACTIONABLE_MS = 5000;
@@ -682,7 +684,7 @@ export class Target {
     // A select, as a dropdown or as a list shown whole, takes its option.
     if (loc.tag === 'select') return this.select(text);
     if (pick && action === 'fill' && (loc.role === 'combobox' || loc.role === 'listbox')) return this.pick(loc, [text]);
-    if (loc.type === 'checkbox' || loc.type === 'radio') return this.check(truthy(text));
+    if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
     if (loc.readonly) {
       throw new ActionError('bad_request', `${this.label} is read-only: nothing was written`,
@@ -901,7 +903,7 @@ export class Target {
     if (!list.length) throw new ActionError('bad_request', 'select needs values, e.g. ["Norway"]');
     const loc = await this.locate();
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled: nothing was selected`);
-    if (loc.type === 'checkbox' || loc.type === 'radio') {
+    if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) {
       throw new ActionError('bad_request', `${this.label} is checked or not, not picked from: nothing was selected`,
         'check or uncheck it (form_input: true or false), one field for each box');
     }
@@ -988,7 +990,7 @@ export class Target {
    */
   async check(want) {
     const loc = await this.locate();
-    if (loc.checked === undefined && !['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(loc.role)) {
+    if (loc.checked === undefined && !CHECKABLE.has(loc.role)) {
       throw new ActionError('bad_request', `${this.label} is not a checkbox, radio or switch`);
     }
     const action = want ? 'check' : 'uncheck';

@@ -248,14 +248,31 @@ type Field struct {
 	Name string `json:"name"`
 	// Alike: every control the label fits as well, this one among them.
 	Alike []Candidate `json:"alike,omitempty"`
+	// InGroup: the label is a group's (a fieldset's legend), and this is
+	// the radio or checkbox of it the value names. Asked with values,
+	// Boxes are all of the group's, On those the values name, and Missing
+	// the values that name none.
+	InGroup bool     `json:"inGroup,omitempty"`
+	Boxes   []Choice `json:"boxes,omitempty"`
+	Missing []string `json:"missing,omitempty"`
 }
 
-// ElementField finds the control labelled label (in a radio group, the
-// option named value).
-func ElementField(tab int, label, value string) Command[Field] {
+// Choice is one radio or checkbox of a group, and whether the values a
+// field was given name it.
+type Choice struct {
+	Ref  int    `json:"ref"`
+	Role string `json:"role"`
+	Name string `json:"name"`
+	On   bool   `json:"on"`
+}
+
+// ElementField finds the control labelled label (in a group, the radio or
+// checkbox named value; with values, every box of the group as well).
+func ElementField(tab int, label, value string, values []string) Command[Field] {
 	return command[Field]("element.field", struct {
-		TabID int    `json:"tabId"`
-		Label string `json:"label"`
-		Value string `json:"value,omitempty"`
-	}{tab, label, value}, 0)
+		TabID  int      `json:"tabId"`
+		Label  string   `json:"label"`
+		Value  string   `json:"value,omitempty"`
+		Values []string `json:"values,omitempty"`
+	}{tab, label, value, values}, 0)
 }

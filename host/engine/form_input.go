@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -16,7 +17,7 @@ import (
 
 type formField struct {
 	Ref   string     `json:"ref,omitempty"`
-	Label string     `json:"label,omitempty" jsonschema:"or its label (a radio group's: value names the option)"`
+	Label string     `json:"label,omitempty" jsonschema:"or its label (a group's: value names its boxes)"`
 	Value fieldValue `json:"value" jsonschema:"text, an option, true/false, or a multi-select's list"`
 }
 
@@ -233,7 +234,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 		if f.Label != "" {
 			// A form a script renders after the page loads is waited for.
 			found, err := appearing(ctx, c, func() (browser.Field, bool, error) {
-				r, err := browser.ElementField(tab, f.Label, value).Run(ctx, c)
+				r, err := browser.ElementField(tab, f.Label, value, f.Value.options).Run(ctx, c)
 				return r, err == nil, err
 			})
 			if err != nil {
@@ -243,10 +244,13 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 				return browser.Acted{}, alike(tab, f.Label, found.Alike)
 			}
 			ref = fmt.Sprintf("e%d", found.Ref)
-			switch found.Role {
-			case "radio":
+			r.Ref = ref
+			switch {
+			case found.Boxes != nil:
+				return c.fillGroup(ctx, tab, f, found, last)
+			case found.InGroup:
 				action = "check" // the group's option named value
-			case "combobox":
+			case found.Role == "combobox":
 				// Its option named value, from the browser's list or the
 				// page's own (an autocomplete types it first).
 				action = "select"
@@ -287,4 +291,67 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 			WithHint("read_page to see it; some controls rewrite what is typed")
 	}
 	return r, done
+}
+
+// fillGroup gives a group of checkboxes named by its label (a fieldset's
+// legend) the boxes of a list, as a multi-select keeps the options listed
+// and only those: each box the list names is checked, each other one
+// unchecked. A value that names no box fails the field before any box is
+// touched; a box already as wanted is not clicked. A radio group takes one
+// option. The answer's value is the boxes now checked.
+func (c *call) fillGroup(ctx context.Context, tab int, f formField, found browser.Field, last bool) (browser.Acted, error) {
+	names := make([]string, len(found.Boxes))
+	for i, b := range found.Boxes {
+		names[i] = b.Name
+		if b.Role == "radio" {
+			if len(f.Value.options) > 1 {
+				return browser.Acted{}, protocol.Errorf(protocol.CodeBadRequest, "%q is a radio group: one of its options is picked, not %d",
+					f.Label, len(f.Value.options)).WithHint("give value as one option's name, e.g. " + strconv.Quote(names[0]))
+			}
+			return c.elementAct(ctx, browser.Act{TabID: tab, Ref: fmt.Sprintf("e%d", found.Ref), Action: "check"}, last)
+		}
+	}
+	if len(found.Missing) > 0 {
+		return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "%q has no box named %s: nothing was changed",
+			f.Label, quoteAll(found.Missing)).WithHint("its boxes: " + strings.Join(names, ", "))
+	}
+	out := browser.Acted{Action: "check", Ref: fmt.Sprintf("e%d", found.Ref)}
+	var on, said, set []string
+	verified := true
+	for i, b := range found.Boxes {
+		action := "uncheck"
+		if b.On {
+			action, on = "check", append(on, b.Name)
+		}
+		a, err := c.elementAct(ctx, browser.Act{TabID: tab, Ref: fmt.Sprintf("e%d", b.Ref), Action: action}, last && i == len(found.Boxes)-1)
+		if err == nil && a.Blocked == nil && !interrupts(a) {
+			if a.Delivered != nil && *a.Delivered {
+				out.Delivered, out.Strategy = a.Delivered, a.Strategy
+				set = append(set, b.Name)
+				if s := ownState.ReplaceAllString(a.Changes, ""); s != "" {
+					said = append(said, s)
+				}
+			}
+			verified = verified && (a.Verified == nil || *a.Verified)
+			out.PageErrors = append(out.PageErrors, a.PageErrors...)
+			out.Opened = append(out.Opened, a.Opened...)
+			out.Downloads = append(out.Downloads, a.Downloads...)
+			continue
+		}
+		// What stopped the list at this box is the field's answer; the
+		// boxes before it stay as they were set.
+		if err != nil && len(set) > 0 {
+			e := *protocol.AsError(err)
+			e.Message = fmt.Sprintf("%s (set before it: %s)", e.Message, strings.Join(set, ", "))
+			return a, &e
+		}
+		return a, err
+	}
+	out.Changes = strings.Join(said, "; ")
+	if out.Changes == "" && out.Delivered != nil {
+		out.Changes = "now checked" // only the boxes' own state changed
+	}
+	out.Verified = &verified
+	out.Value, _ = json.Marshal(strings.Join(on, ", "))
+	return out, nil
 }

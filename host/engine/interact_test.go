@@ -172,3 +172,77 @@ func TestAFormFieldDrawnAnewIsFoundAgainByItsLabel(t *testing.T) {
 	assert.EqualValues(t, 3, acts.Load())
 	assert.Contains(t, textOf(t, r), `"ref":"e6"`)
 }
+
+func TestAGroupOfBoxesIsSetToAList(t *testing.T) {
+	boxes := []browser.Choice{{Ref: 1, Role: "checkbox", Name: "Cheese"}, {Ref: 2, Role: "checkbox", Name: "Ham", On: true},
+		{Ref: 3, Role: "checkbox", Name: "Olives", On: true}}
+	radios := []browser.Choice{{Ref: 4, Role: "radio", Name: "Free"}, {Ref: 5, Role: "radio", Name: "Pro", On: true}}
+	delivered := true
+	tests := []struct {
+		name      string
+		value     string
+		field     browser.Field
+		blockedAt string // the ref whose act something covers
+		wantActs  []string
+		wantValue string
+		wantError protocol.Code
+	}{
+		{"each box is set, the ones named checked and the others not", `["Ham","Olives"]`,
+			browser.Field{Ref: 2, Role: "checkbox", InGroup: true, Boxes: boxes}, "",
+			[]string{"uncheck e1", "check e2", "check e3"}, "Ham, Olives", ""},
+		{"a name no box has changes no box", `["Ham","Anchovies"]`,
+			browser.Field{Ref: 2, Role: "checkbox", InGroup: true, Boxes: boxes, Missing: []string{"Anchovies"}}, "",
+			nil, "", protocol.CodeNotFound},
+		{"a radio group takes one option", `["Free","Pro"]`,
+			browser.Field{Ref: 4, Role: "radio", InGroup: true, Boxes: radios}, "",
+			nil, "", protocol.CodeBadRequest},
+		{"a list of one picks a radio", `["Pro"]`,
+			browser.Field{Ref: 5, Role: "radio", InGroup: true, Boxes: radios}, "",
+			[]string{"check e5"}, "", ""},
+		{"a box something covers stops the boxes after it", `["Ham","Olives"]`,
+			browser.Field{Ref: 2, Role: "checkbox", InGroup: true, Boxes: boxes}, "e2",
+			[]string{"uncheck e1", "check e2"}, "", protocol.CodeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var acts []string
+			e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/form", Active: true}},
+				func(cmd protocol.Command) (any, *protocol.Error) {
+					switch cmd.Action {
+					case "element.field":
+						return tt.field, nil
+					case "element.act":
+						var p browser.Act
+						if err := json.Unmarshal(cmd.Params, &p); err != nil {
+							return nil, protocol.Errorf(protocol.CodeInternal, "%v", err)
+						}
+						acts = append(acts, p.Action+" "+p.Ref)
+						if p.Ref == tt.blockedAt {
+							return browser.Acted{Action: p.Action, Ref: p.Ref, Target: "checkbox", Blocked: &browser.Blocked{}}, nil
+						}
+						return browser.Acted{Action: p.Action, Ref: p.Ref, Delivered: &delivered, Changes: "now checked"}, nil
+					}
+					return pageBrowser(cmd)
+				}))
+			r := run(t, e, "form_input", `{"tabId":7,"fields":[{"label":"Toppings","value":`+tt.value+`}]}`)
+			assert.Equal(t, tt.wantActs, acts)
+			var out struct {
+				Fields []struct {
+					Value any             `json:"value"`
+					Error *protocol.Error `json:"error"`
+				} `json:"fields"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(textOf(t, r)), &out))
+			require.Len(t, out.Fields, 1)
+			if tt.wantError != "" {
+				require.NotNil(t, out.Fields[0].Error, textOf(t, r))
+				assert.Equal(t, tt.wantError, out.Fields[0].Error.Code)
+				return
+			}
+			require.Nil(t, out.Fields[0].Error, textOf(t, r))
+			if tt.wantValue != "" {
+				assert.Equal(t, tt.wantValue, out.Fields[0].Value)
+			}
+		})
+	}
+}

@@ -155,13 +155,18 @@ async function find(params, { tabId, signal }) {
 
 /**
  * element.field: the form control labelled label (and, in a group, the
- * option named value).
+ * option named value; with values, every box of the group and whether
+ * values name it).
  * @type {TabAction}
  */
 async function field(params, { tabId, signal }) {
   const label = stringParam(params, 'label');
   if (!label?.trim()) throw new ActionError('bad_request', 'label is empty');
-  const args = { label, value: stringParam(params, 'value') };
+  const values = params.values;
+  if (values !== undefined && !(Array.isArray(values) && values.length && values.every((v) => typeof v === 'string'))) {
+    throw new ActionError('bad_request', 'values must be a list of strings');
+  }
+  const args = { label, value: stringParam(params, 'value'), values };
   try {
     return await pageScript.callHanding(tabId, 'field', args, signal);
   } catch (err) {
