@@ -778,8 +778,8 @@ func TestADialogThatAsksIsNotDismissedForThePerson(t *testing.T) {
 	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 }
 
-// TestFillMovesASliderThePageDraws fills sliders that are no input, as a
-// person sets them with the keyboard: a key at a time, each counted by the
+// TestFillMovesASliderThePageDraws fills sliders (and a spin button) that
+// are no input, as a person sets them with the keyboard: a key at a time, each counted by the
 // page, stopping at the value, at the step nearest it, or at the first key
 // that moves nothing; a value outside the slider's range sends no key.
 func TestFillMovesASliderThePageDraws(t *testing.T) {
@@ -826,9 +826,17 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 	assert.False(t, *r.Verified)
 	assert.Equal(t, "it did not move on ArrowUp: it stands at 50", r.Unkept)
 
+	// A spin button the page draws, with no top: above any slider's 100.
+	g := fill(`spinbutton "Guests"`, "120")
+	assert.Equal(t, "120", g.Value)
+	assert.True(t, *g.Verified, g.Unkept)
+	assert.Equal(t, float64(118), keys()["guests"], "an arrow a step, each once")
+
 	before := keys()
 	err := fails(t, cs, "interact", map[string]any{"ref": refOf(t, tree, `slider "Volume"`), "action": "fill", "text": "150", "tabId": tab}, protocol.CodeBadRequest)
 	assert.Equal(t, "it takes a number from 0 to 100", err.Hint)
+	err = fails(t, cs, "interact", map[string]any{"ref": refOf(t, tree, `spinbutton "Guests"`), "action": "fill", "text": "0", "tabId": tab}, protocol.CodeBadRequest)
+	assert.Equal(t, "it takes a number of at least 1", err.Hint)
 	assert.Equal(t, before, keys(), "no key was sent")
 }
 

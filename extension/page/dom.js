@@ -122,7 +122,7 @@
       focused: deepActive() === el,
       // What it opens, when it says: a button that opens a list to pick from.
       popup: el.getAttribute('aria-haspopup') || undefined,
-      range: rangeOf(el),
+      range: rangeOf(el, role),
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
       // A frame whose document this script cannot read: where it comes from.
@@ -131,19 +131,22 @@
   }
 
   /**
-   * Where a slider the page draws (aria-valuenow on an element that is no
-   * input) stands, and its ends: ARIA's defaults are 0 and 100.
+   * Where a slider or spin button the page draws (aria-valuenow on an
+   * element that is no input) stands, and its ends: a slider's are 0 and
+   * 100 unless it says, a spin button has none unless it says.
    * @param {Element} el
-   * @returns {{ now: number, min: number, max: number } | undefined}
+   * @param {string} role
+   * @returns {{ now: number, min?: number, max?: number } | undefined}
    */
-  function rangeOf(el) {
+  function rangeOf(el, role) {
     const now = el.getAttribute('aria-valuenow');
     if (isInput(el) || now === null || now.trim() === '' || !Number.isFinite(Number(now))) return undefined;
-    const num = (/** @type {string} */ attr, /** @type {number} */ dflt) => {
+    const num = (/** @type {string} */ attr, /** @type {number | undefined} */ dflt) => {
       const v = Number(el.getAttribute(attr) ?? NaN);
       return Number.isFinite(v) && el.getAttribute(attr)?.trim() ? v : dflt;
     };
-    return { now: Number(now), min: num('aria-valuemin', 0), max: num('aria-valuemax', 100) };
+    const spin = role === 'spinbutton';
+    return { now: Number(now), min: num('aria-valuemin', spin ? undefined : 0), max: num('aria-valuemax', spin ? undefined : 100) };
   }
 
   /**

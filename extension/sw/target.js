@@ -693,7 +693,7 @@ export class Target {
     // Inputs with their own editing UI (date, time, range, color) take no
     // typed text; their value is set through the DOM.
     const direct = ['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range'].includes(loc.type ?? '');
-    if (action === 'fill' && loc.role === 'slider' && loc.range) return this.slide(loc.range, text);
+    if (action === 'fill' && (loc.role === 'slider' || loc.role === 'spinbutton') && loc.range) return this.slide(loc.range, text);
     if (!loc.editable && !direct) {
       throw new ActionError('bad_request', `${this.label} does not take text`,
         'fill textboxes, searchboxes, spinbuttons, sliders, date inputs and contenteditable elements');
@@ -788,23 +788,26 @@ export class Target {
   }
 
   /**
-   * Sets a slider the page draws (role slider with aria-valuenow, no input
+   * Sets a slider or spin button the page draws (aria-valuenow, no input
    * behind it) as a person does with the keyboard: focused, then Home or End
    * for its ends, else one key at a time, reading where it stands after
    * each: PageUp or PageDown while a page's step still falls short of the
-   * value, then the arrows. Each key is sent once; the keys stop at the
-   * value, at the step nearest it, at the first key that moves nothing,
-   * or at SLIDE_KEYS.
-   * @param {{ now: number, min: number, max: number }} range
+   * value (when it has both ends), then the arrows. Each key is sent once;
+   * the keys stop at the value, at the step nearest it, at the first key
+   * that moves nothing, or at SLIDE_KEYS.
+   * @param {{ now: number, min?: number, max?: number }} range
    * @param {string} text
    */
   async slide(range, text) {
     const want = Number(text.trim());
-    const span = `a number from ${range.min} to ${range.max}`;
+    const { min = -Infinity, max = Infinity } = range;
+    const span = range.min !== undefined && range.max !== undefined ? `a number from ${min} to ${max}`
+      : range.min !== undefined ? `a number of at least ${min}`
+        : range.max !== undefined ? `a number of at most ${max}` : 'a number';
     if (text.trim() === '' || !Number.isFinite(want)) {
       throw new ActionError('bad_request', `${this.label} cannot take "${text}": nothing was changed`, `it takes ${span}`);
     }
-    if (want < range.min || want > range.max) {
+    if (want < min || want > max) {
       throw new ActionError('bad_request', `${this.label} cannot take ${want}: nothing was changed`, `it takes ${span}`);
     }
     const { focused } = await this.call('dom', { op: 'focus' });
@@ -833,8 +836,8 @@ export class Target {
     };
     const a = await this.attempt(async () => {
       if (now === want) return;
-      if (want === range.min || want === range.max) {
-        await press(want === range.min ? 'Home' : 'End');
+      if (want === min || want === max) {
+        await press(want === min ? 'Home' : 'End');
         if (lost) stuck = 'it was drawn anew as it moved';
         if (now === want || lost) return;
       }
@@ -842,7 +845,7 @@ export class Target {
       // turns it round is followed after the first key.
       let up = true;
       let flipped = false;
-      let paging = Math.abs(want - now) > (range.max - range.min) / 10;
+      let paging = Math.abs(want - now) > (max - min) / 10; // never without both ends
       /** @type {number | undefined} */
       let pageStep;
       for (;;) {
