@@ -164,6 +164,17 @@ func TestReadPage(t *testing.T) {
 		assert.True(t, strings.HasSuffix(href, `/secure.html#importlib.abc.Loader.exec_module"`), "the ref follows the link exactly: %s", href)
 	})
 
+	t.Run("a link drawn in SVG is a link, followed by its ref", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/docs.html")
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		m := regexp.MustCompile(`link "Sign-in page" (e\d+) -> login\.html`).FindStringSubmatch(tree)
+		require.NotNil(t, m, "the diagram's box is a link:\n%s", tree)
+		assert.Contains(t, tree, "then the secure area")
+		a := actedOf(t, call(t, cs, "interact", map[string]any{"tabId": tab, "ref": m[1], "action": "click"}))
+		assert.True(t, a.Navigated)
+		assert.Equal(t, "Login Page", a.Title)
+	})
+
 	t.Run("text mode reads the main content as Markdown", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/secure.html?user=tomsmith")
 		text := ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text"})

@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -42,7 +42,7 @@
     }
     const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
       const role = roleOf(el);
-      const href = role === 'link' ? /** @type {HTMLAnchorElement} */ (el).href || undefined : undefined;
+      const href = role === 'link' ? hrefOf(el) || undefined : undefined;
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
     });
     return { candidates, total, hidden, ...handed() };

@@ -157,6 +157,26 @@
   const NAME_MAX = 150;
   const VALUE_MAX = 200;
 
+  const XLINK = 'http://www.w3.org/1999/xlink';
+
+  /**
+   * Where a link goes, whole: an HTML link's href as the browser resolves
+   * it, or an SVG link's (href, or the older xlink:href, whose property
+   * is no string); undefined when it has none.
+   * @param {Element} el
+   * @returns {string | undefined}
+   */
+  function hrefOf(el) {
+    const raw = el.getAttribute('href') ?? el.getAttributeNS(XLINK, 'href');
+    if (raw === null) return undefined;
+    if (el.tagName === 'A' || el.tagName === 'AREA') return /** @type {HTMLAnchorElement} */ (el).href || raw;
+    try {
+      return new URL(raw, el.baseURI).href;
+    } catch {
+      return raw;
+    }
+  }
+
   /**
    * The element's ARIA role: explicit, else implicit; '' for generic.
    * @param {Element} el
@@ -172,6 +192,8 @@
       case 'A':
       case 'AREA':
         return el.hasAttribute('href') ? 'link' : '';
+      case 'a': // SVG's, in a chart or a diagram
+        return hrefOf(el) === undefined ? '' : 'link';
       case 'BUTTON':
         return 'button';
       case 'VIDEO':
@@ -1089,7 +1111,7 @@
   }
 
   oc.roles = {
-    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows,
+    isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe,
     drawnOn, drawnIn, drawnAround, splitSelectors,

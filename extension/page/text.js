@@ -6,7 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
   const {
-    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawnOutOf, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround,
+    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawnOutOf, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround, hrefOf,
   } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -203,11 +203,12 @@
       /** @param {string} md the markup around inner, kept between its spaces */
       const around = (md) => (inner ? spaced.replace(inner, () => md) : spaced);
       switch (c.tagName) {
-        case 'A': {
-          const href = c.getAttribute('href');
+        case 'A':
+        case 'a': { // an SVG link
+          const href = c.getAttribute('href') ?? c.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
           // A javascript: link goes nowhere a reader can follow.
           return href && inner && !/^\s*javascript:/i.test(href)
-            ? around(`[${inner}](${relative(this.base, /** @type {HTMLAnchorElement} */ (c).href)})`) : spaced;
+            ? around(`[${inner}](${relative(this.base, hrefOf(c) ?? href)})`) : spaced;
         }
         case 'STRONG': case 'B':
           return around(`**${inner}**`);
@@ -282,7 +283,7 @@
     for (const a of document.querySelectorAll('a[href], area[href]')) {
       if (inBanner(a)) continue;
       try {
-        const u = new URL(/** @type {HTMLAnchorElement} */ (a).href, location.href);
+        const u = new URL(hrefOf(a) ?? '', location.href);
         if (u.protocol !== 'http:' && u.protocol !== 'https:') continue;
         u.hash = '';
         links.add(u.href);

@@ -69,10 +69,12 @@ test('crawl: content in the form asked for, links absolute, without fragments, o
     <main><h2>Docs</h2><p>Body text</p></main>
     <a href="/a#one">A</a><a href="/a#two">A again</a><a href="b.html">B</a>
     <a href="mailto:x@y.test">mail</a><a href="javascript:void 0">js</a>
+    <svg><a href="chart.html"><text>Chart</text></a></svg>
     <openchrome-banner><a href="/banner">banner</a></openchrome-banner>`, { url: 'http://127.0.0.1:8080/dir/page.html' });
   const md = page.ok('crawl', { output: 'markdown' });
   assert.equal(md.content, '## Docs\n\nBody text');
-  assert.deepEqual(md.links, ['http://127.0.0.1:8080/a', 'http://127.0.0.1:8080/dir/b.html']);
+  assert.deepEqual(md.links, ['http://127.0.0.1:8080/a', 'http://127.0.0.1:8080/dir/b.html', 'http://127.0.0.1:8080/dir/chart.html'],
+    'an SVG link too, whose href is no string');
   // innerText of main (jsdom's stand-in joins blocks without a break).
   const text = page.ok('crawl', { output: 'text' }).content;
   assert.match(text, /Docs/);

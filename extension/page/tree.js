@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -493,10 +493,7 @@
     }
     // A modal dialog makes the rest of the page inert until it closes.
     if ((role === 'dialog' || role === 'alertdialog') && (aria('modal') === 'true' || isModal(el))) node.modal = true;
-    if (role === 'link') {
-      const href = el.getAttribute('href');
-      if (href !== null) node.href = /** @type {HTMLAnchorElement} */ (el).href || href;
-    }
+    if (role === 'link') node.href = hrefOf(el);
     const secret = secretOf(el);
     if (secret) {
       node.secret = secret;

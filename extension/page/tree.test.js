@@ -175,6 +175,19 @@ test('the words of a chart drawn in SVG stand apart, as they are placed', () => 
   assert.equal(text.trim(), 'Sales by quarter\nQ1 120');
 });
 
+test('a link drawn in SVG is a link, with its ref and where it goes', () => {
+  const { snap } = snapshot(`<svg>
+    <a href="/q1"><text x=10 y=20>Q1 report</text></a>
+    <a xlink:href="q2" xmlns:xlink="http://www.w3.org/1999/xlink"><text x=10 y=45>Q2 report</text></a>
+    <a><text x=10 y=70>No link</text></a>
+  </svg>`);
+  const links = snap.tree.filter((/** @type {any} */ n) => n.role === 'link');
+  assert.deepEqual(links.map((/** @type {any} */ { name, href, ref }) => ({ name, href, ref: typeof ref })), [
+    { name: 'Q1 report', href: 'http://127.0.0.1:8080/q1', ref: 'number' },
+    { name: 'Q2 report', href: 'http://127.0.0.1:8080/q2', ref: 'number' },
+  ]);
+});
+
 test('links carry their absolute href, sections a ref, and text flows between them', () => {
   const { snap } = snapshot('<main><p>Read the <a href="/docs">docs</a> first.</p></main>');
   assert.deepEqual(snap.tree, [{

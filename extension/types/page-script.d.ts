@@ -106,6 +106,8 @@ interface PageRoles {
   endCall(): void;
   /** Keeps the shadow roots shadowOf finds until the next call ends (sw/clickables.js's roots pass). */
   keepShadows(): void;
+  /** Where a link (an HTML or an SVG one) goes, whole; undefined without an href. */
+  hrefOf(el: Element): string | undefined;
   /** The handoff banner's tag name: OpenChrome's element, not the page's. */
   BANNER: string;
   SKIP: ReadonlySet<string>;
