@@ -94,7 +94,7 @@ export class NavigationWatch {
         break;
       case 'error':
         if (this.started) {
-          this.fail(new ActionError('not_found', `navigation failed: ${event.error}`));
+          this.fail(navigationFailed(event.error));
         }
         break;
       case 'removed':
@@ -124,4 +124,49 @@ export class NavigationWatch {
     this.settled = true;
     this.reject(err);
   }
+}
+
+/**
+ * What the net errors a person meets most mean, and what to do next:
+ * [code, why, hint]. The rest say only their name.
+ * @type {Record<string, [import('./errors.js').Code, string, string]>}
+ */
+const NET_ERRORS = {
+  'net::ERR_NAME_NOT_RESOLVED': ['not_found', 'no such host', 'check the host name in the URL'],
+  'net::ERR_CONNECTION_REFUSED': ['not_found', 'nothing answers at that address', 'check the URL, and that the server is running'],
+  'net::ERR_CONNECTION_RESET': ['not_found', 'the server dropped the connection', 'try again; if it goes on, the site is down'],
+  'net::ERR_CONNECTION_CLOSED': ['not_found', 'the server closed the connection without an answer', 'try again; if it goes on, the site is down'],
+  'net::ERR_EMPTY_RESPONSE': ['not_found', 'the server closed the connection without an answer', 'try again; if it goes on, the site is down'],
+  'net::ERR_ADDRESS_UNREACHABLE': ['not_found', 'that address cannot be reached from here', 'check the URL, or the network (a VPN?)'],
+  'net::ERR_INTERNET_DISCONNECTED': ['not_found', 'the browser is offline', 'check the network connection'],
+  'net::ERR_CONNECTION_TIMED_OUT': ['timeout', 'the server did not answer in time', 'try again later'],
+  'net::ERR_TIMED_OUT': ['timeout', 'the server did not answer in time', 'try again later'],
+  'net::ERR_TOO_MANY_REDIRECTS': ['conflict', 'the site redirects in a loop',
+    'a sign-in gone stale often does this: ask the person to look (oc_handoff_start)'],
+  'net::ERR_INVALID_AUTH_CREDENTIALS': ['conflict', 'the site asks for a user name and password in the browser\'s own dialog (HTTP authentication)',
+    'only the person signs in there: oc_handoff_start with reason login, then navigate again'],
+  'net::ERR_BLOCKED_BY_CLIENT': ['conflict', 'another extension in this browser (a content or ad blocker) blocked it',
+    'ask the person to allow the site in that extension'],
+  'net::ERR_BLOCKED_BY_ADMINISTRATOR': ['conflict', 'the browser\'s policy, set by its administrator, blocks it', 'this site cannot be opened in this browser'],
+  'net::ERR_FILE_NOT_FOUND': ['not_found', 'no such file', 'check the path'],
+  'net::ERR_UNSAFE_PORT': ['bad_request', 'Chrome refuses to open that port', 'use the site\'s usual port'],
+  'net::ERR_SSL_PROTOCOL_ERROR': ['conflict', 'the secure connection failed', 'check http:// against https:// in the URL'],
+};
+
+/**
+ * The error a navigation that Chrome reports net error for fails with:
+ * always "navigation failed: net::ERR_…", and for the common ones what it
+ * means and what to do next. A certificate Chrome does not trust stops at
+ * its warning page, which only the person may pass.
+ * @param {string} error
+ * @returns {ActionError}
+ */
+export function navigationFailed(error) {
+  const known = NET_ERRORS[error] ?? (/^net::ERR_CERT_/.test(error)
+    ? ['conflict', 'the site\'s certificate is not trusted, so Chrome stops before the page',
+      'check the URL; only the person may choose to go on, in the tab']
+    : undefined);
+  if (!known) return new ActionError('not_found', `navigation failed: ${error}`);
+  const [code, why, hint] = known;
+  return new ActionError(code, `navigation failed: ${error}: ${why}`, hint);
 }

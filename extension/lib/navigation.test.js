@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { NavigationWatch } from './navigation.js';
+import { NavigationWatch, navigationFailed } from './navigation.js';
 
 /** @typedef {import('./navigation.js').NavigationEvent} NavigationEvent */
 
@@ -84,7 +84,28 @@ test('a main-frame error is not_found with the net error', async () => {
   assert.ok(typeof got === 'object' && 'err' in got);
   assert.ok(got.err instanceof ActionError);
   assert.equal(got.err.code, 'not_found');
-  assert.equal(got.err.message, 'navigation failed: net::ERR_CONNECTION_REFUSED');
+  assert.equal(got.err.message, 'navigation failed: net::ERR_CONNECTION_REFUSED: nothing answers at that address');
+  assert.equal(got.err.hint, 'check the URL, and that the server is running');
+});
+
+test('a net error says what it means and what to do, in a code an agent can branch on', () => {
+  const cases = [
+    ['net::ERR_NAME_NOT_RESOLVED', 'not_found', /no such host/, /host name/],
+    ['net::ERR_CONNECTION_TIMED_OUT', 'timeout', /did not answer in time/, /again/],
+    ['net::ERR_INVALID_AUTH_CREDENTIALS', 'conflict', /user name and password/, /oc_handoff_start/],
+    ['net::ERR_CERT_AUTHORITY_INVALID', 'conflict', /certificate is not trusted/, /only the person/],
+    ['net::ERR_BLOCKED_BY_CLIENT', 'conflict', /another extension/, /allow the site/],
+  ];
+  for (const [error, code, why, hint] of /** @type {[string, string, RegExp, RegExp][]} */ (cases)) {
+    const err = navigationFailed(error);
+    assert.equal(err.code, code, error);
+    assert.ok(err.message.startsWith(`navigation failed: ${error}: `), err.message);
+    assert.match(err.message, why);
+    assert.match(err.hint ?? '', hint);
+  }
+  // One not listed says its name, as Chrome does.
+  const other = navigationFailed('net::ERR_HTTP2_PROTOCOL_ERROR');
+  assert.deepEqual([other.code, other.message, other.hint], ['not_found', 'navigation failed: net::ERR_HTTP2_PROTOCOL_ERROR', undefined]);
 });
 
 test('a fragment navigation answers when it lands on the URL asked for', async () => {
