@@ -118,6 +118,40 @@ func TestNavigateShowsInTheGroup(t *testing.T) {
 	assert.Equal(t, "Status 404", p.Title)
 }
 
+// TestNavigateAnswersAPageAnImageHoldsBack navigates to a page whose
+// words are there at once but whose load event a slow image holds back
+// for a minute: navigate answers 5 s after the document is ready, as still
+// loading, and the page reads; reloading it, and leaving it for another,
+// are not taken for failures when Chrome calls its load off.
+func TestNavigateAnswersAPageAnImageHoldsBack(t *testing.T) {
+	e := newEnv(t)
+	site := fixtures(t)
+	// Chrome may hold the image's request open after the page is left;
+	// closing the server would wait the minute out for it.
+	t.Cleanup(site.CloseClientConnections)
+	cs := e.client("e2e")
+
+	var p struct {
+		page
+		Loading bool `json:"loading"`
+	}
+	start := time.Now()
+	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/slow-image.html"}, &p)
+	assert.Less(t, time.Since(start), 20*time.Second, "not the whole minute, nor the call's 30 s")
+	assert.True(t, p.Loading)
+	assert.Equal(t, "Slow Image", p.Title)
+	assert.Equal(t, 200, p.Status)
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{}), "The words are here before the picture.")
+
+	p.Loading = false
+	okJSON(t, cs, "navigate", map[string]any{"url": "reload"}, &p)
+	assert.True(t, p.Loading, "the same page, reloaded while its image loads")
+	p.Loading = false
+	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/second.html"}, &p)
+	assert.Equal(t, "Second Page", p.Title)
+	assert.False(t, p.Loading)
+}
+
 func TestTabsCreateAndClose(t *testing.T) {
 	e := newEnv(t)
 	site := fixtures(t)

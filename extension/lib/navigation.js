@@ -16,19 +16,25 @@ import { ActionError } from './errors.js';
  * One event of a tab's main frame.
  * @typedef {{ kind: 'start', url: string }
  *   | { kind: 'status', url: string, status: number }
+ *   | { kind: 'ready', url: string }
  *   | { kind: 'complete', url: string }
  *   | { kind: 'same-document', url: string }
- *   | { kind: 'error', error: string }
+ *   | { kind: 'error', error: string, documentId?: string }
  *   | { kind: 'removed' }} NavigationEvent
  *   start: webNavigation.onBeforeNavigate; status: the HTTP status of a
- *   main_frame response for url (webRequest); complete: onCompleted;
+ *   main_frame response for url (webRequest); ready: onDOMContentLoaded
+ *   (the document is parsed; images and late scripts may still load);
+ *   complete: onCompleted (the load event);
  *   same-document: onReferenceFragmentUpdated or onHistoryStateUpdated;
- *   error: onErrorOccurred; removed: the tab closed. All for frame 0.
+ *   error: onErrorOccurred (documentId: of the document whose load it
+ *   ends); removed: the tab closed. All for frame 0.
  */
 
 /**
  * How a navigation ended.
- * @typedef {{ url: string, status?: number }} NavigationOutcome
+ * loading: the document was ready but its load event had not come when
+ * the wait for it ended (a slow image or script of the page's).
+ * @typedef {{ url: string, status?: number, loading?: true }} NavigationOutcome
  */
 
 /**
@@ -41,11 +47,22 @@ export class NavigationWatch {
    * @param {string} [options.expectUrl] the URL navigated to, when known: a
    *   same-document navigation counts only when it lands there (one the page
    *   made itself does not answer ours)
+   * @param {string} [options.replaces] the documentId of the document the
+   *   tab shows as the navigation begins: if it is still loading (a page
+   *   answered as still loading, a slow image), Chrome calls its load off
+   *   once ours has started (net::ERR_ABORTED), which is not ours failing
+   * @param {() => void} [options.onReady] called when the document is
+   *   ready (parsed), for the caller to give its load event a while before
+   *   it calls stillLoading
    */
-  constructor({ expectUrl } = {}) {
+  constructor({ expectUrl, replaces, onReady } = {}) {
     this.expectUrl = expectUrl;
+    this.replaces = replaces;
+    this.onReady = onReady;
     this.started = false;
     this.settled = false;
+    /** @type {string | undefined} the URL of the document that is ready */
+    this.readyUrl = undefined;
     /**
      * The HTTP status of each URL's main-frame response. Keyed by URL, not
      * ordered by events: for a new tab Chrome reports the response before
@@ -81,6 +98,12 @@ export class NavigationWatch {
       case 'status':
         this.statuses.set(event.url, event.status);
         break;
+      case 'ready':
+        if (this.started && this.readyUrl === undefined) {
+          this.readyUrl = event.url;
+          this.onReady?.();
+        }
+        break;
       case 'complete':
         if (this.started) this.settle(event.url, this.statuses.get(event.url));
         break;
@@ -93,7 +116,7 @@ export class NavigationWatch {
         }
         break;
       case 'error':
-        if (this.started) {
+        if (this.started && !(this.replaces && event.documentId === this.replaces)) {
           this.fail(navigationFailed(event.error));
         }
         break;
@@ -108,14 +131,26 @@ export class NavigationWatch {
   }
 
   /**
+   * Ends the wait for the load event of a document that is ready: the
+   * navigation is answered as still loading. Before the document is ready
+   * (nothing of the page to read yet), or once answered, it does nothing.
+   */
+  stillLoading() {
+    if (this.settled || this.readyUrl === undefined) return;
+    this.settle(this.readyUrl, this.statuses.get(this.readyUrl), true);
+  }
+
+  /**
    * @param {string} url
    * @param {number | undefined} status
+   * @param {boolean} [loading]
    */
-  settle(url, status) {
+  settle(url, status, loading = false) {
     this.settled = true;
     /** @type {NavigationOutcome} */
     const outcome = { url };
     if (status !== undefined) outcome.status = status;
+    if (loading) outcome.loading = true;
     this.resolve(outcome);
   }
 

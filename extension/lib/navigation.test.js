@@ -35,6 +35,48 @@ test('a load completes with its HTTP status', async () => {
   ]), { ok: { url: URL_B, status: 200 } });
 });
 
+test('a document ready whose load event is held back is answered as still loading, when the caller says', async () => {
+  let readies = 0;
+  const watch = new NavigationWatch({ onReady: () => { readies++; } });
+  watch.stillLoading(); // nothing to read yet: no answer
+  for (const event of /** @type {NavigationEvent[]} */ ([
+    { kind: 'ready', url: URL_A }, // the old page's, before ours started
+    { kind: 'start', url: URL_B },
+    { kind: 'status', url: URL_B, status: 200 },
+  ])) watch.feed(event);
+  watch.stillLoading();
+  assert.equal(readies, 0);
+  assert.equal(watch.settled, false, 'not before its document is ready');
+  watch.feed({ kind: 'ready', url: URL_B });
+  watch.feed({ kind: 'ready', url: URL_B });
+  assert.equal(readies, 1, 'the caller is told once');
+  watch.stillLoading();
+  assert.deepEqual(await watch.done, { url: URL_B, status: 200, loading: true });
+  // A load event that comes in time answers as ever.
+  assert.deepEqual(await outcome([
+    { kind: 'start', url: URL_B },
+    { kind: 'ready', url: URL_B },
+    { kind: 'complete', url: URL_B },
+  ]), { ok: { url: URL_B } });
+});
+
+test('the load of the page being left, called off once ours has started, is not ours failing', async () => {
+  const OLD = 'doc-old';
+  const watch = new NavigationWatch({ replaces: OLD });
+  for (const event of /** @type {NavigationEvent[]} */ ([
+    { kind: 'start', url: URL_A }, // a reload of a page still loading: the same URL
+    { kind: 'error', error: 'net::ERR_ABORTED', documentId: OLD },
+    { kind: 'status', url: URL_A, status: 200 },
+    { kind: 'complete', url: URL_A },
+  ])) watch.feed(event);
+  assert.deepEqual(await watch.done, { url: URL_A, status: 200 });
+  // Ours failing has no document, or another one.
+  assert.equal((await outcome([
+    { kind: 'start', url: URL_B },
+    { kind: 'error', error: 'net::ERR_ABORTED', documentId: 'doc-new' },
+  ])).err?.message, 'navigation failed: net::ERR_ABORTED');
+});
+
 test('a new tab reports its response before the navigation starts', async () => {
   // Seen in Chromium 156 for chrome.tabs.create({url}): webRequest's
   // onHeadersReceived, then webNavigation's onBeforeNavigate.

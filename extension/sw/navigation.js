@@ -121,11 +121,14 @@ export function onCommit(fn) {
   commitSubscribers.add(fn);
 }
 
+chrome.webNavigation.onDOMContentLoaded.addListener((d) => {
+  if (d.frameId === 0) deliver(d.tabId, { kind: 'ready', url: d.url });
+});
 chrome.webNavigation.onCompleted.addListener((d) => {
   if (d.frameId === 0) deliver(d.tabId, { kind: 'complete', url: d.url });
 });
 chrome.webNavigation.onErrorOccurred.addListener((d) => {
-  if (d.frameId === 0) deliver(d.tabId, { kind: 'error', error: d.error });
+  if (d.frameId === 0) deliver(d.tabId, { kind: 'error', error: d.error, documentId: d.documentId });
 });
 chrome.webNavigation.onReferenceFragmentUpdated.addListener((d) => {
   if (d.frameId === 0) deliver(d.tabId, { kind: 'same-document', url: d.url });
@@ -167,8 +170,15 @@ function addWatch(tabId, watch) {
 }
 
 /**
+ * How long a document that is ready is given for its load event: a page
+ * whose text is there but whose slow image, ad or script holds the event
+ * back is answered, still loading, after this (as Playwright MCP does).
+ */
+export const LOAD_GRACE_MS = 5000;
+
+/**
  * Starts a navigation of tabId with begin and waits for its main frame to
- * finish it.
+ * finish it: its load event, or LOAD_GRACE_MS after its document is ready.
  * @param {number} tabId
  * @param {() => Promise<unknown>} begin e.g. () => chrome.tabs.reload(tabId)
  * @param {object} options
@@ -178,12 +188,20 @@ function addWatch(tabId, watch) {
  */
 export async function navigate(tabId, begin, { signal, expectUrl }) {
   signal.throwIfAborted();
-  const watch = new NavigationWatch({ expectUrl });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let grace;
+  const now = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  const watch = new NavigationWatch({
+    expectUrl,
+    replaces: now?.documentId,
+    onReady: () => { grace = setTimeout(() => watch.stillLoading(), LOAD_GRACE_MS); },
+  });
   const remove = addWatch(tabId, watch);
   try {
     await raceSignal(begin(), signal);
     return await raceSignal(watch.done, signal);
   } finally {
+    clearTimeout(grace);
     remove();
   }
 }

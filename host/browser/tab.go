@@ -25,6 +25,10 @@ type Page struct {
 	URL    string `json:"url"`
 	Title  string `json:"title"`
 	Status int    `json:"status,omitempty"` // HTTP status, when there was a response
+	// Loading: the page's document was ready, but its load event (held back
+	// by a slow image or script) had not come 5 s later; what is there can
+	// be read.
+	Loading bool `json:"loading,omitempty"`
 	// Downloads: the URL was a file, which Chrome downloaded; the tab stayed
 	// where it was.
 	Downloads []Started `json:"downloads,omitempty"`

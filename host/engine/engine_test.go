@@ -345,6 +345,29 @@ func TestNavigateOpensATabWhenTheAgentHasNone(t *testing.T) {
 	assert.JSONEq(t, `{"url":"http://127.0.0.1:8080/","active":true,"secrets":true}`, string(fb.last().Params))
 }
 
+func TestANavigationThatShowsNothingInTimeSaysWhereItLeftTheTab(t *testing.T) {
+	list := []browser.Tab{{TabID: 3, URL: "about:blank", Active: true}}
+	tests := []struct {
+		name, args, want string
+		list             []browser.Tab
+	}{
+		{"a new tab", `{"url":"http://127.0.0.1/slow"}`, "http://127.0.0.1/slow showed nothing in 30s: its tab was closed", nil},
+		{"the agent's tab", `{"url":"http://127.0.0.1/slow","tabId":3,"timeoutMs":5000}`,
+			"http://127.0.0.1/slow showed nothing in 5s: the tab goes on loading it", list},
+		{"a reload", `{"url":"reload","tabId":3}`, "the page (reload) showed nothing in 30s: the tab goes on loading it", list},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEngine(t, protocol.Version, tabs(tt.list, func(cmd protocol.Command) (any, *protocol.Error) {
+				return nil, protocol.Errorf(protocol.CodeTimeout, "%s did not finish in time: it may have been done in part", cmd.Action)
+			}))
+			err := wantError(t, run(t, e, "navigate", tt.args), protocol.CodeTimeout)
+			assert.Equal(t, tt.want, err.Message)
+			assert.Contains(t, err.Hint, "timeoutMs")
+		})
+	}
+}
+
 func TestNavigateUsesTheCurrentTab(t *testing.T) {
 	list := []browser.Tab{{TabID: 3, URL: "about:blank"}, {TabID: 12, URL: "about:blank", Active: true}}
 	e, fb := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {

@@ -60,7 +60,7 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 	}
 	p, err := browser.WithSecrets(cmd).Run(ctx, c)
 	if err != nil {
-		return nil, err
+		return nil, navigateTimedOut(err, in.URL, tab == 0, protocol.ClampTimeout(in.TimeoutMs))
 	}
 	c.landed(p)
 	if len(p.Downloads) == 0 {
@@ -74,4 +74,24 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 		Change      change       `json:"change"`
 		NextActions []nextAction `json:"nextActions"`
 	}{p, ch, next})
+}
+
+// navigateTimedOut says, of a navigation that timed out, that the page
+// showed nothing in that time (a page whose document was ready would have
+// been answered as still loading), and where that leaves the tab. Other
+// errors pass as they are.
+func navigateTimedOut(err error, url string, created bool, after time.Duration) error {
+	if e := protocol.AsError(err); e.Code != protocol.CodeTimeout {
+		return err
+	}
+	switch url {
+	case "back", "forward", "reload":
+		url = "the page (" + url + ")"
+	}
+	where := "the tab goes on loading it"
+	if created {
+		where = "its tab was closed"
+	}
+	return protocol.Errorf(protocol.CodeTimeout, "%s showed nothing in %s: %s", url, after, where).
+		WithHint("the site may be slow or down: navigate again later, or with a larger timeoutMs")
 }

@@ -95,19 +95,20 @@ async function create(params, { signal }) {
  * ask profile.secrets after. The clickables of that page begin to be marked
  * (page-script.js markAhead), for the read that usually follows.
  * @param {number} tabId
- * @param {{ url: string, status?: number, downloads?: { id: number, name: string }[] }} outcome
+ * @param {{ url: string, status?: number, loading?: true, downloads?: { id: number, name: string }[] }} outcome
  * @param {boolean} withSecrets
  */
 async function loaded(tabId, outcome, withSecrets) {
   if (outcome.url !== 'about:blank') pageScript.markAhead(tabId);
   const tab = await chrome.tabs.get(tabId);
-  /** @type {{ tabId: number, url: string, title: string, status?: number, downloads?: { id: number, name: string }[], secrets?: string[] }} */
+  /** @type {{ tabId: number, url: string, title: string, status?: number, loading?: true, downloads?: { id: number, name: string }[], secrets?: string[] }} */
   const data = {
     tabId,
     url: tab.url || outcome.url,
     title: tab.title ?? '',
   };
   if (outcome.status !== undefined) data.status = outcome.status;
+  if (outcome.loading) data.loading = true;
   if (outcome.downloads) data.downloads = outcome.downloads;
   if (withSecrets) Object.assign(data, await siteSecrets(tabId, data.url));
   return data;
