@@ -146,10 +146,24 @@ func TestNavigateAnswersAPageAnImageHoldsBack(t *testing.T) {
 	p.Loading = false
 	okJSON(t, cs, "navigate", map[string]any{"url": "reload"}, &p)
 	assert.True(t, p.Loading, "the same page, reloaded while its image loads")
+	// A click that leaves the page while it loads, for one that loads as
+	// slowly, answers once the words are there too.
+	start = time.Now()
+	a := actedOf(t, call(t, cs, "interact", map[string]any{"query": "Read it again", "action": "click"}))
+	assert.Less(t, time.Since(start), 12*time.Second, "not the 15 s an action waits for a navigation")
+	assert.True(t, a.Navigated)
+	assert.Equal(t, site.URL+"/slow-image.html?again", a.URL)
 	p.Loading = false
 	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/second.html"}, &p)
 	assert.Equal(t, "Second Page", p.Title)
 	assert.False(t, p.Loading)
+
+	// A click from a page that has loaded, to the slow one.
+	start = time.Now()
+	a = actedOf(t, call(t, cs, "interact", map[string]any{"query": "A slow page", "action": "click"}))
+	assert.Less(t, time.Since(start), 12*time.Second, "not the 15 s an action waits for a navigation")
+	assert.True(t, a.Navigated)
+	assert.Equal(t, "Slow Image", a.Title)
 }
 
 func TestTabsCreateAndClose(t *testing.T) {

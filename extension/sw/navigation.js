@@ -10,6 +10,14 @@ import { NavigationWatch } from '../lib/navigation.js';
 /** @typedef {import('../lib/navigation.js').NavigationEvent} NavigationEvent */
 /** @typedef {import('../lib/navigation.js').NavigationOutcome} NavigationOutcome */
 
+/**
+ * How long a document that is ready is given for its load event: a page
+ * whose text is there but whose slow image, ad or script holds the event
+ * back is answered, still loading, after this (as Playwright MCP does), by
+ * navigate and by an action that navigated.
+ */
+export const LOAD_GRACE_MS = 5000;
+
 /** Watches by tab id. @type {Map<number, Set<NavigationWatch>>} */
 const watches = new Map();
 
@@ -21,10 +29,14 @@ const watches = new Map();
 const inProgress = new Map();
 /**
  * Each tab's last main-frame navigation: when it started, whether it
- * committed a document, and its error if it failed.
- * @type {Map<number, { at: number, committed: boolean, error?: string }>}
+ * committed a document, its error if it failed, and the documentId of the
+ * document it leaves (whose load, if still going, Chrome calls off after
+ * this one has begun).
+ * @type {Map<number, { at: number, committed: boolean, error?: string, leaves?: string }>}
  */
 const last = new Map();
+/** The documentId of each tab's main-frame document, as it committed. @type {Map<number, string>} */
+const shown = new Map();
 
 /**
  * @param {number} tabId
@@ -43,7 +55,7 @@ function deliver(tabId, event) {
  */
 function track(tabId, event) {
   if (event.kind === 'start') {
-    last.set(tabId, { at: Date.now(), committed: false });
+    last.set(tabId, { at: Date.now(), committed: false, leaves: shown.get(tabId) });
     inProgress.get(tabId)?.end();
     /** @type {() => void} */
     let end = () => {};
@@ -56,13 +68,21 @@ function track(tabId, event) {
       end();
     };
     inProgress.set(tabId, entry);
+  } else if (event.kind === 'ready') {
+    // Its words are there: a load event a slow image holds back is given
+    // LOAD_GRACE_MS, as navigate gives it.
+    const going = inProgress.get(tabId);
+    if (going) setTimeout(going.end, LOAD_GRACE_MS);
   } else if (event.kind === 'complete' || event.kind === 'error') {
     const nav = last.get(tabId);
+    // The page being left, called off: not the end of this navigation.
+    if (event.kind === 'error' && event.documentId && event.documentId === nav?.leaves) return;
     if (nav && event.kind === 'error') nav.error = event.error;
     inProgress.get(tabId)?.end();
   } else if (event.kind === 'removed') {
     inProgress.get(tabId)?.end();
     last.delete(tabId);
+    shown.delete(tabId);
   }
 }
 
@@ -107,6 +127,7 @@ chrome.webNavigation.onBeforeNavigate.addListener((d) => {
 const commitSubscribers = new Set();
 chrome.webNavigation.onCommitted.addListener((d) => {
   if (d.frameId !== 0) return;
+  shown.set(d.tabId, d.documentId);
   const nav = last.get(d.tabId);
   if (nav) nav.committed = true;
   for (const fn of commitSubscribers) fn(d.tabId);
@@ -168,13 +189,6 @@ function addWatch(tabId, watch) {
     if (set.size === 0 && watches.get(tabId) === set) watches.delete(tabId);
   };
 }
-
-/**
- * How long a document that is ready is given for its load event: a page
- * whose text is there but whose slow image, ad or script holds the event
- * back is answered, still loading, after this (as Playwright MCP does).
- */
-export const LOAD_GRACE_MS = 5000;
 
 /**
  * Starts a navigation of tabId with begin and waits for its main frame to
