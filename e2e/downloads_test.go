@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +178,32 @@ func TestDownloads(t *testing.T) {
 	assert.Len(t, got.Downloads, 4, "the person's download is not the agent's")
 
 	fails(t, cs, "downloads", map[string]any{"tabId": -1}, "bad_request")
+}
+
+// TestAPDFSaysHowToReadIt opens a PDF, which Chrome shows in a viewer of
+// its own that no read reaches: read_page says so in both modes, and the
+// way it gives to read the text saves the file whole, where downloads
+// names it.
+func TestAPDFSaysHowToReadIt(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/report.pdf")
+
+	var tree string
+	for _, mode := range []string{"tree", "text"} {
+		tree = ok(t, cs, "read_page", map[string]any{"tabId": tab, "mode": mode})
+		assert.Contains(t, tree, "a PDF in Chrome's viewer: no read reaches its text", mode)
+	}
+	save := regexp.MustCompile(`javascript_tool "([^"]+)"`).FindStringSubmatch(tree)
+	require.NotNil(t, save, tree)
+	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": save[1]})
+	got, r := downloadsOf(t, cs, map[string]any{"tabId": tab, "waitMs": 10000})
+	require.Len(t, got.Downloads, 1, textOf(r))
+	assert.Equal(t, "complete", got.Downloads[0].State)
+	want, err := fs.ReadFile(sitePages, "testdata/site/report.pdf")
+	require.NoError(t, err)
+	onDisk, err := os.ReadFile(got.Downloads[0].Path)
+	require.NoError(t, err)
+	assert.Equal(t, want, onDisk)
 }

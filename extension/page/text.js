@@ -17,7 +17,7 @@
     const root = document.querySelector('main, [role="main"], article') ?? document.body;
     const md = new Markdown(location.href);
     if (root) md.block(root);
-    return { url: location.href, title: document.title, markdown: md.done() };
+    return { url: location.href, title: document.title, markdown: md.done(), ...(document.contentType === 'application/pdf' ? { pdf: true } : {}) };
   }
 
   class Markdown {

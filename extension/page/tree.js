@@ -592,6 +592,8 @@
       url: location.href,
       title: document.title,
       tree: kids,
+      // Chrome's PDF viewer, whose text no script of the page reaches.
+      ...(document.contentType === 'application/pdf' ? { pdf: true } : {}),
       ...handed(),
       nodes: st.count,
       truncated: st.truncated,

@@ -75,6 +75,9 @@ type Tree struct {
 	Tree      []pagetree.Node `json:"tree"`
 	Nodes     int             `json:"nodes"`
 	Truncated bool            `json:"truncated"`
+	// PDF: the tab shows a PDF in Chrome's own viewer, whose text no read
+	// of the page reaches.
+	PDF bool `json:"pdf,omitempty"`
 	carried
 }
 
@@ -88,6 +91,7 @@ type Text struct {
 	URL      string `json:"url"`
 	Title    string `json:"title"`
 	Markdown string `json:"markdown"`
+	PDF      bool   `json:"pdf,omitempty"` // as Tree's
 }
 
 // PageText reads tab's main content as Markdown.

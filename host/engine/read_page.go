@@ -130,6 +130,9 @@ func (c *call) readTree(ctx context.Context, tab int, r treeRead) (*pagetree.Sna
 		nodes = []pagetree.Node{*n}
 	}
 	lines := pagetree.Format(nodes, f)
+	if pt.PDF && r.ref == "" {
+		lines = append([]string{pdfShown}, lines...)
+	}
 	if pt.Truncated {
 		lines = append(lines, "[the page has more elements than one read takes; read a part with ref]")
 	}
@@ -147,11 +150,21 @@ func (c *call) readText(ctx context.Context, tab int) (*pagetree.Snapshot, error
 	}
 	c.touch(tab, out.URL)
 	lines := strings.Split(out.Markdown, "\n")
-	if out.Markdown == "" {
+	switch {
+	case out.PDF:
+		lines = []string{pdfShown}
+	case out.Markdown == "":
 		lines = []string{"(no text)"}
 	}
 	return c.engine.snaps.AddText(tab, pageHeader(out.Title, out.URL, tab), lines), nil
 }
+
+// pdfShown is what a read says of a PDF: Chrome's viewer draws it in a
+// frame of its own, which no read reaches, and the way to its text is the
+// file, which an agent's own tools read.
+const pdfShown = "(a PDF in Chrome's viewer: no read reaches its text. page_screenshot shows its pages; " +
+	`to read it, save it with javascript_tool "Object.assign(document.createElement('a'), {href: location.href, download: ''}).click()" ` +
+	"and open the file downloads names)"
 
 func pageHeader(title, url string, tab int) string {
 	return fmt.Sprintf("page %s %s tab=%d", strconv.Quote(title), url, tab)
