@@ -100,6 +100,11 @@ func TestReadPage(t *testing.T) {
 		assert.Regexp(t, `textbox "Shadow input" e\d+`, tree)
 		assert.Regexp(t, `button "Hidden in closed shadow" e\d+`, tree, "a closed shadow root hides from scripts, not from the person")
 		assert.Regexp(t, `"Closed tile" e\d+ clickable`, tree, "its listeners are found too")
+		// A button whose words a slot places in it is named by them.
+		m := regexp.MustCompile(`button "Publish now" (e\d+)`).FindStringSubmatch(tree)
+		require.NotNil(t, m, "a slotted name:\n%s", tree)
+		interact(t, cs, map[string]any{"ref": m[1], "action": "click", "tabId": tab})
+		assert.Equal(t, `"published"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('status').textContent"}))
 	})
 
 	t.Run("long pages page with a cursor", func(t *testing.T) {
