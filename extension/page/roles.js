@@ -688,15 +688,13 @@
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden, opacity 0 anywhere above.
     if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return true;
-    const style = getComputedStyle(el);
-    if (style.display === 'contents') {
-      // No box of its own, so never "visible" to checkVisibility (a slot, a
-      // wrapper a layout dissolves): it shows as what holds it does, and
-      // what it holds is looked at in turn.
-      const up = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? el.parentNode : null)?.host;
-      return !up || visible(up);
-    }
-    return el.checkVisibility({ visibilityProperty: true }) && style.pointerEvents !== 'none';
+    if (el.checkVisibility({ visibilityProperty: true })) return getComputedStyle(el).pointerEvents !== 'none';
+    if (getComputedStyle(el).display !== 'contents') return false;
+    // No box of its own, so never "visible" to checkVisibility (a slot, a
+    // wrapper a layout dissolves): it shows as what holds it does, and what
+    // it holds is looked at in turn.
+    const up = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? el.parentNode : null)?.host;
+    return !up || visible(up);
   }
 
   /**
