@@ -1341,6 +1341,15 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		assert.Equal(t, `"closed clicked"`, status(t, cs, tab))
 	})
 
+	t.Run("a popover says whether it is shown, and its items are clicked", func(t *testing.T) {
+		tab := openTab(t, cs, a.URL+"/menu.html")
+		assert.Regexp(t, `button "Share" e\d+ collapsed`, ok(t, cs, "read_page", map[string]any{"tabId": tab}))
+		interact(t, cs, map[string]any{"query": "Share", "action": "click", "tabId": tab})
+		assert.Regexp(t, `button "Share" e\d+ expanded`, ok(t, cs, "read_page", map[string]any{"tabId": tab}))
+		interact(t, cs, map[string]any{"query": "Copy link", "action": "click", "tabId": tab})
+		assert.Equal(t, `"copied"`, status(t, cs, tab))
+	})
+
 	t.Run("a hover menu opens on a real hover", func(t *testing.T) {
 		tab := openTab(t, cs, a.URL+"/menu.html")
 		// Not shown yet: the error says where it is and what to hover.

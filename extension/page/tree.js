@@ -464,6 +464,9 @@
     else if (el.tagName === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS') {
       // The summary is what a person clicks to open or close its details.
       node.expanded = /** @type {HTMLDetailsElement} */ (el.parentElement).open;
+    } else if (/** @type {HTMLButtonElement} */ (el).popoverTargetElement) {
+      // A button that shows a popover (popovertarget), as Chrome says it.
+      node.expanded = /** @type {Element} */ (/** @type {HTMLButtonElement} */ (el).popoverTargetElement).matches(':popover-open');
     }
     if (isOption(el) ? el.selected : aria('selected') === 'true') node.selected = true;
     // The column a table is sorted by: a person sees its arrow.
