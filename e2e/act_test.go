@@ -459,8 +459,11 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	interact(t, cs, map[string]any{"ref": refOf(t, tree, `link "Kitchen"`), "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"query": "Bathroom", "action": "click", "tabId": tab})
 	assert.Equal(t, `"#bath-plan"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "location.hash"}))
+	// A chart's bars: shapes a script listens on, named by their <title>.
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `"Q1: 80"`), "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"query": "Q2: 60", "action": "click", "tabId": tab})
 	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "vault": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0,
-		"ship": 0.0, "archive": 0.0, "kitchen": 1.0, "bath": 1.0}, runs())
+		"ship": 0.0, "archive": 0.0, "kitchen": 1.0, "bath": 1.0, "q1": 1.0, "q2": 1.0}, runs())
 
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")

@@ -134,7 +134,9 @@
       }
       if (!visible(el) && !shownLabel(el)) continue;
       const role = roleOf(el);
-      const labelled = el.hasAttribute('placeholder') || el.hasAttribute('title');
+      // A placeholder or title names an element; so does an SVG shape's <title>.
+      const labelled = el.hasAttribute('placeholder') || el.hasAttribute('title') ||
+        (el.namespaceURI === 'http://www.w3.org/2000/svg' && el.querySelector(':scope > title') !== null);
       const name = role || labelled ? nameOf(el, role).toLowerCase() : '';
       if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
       if (!name && !INTERACTIVE.has(role) && !labelled) {

@@ -369,6 +369,11 @@
       const title = el.getAttribute('title');
       if (title?.trim()) return clip(title);
     }
+    if (el.namespaceURI === SVG_NS) {
+      // A shape's <title> names it (a chart's bar: "Q1: 80"), as alt does an image.
+      const title = el.querySelector(':scope > title')?.textContent;
+      if (title?.trim()) return clip(title);
+    }
     if (NAME_FROM_CONTENT.has(role)) {
       // A heading's name leaves out the links inside it (they are listed
       // as its children); a link or button takes all its content.

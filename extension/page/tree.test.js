@@ -137,6 +137,16 @@ test('an element a script listens on for clicks gets a ref, though no role says 
   assert.ok(nodes.every((n) => typeof n.ref === 'number'));
 });
 
+test('a shape a script listens on is named by its <title>, as a chart\'s bar', () => {
+  const page = new TestPage(`<svg>
+    <rect id=q1 x=0 y=0 width=10 height=40><title>Q1: 80</title></rect>
+    <rect id=q2 x=20 y=0 width=10 height=30></rect>
+  </svg>`);
+  page.ns.tree.markClickable(['#q1', '#q2'].map((s) => page.$(s)));
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.clickable);
+  assert.deepEqual(nodes.map((n) => n.name ?? ''), ['Q1: 80', '']);
+});
+
 test('the marks stand until the document changes, for two seconds at most', async () => {
   let now = 1000;
   const page = new TestPage('<div id=a>A</div>', { before: (w) => { w.performance.now = () => now; } });
