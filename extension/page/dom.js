@@ -10,7 +10,7 @@
   const { PageError } = oc;
   const { element, refFor, advance, handed } = oc.refs;
   const {
-    isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE,
+    isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE, CHECKABLE,
     roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
   } = oc.roles;
 
@@ -70,8 +70,6 @@
   function scrollToMiddle(el) {
     (el.tagName === 'AREA' ? mapImage(el) ?? el : el).scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
   }
-
-  const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 
   /**
    * Whether el is checked, as check and uncheck compare it before they

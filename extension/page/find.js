@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf, SVG_NS,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -136,7 +136,7 @@
       const role = roleOf(el);
       // A placeholder or title names an element; so does an SVG shape's <title>.
       const labelled = el.hasAttribute('placeholder') || el.hasAttribute('title') ||
-        (el.namespaceURI === 'http://www.w3.org/2000/svg' && el.querySelector(':scope > title') !== null);
+        (el.namespaceURI === SVG_NS && el.querySelector(':scope > title') !== null);
       const name = role || labelled ? nameOf(el, role).toLowerCase() : '';
       if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
       if (!name && !INTERACTIVE.has(role) && !labelled) {

@@ -6,7 +6,7 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.text) return; // injected again: the first copy stays
   const {
-    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawnOutOf, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround, hrefOf,
+    isElement, SKIP, BLOCK, inBanner, childrenOf, visible, clipsAll, drawnOutOf, drawsNoContent, seenThoughAriaHidden, numbersOf, markerOf, drawnIn, drawnAround, hrefOf, XLINK,
   } = oc.roles;
   const CONTROL_BOXES = new Set(['BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
 
@@ -205,7 +205,7 @@
       switch (c.tagName) {
         case 'A':
         case 'a': { // an SVG link
-          const href = c.getAttribute('href') ?? c.getAttributeNS('http://www.w3.org/1999/xlink', 'href');
+          const href = c.getAttribute('href') ?? c.getAttributeNS(XLINK, 'href');
           // A javascript: link goes nowhere a reader can follow.
           return href && inner && !/^\s*javascript:/i.test(href)
             ? around(`[${inner}](${relative(this.base, hrefOf(c) ?? href)})`) : spaced;

@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    CHECKABLE, hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -453,7 +453,7 @@
     }
     if (isInput(el) && (el.type === 'checkbox' || el.type === 'radio')) {
       node.checked = el.indeterminate ? 'mixed' : String(el.checked);
-    } else if (aria('checked') !== null && ['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio'].includes(role)) {
+    } else if (aria('checked') !== null && CHECKABLE.has(role)) {
       node.checked = /** @type {string} */ (aria('checked'));
     }
     if (aria('pressed') !== null && role === 'button') node.checked = `pressed=${aria('pressed')}`;

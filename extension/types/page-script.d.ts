@@ -108,6 +108,10 @@ interface PageRoles {
   keepShadows(): void;
   /** Where a link (an HTML or an SVG one) goes, whole; undefined without an href. */
   hrefOf(el: Element): string | undefined;
+  /** Roles that are checked or not (a checkbox, radio, switch, or such a menu item). */
+  CHECKABLE: Set<string>;
+  SVG_NS: string;
+  XLINK: string;
   /** The handoff banner's tag name: OpenChrome's element, not the page's. */
   BANNER: string;
   SKIP: ReadonlySet<string>;

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -244,7 +245,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 				return browser.Acted{}, alike(tab, f.Label, found.Alike)
 			}
 			ref = fmt.Sprintf("e%d", found.Ref)
-			r.Ref = ref
+			r.Ref = ref // the group's answer returns before the field's is set below
 			switch {
 			case found.Boxes != nil:
 				return c.fillGroup(ctx, tab, f, found, last)
@@ -303,13 +304,13 @@ func (c *call) fillGroup(ctx context.Context, tab int, f formField, found browse
 	names := make([]string, len(found.Boxes))
 	for i, b := range found.Boxes {
 		names[i] = b.Name
-		if b.Role == "radio" {
-			if len(f.Value.options) > 1 {
-				return browser.Acted{}, protocol.Errorf(protocol.CodeBadRequest, "%q is a radio group: one of its options is picked, not %d",
-					f.Label, len(f.Value.options)).WithHint("give value as one option's name, e.g. " + strconv.Quote(names[0]))
-			}
-			return c.elementAct(ctx, browser.Act{TabID: tab, Ref: fmt.Sprintf("e%d", found.Ref), Action: "check"}, last)
+	}
+	if slices.ContainsFunc(found.Boxes, func(b browser.Choice) bool { return b.Role == "radio" }) {
+		if len(f.Value.options) > 1 {
+			return browser.Acted{}, protocol.Errorf(protocol.CodeBadRequest, "%q is a radio group: one of its options is picked, not %d",
+				f.Label, len(f.Value.options)).WithHint("give value as one option's name, e.g. " + strconv.Quote(names[0]))
 		}
+		return c.elementAct(ctx, browser.Act{TabID: tab, Ref: fmt.Sprintf("e%d", found.Ref), Action: "check"}, last)
 	}
 	if len(found.Missing) > 0 {
 		return browser.Acted{}, protocol.Errorf(protocol.CodeNotFound, "%q has no box named %s: nothing was changed",
