@@ -1495,6 +1495,8 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	a = interact(t, cs, map[string]any{"tabId": tab, "query": "Country", "action": "fill", "text": "Fi"})
 	require.Len(t, a.Offers, 1, "%+v", a)
 	assert.Equal(t, `option "Finland"`, a.Offers[0].Name)
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "dom", a.Change.Type, "the list drew itself 300 ms after the text: %+v", a.Change)
 	interact(t, cs, map[string]any{"tabId": tab, "ref": a.Offers[0].Ref, "action": "click"})
 	assert.Equal(t, `"Finland|3"`, value())
 
@@ -1772,6 +1774,30 @@ func TestAKeyPressSaysWhatItDid(t *testing.T) {
 			assert.Equal(t, `"Secure Area"`, ok(t, cs, "javascript_tool", map[string]any{"code": "document.title", "tabId": tab}))
 		})
 	}
+}
+
+// TestTypedTextFollowsWhatAFieldHolds types into fields whose text comes
+// from the page's HTML, where a script's focus leaves the caret before it:
+// the text goes after it, as after a person's click beside the words; in a
+// field the caret was put in first, it goes there.
+func TestTypedTextFollowsWhatAFieldHolds(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/keys.html")
+	for _, f := range []struct{ label, text, want, js string }{
+		{"Subject", " (2)", "Re: Plans (2)", `document.querySelector("#subject").value`},
+		{"Reply to", ".org", "ann@example.test.org", `document.querySelector("#reply-to").value`},
+		{"Draft", " see you", "Dear Ann, see you", `document.querySelector("#draft").value`},
+		{"Signature", "!", "Best, Bo!", `document.querySelector("#signature").textContent`},
+	} {
+		interact(t, cs, map[string]any{"query": f.label, "action": "type", "text": f.text, "tabId": tab})
+		assert.Equal(t, strconv.Quote(f.want), ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": f.js}), f.label)
+	}
+	interact(t, cs, map[string]any{"query": "Draft", "action": "press", "key": "Home", "tabId": tab})
+	interact(t, cs, map[string]any{"query": "Draft", "action": "type", "text": "> ", "tabId": tab})
+	assert.Equal(t, `"> Dear Ann, see you"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#draft").value`}),
+		"the caret the agent put in the field stays where it is")
 }
 
 // TestAKeyThatChangesAFieldSaysWhatItHolds: Enter in a tag box adds the

@@ -247,6 +247,29 @@
   }
 
   /**
+   * caretToEnd puts the caret after el's text, reporting false where the
+   * control has no caret to place from a script (an email or number input).
+   * @param {Element} el
+   */
+  function caretToEnd(el) {
+    if (isInput(el) || isTextArea(el)) {
+      try {
+        el.setSelectionRange(el.value.length, el.value.length);
+        return true;
+      } catch {
+        return false;
+      }
+    }
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    range.collapse(false);
+    const sel = el.ownerDocument.getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    return true;
+  }
+
+  /**
    * dom: what the service worker does through the DOM instead of input
    * events: scrolling, focusing, the DOM-level click of the ladder, and
    * setting values that input events cannot reach (select, date, range).
@@ -262,6 +285,16 @@
       case 'focus':
         html.focus({ preventScroll: false });
         return { focused: deepActive() === el };
+      case 'caretAtEnd': {
+        // Where text is typed: a control the caret is already in keeps its
+        // place; one focused now gets it after its text, as a person's
+        // click beside the words does (a value written in the page's HTML
+        // would otherwise have the caret before it).
+        const was = deepActive() === el;
+        html.focus({ preventScroll: false });
+        const focused = deepActive() === el;
+        return { focused, atEnd: was || !focused || caretToEnd(el) };
+      }
       case 'click':
         html.click();
         return {};

@@ -208,6 +208,23 @@ test('dom ops: scrollIntoView, focus, click', () => {
   assert.equal(page.call('dom', { ref, op: 'explode' }).error.code, 'bad_request');
 });
 
+test('typed text goes after what a control holds, unless the caret is in it already', () => {
+  const page = new TestPage('<textarea id=t>draft</textarea><input id=i value=abcd><input id=e type=email value=a@b.c><div id=c contenteditable>one <b>two</b></div>');
+  const { refFor } = page.ns.refs;
+  const caret = (/** @type {string} */ id) => page.ok('dom', { ref: refFor(page.$(id)), op: 'caretAtEnd' });
+  const t = /** @type {HTMLTextAreaElement} */ (page.$('#t'));
+  assert.equal(t.selectionStart, 0, 'a value from the HTML has the caret before it');
+  assert.deepEqual(caret('#t'), { focused: true, atEnd: true });
+  assert.deepEqual([t.selectionStart, t.selectionEnd], [5, 5]);
+  t.setSelectionRange(2, 2);
+  assert.deepEqual(caret('#t'), { focused: true, atEnd: true });
+  assert.deepEqual([t.selectionStart, t.selectionEnd], [2, 2], 'the caret the agent placed stays');
+  assert.deepEqual(caret('#e'), { focused: true, atEnd: false }, 'no script places an email box\'s caret');
+  assert.deepEqual(caret('#c'), { focused: true, atEnd: true });
+  const range = page.window.document.getSelection()?.getRangeAt(0);
+  assert.deepEqual([range?.collapsed, range?.endContainer, range?.endOffset], [true, page.$('#c'), 2]);
+});
+
 test('setValue sets a value as a framework sees it: input and change events', () => {
   const page = new TestPage('<input id=d type=date><input id=p type=password><div id=plain>x</div>');
   const { refFor } = page.ns.refs;

@@ -137,7 +137,8 @@
       // A placeholder or title names an element; so does an SVG shape's <title>.
       const labelled = el.hasAttribute('placeholder') || el.hasAttribute('title') ||
         (el.namespaceURI === SVG_NS && el.querySelector(':scope > title') !== null);
-      const name = role || labelled ? nameOf(el, role).toLowerCase() : '';
+      const said = role || labelled ? nameOf(el, role) : ''; // as the page writes it, for the reason
+      const name = said.toLowerCase();
       if (roleOnly && role === roleOnly) add(el, 30, `role ${role}`);
       if (!name && !INTERACTIVE.has(role) && !labelled) {
         // Text containers match on their own text only: a paragraph, and an
@@ -153,7 +154,7 @@
         // A match of a role says more than one of a name alone; a name that
         // holds every word of the query, the role word too, says as much.
         const bonus = (INTERACTIVE.has(role) ? 5 : 0) + (wantRole || readings.length > 1 ? 10 : 0);
-        if (name && name === wantName) add(el, 90 + bonus, wantRole ? `${role} named "${name}"` : `name is "${name}"`);
+        if (name && name === wantName) add(el, 90 + bonus, wantRole ? `${role} named "${said}"` : `name is "${said}"`);
         else if (name && name.includes(wantName)) add(el, 60 + bonus, `name contains "${wantName}"`);
         else {
           for (const [attr, label] of [['placeholder', 'placeholder'], ['title', 'title'], ['aria-label', 'label'], ['name', 'name attribute'], ['id', 'id']]) {

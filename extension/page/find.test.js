@@ -10,7 +10,7 @@ test('find ranks an exact name first, wherever it is on the page', () => {
   const page = new TestPage('<button>Save draft</button><p>Please save often</p><button>Save</button>');
   const out = page.ok('find', { query: 'Save', limit: 10, refBase: 1 });
   assert.deepEqual(out.candidates.map((/** @type {any} */ c) => [c.role, c.name, c.why]), [
-    ['button', 'Save', 'name is "save"'],
+    ['button', 'Save', 'name is "Save"'],
     ['button', 'Save draft', 'name contains "save"'],
     ['p', '', 'text contains "save"'],
   ]);
@@ -89,11 +89,11 @@ test('find takes one of several alike by its place in the page: "the second Add 
     const out = page.ok('find', { query, limit: 10, refBase: 1 });
     return out.candidates.map((/** @type {any} */ c) => `${c.name} near ${c.near}: ${c.why}`);
   };
-  assert.deepEqual(only('the second Add to cart button'), ['Add to cart near Blue shirt: second of 3 alike: button named "add to cart"']);
-  assert.deepEqual(only('last Add to cart'), ['Add to cart near Green shirt: last of 3 alike: name is "add to cart"']);
-  assert.deepEqual(only('1st add to cart button'), ['Add to cart near Red shirt: first of 3 alike: button named "add to cart"'.replace('first', '1st')]);
+  assert.deepEqual(only('the second Add to cart button'), ['Add to cart near Blue shirt: second of 3 alike: button named "Add to cart"']);
+  assert.deepEqual(only('last Add to cart'), ['Add to cart near Green shirt: last of 3 alike: name is "Add to cart"']);
+  assert.deepEqual(only('1st add to cart button'), ['Add to cart near Red shirt: first of 3 alike: button named "Add to cart"'.replace('first', '1st')]);
   assert.equal(only('fourth Add to cart button').length, 0, 'there are three');
-  assert.deepEqual(only('First name'), ['First name near undefined: name is "first name"'], 'a name that begins with an ordinal is a name');
+  assert.deepEqual(only('First name'), ['First name near undefined: name is "First name"'], 'a name that begins with an ordinal is a name');
   const words = new TestPage('<p>Last updated today</p><p>Updated daily</p>');
   assert.deepEqual(words.ok('find', { query: 'Last updated', limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => c.why),
     ['text contains "last updated"'], 'words of the page that begin with an ordinal are words');

@@ -706,14 +706,17 @@ export class Target {
     await this.watch();
     // One write, never two: the keyboard when the caret is in the control;
     // the DOM (as a framework sees it) only when no key could reach it.
-    const { focused } = direct ? { focused: false } :
-      await this.call('dom', { op: action === 'fill' ? 'selectText' : 'focus' });
+    const { focused, atEnd = true } = direct ? { focused: false } :
+      await this.call('dom', { op: action === 'fill' ? 'selectText' : 'caretAtEnd' });
     const start = Date.now();
     const strategy = focused ? 'keyboard' : 'dom';
     if (!focused && action === 'type') {
       throw new ActionError('bad_request', `${this.label} does not take the caret: nothing was typed`,
         'use fill, which sets the value, or click it first');
     }
+    // Typed text follows what the control holds; End takes the caret there
+    // in a one-line box that no script can place it in.
+    if (action === 'type' && !atEnd) await input.press(this.t.tabId, 'End', this.signal);
     // A dialog the page opens on a key ends the typing there: the page waits
     // for it, and the rest of the text is not the page's any more.
     const next = dialogs.next(this.t.tabId);

@@ -41,6 +41,7 @@ type effects struct {
 	wrote     bool   // a control took the text or option the input gave it
 	answered  string // the dialog the input answered
 	focused   string // where a key moved the focus: `textbox "Bio" e9`
+	offers    int    // the options a combobox's list showed for the text, after a pause
 	// A closed select that was clicked: its ref, value and options.
 	selectRef, value string
 	options          []string
@@ -59,6 +60,7 @@ func actedEffects(a browser.Acted) effects {
 	case "fill", "type", "clear", "select":
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
 	}
+	e.offers = len(a.Offers) + a.MoreOffers
 	if a.Focused != nil {
 		e.focused = a.Focused.Name + " " + a.Focused.Ref
 	}
@@ -132,6 +134,9 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		}
 		return change{"none", "input delivered; a select's list is the browser's own: pick with interact select, from " + strings.Join(e.options, ", ")},
 			[]nextAction{onTab("interact", map[string]any{"action": "select", "ref": e.selectRef, "values": []string{pick}})}
+	case e.offers > 0 && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
+		// The page's account was taken before a debounced list drew.
+		return change{"dom", fmt.Sprintf("input delivered; its list shows %d option(s): offers", e.offers)}, nil
 	case e.changes == "" && e.running > 0:
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
 	case e.changes == "" && e.answered != "":

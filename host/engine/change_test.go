@@ -39,6 +39,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 			"input delivered; the value is set, nothing else changed", ""},
 		{"a control took the text, a request is still running", effects{changes: "no visible change yet: 1 request it started still running", wrote: true}, "none",
 			"input delivered; the value is set, nothing else changed yet: 1 request it started still running", ""},
+		{"a list drawn after a pause", effects{changes: "no visible change", wrote: true, offers: 2}, "dom",
+			"input delivered; its list shows 2 option(s): offers", ""},
 		{"raw input, a request still running", effects{running: 2}, "none", "input delivered; 2 request(s) it started still running", ""},
 		{"a key moved the focus", effects{focused: `textbox "Bio" e9`}, "none", `input delivered; the focus moved to textbox "Bio" e9`, ""},
 		{"a key moved the focus, nothing else showed", effects{changes: "no visible change", focused: `menuitem "Open" e4`}, "none",
