@@ -169,3 +169,36 @@ func TestAHiddenMatchSaysWhereToLook(t *testing.T) {
 	assert.Equal(t, `button "Close" is there but hidden, in dialog "Settings", which is not open`, hiddenWhere(closed))
 	assert.Equal(t, `open dialog "Settings" first (the page's control that opens it), then act again`, hiddenHint(closed))
 }
+
+func TestFormInputSaysATextItsFieldsWriteOnce(t *testing.T) {
+	yes := true
+	filled := func(changes string) browser.Acted {
+		raw, _ := json.Marshal("x")
+		return browser.Acted{Action: "fill", Delivered: &yes, Value: raw, Changes: changes}
+	}
+	tests := []struct {
+		name    string
+		changes []string
+		want    string
+	}{
+		{"a summary the page writes as it fills", []string{`text changed: "a=1"`, `text changed: "a=1 b=2"`, `text changed: "a=1 b=2 c=3…"`, `text changed: "a=1 b=2 c=3…"`},
+			`A, B, C, D: text changed: "a=1 b=2 c=3…"`},
+		{"a text each field writes", []string{`text changed: "Too short"`, `text changed: "Not an email"`},
+			`A: text changed: "Too short"; B: text changed: "Not an email"`},
+		{"the same change, a field that changed nothing between", []string{`1 element added: "Saved"`, `1 element added: "Saved"`, "no visible change", `1 element added: "Saved"`},
+			`A, B, D: 1 element added: "Saved"`},
+		{"a change that is not a text", []string{"2 elements added", "2 elements added, 1 removed"},
+			"A: 2 elements added; B: 2 elements added, 1 removed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f fillChanges
+			for i, c := range tt.changes {
+				f.add(7, string(rune('A'+i)), filled(c))
+			}
+			ch, _ := f.change()
+			assert.Equal(t, "dom", ch.Type)
+			assert.Equal(t, tt.want, ch.Summary)
+		})
+	}
+}

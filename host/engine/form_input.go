@@ -151,8 +151,8 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 // value, for one change of the whole call.
 type fillChanges struct {
 	delivered int
-	typ       string   // the first type other than none
-	said      []string // `Email: it says alert "Enter a valid email"`
+	typ       string // the first type other than none
+	said      []fieldsSaid
 	next      []nextAction
 }
 
@@ -180,7 +180,15 @@ func (f *fillChanges) add(tab int, field string, done browser.Acted) {
 	if f.typ == "" && ch.Type != "none" {
 		f.typ = ch.Type
 	}
-	f.said = append(f.said, field+": "+strings.TrimPrefix(ch.Summary, "input delivered; "))
+	summary := strings.TrimPrefix(ch.Summary, "input delivered; ")
+	if n := len(f.said); n > 0 && grows(f.said[n-1].summary, summary) {
+		// One text the page writes as the form fills (a summary, a live
+		// preview) is said once, as it stands after the last of them.
+		f.said[n-1].fields = append(f.said[n-1].fields, field)
+		f.said[n-1].summary = summary
+	} else {
+		f.said = append(f.said, fieldsSaid{[]string{field}, summary})
+	}
 	if f.next == nil {
 		f.next = next
 	}
@@ -193,7 +201,28 @@ func (f *fillChanges) change() (change, []nextAction) {
 		}
 		return change{"none", "input delivered; the values are set, nothing else changed"}, nil
 	}
-	return change{cmp.Or(f.typ, "none"), strings.Join(f.said, "; ")}, f.next
+	said := make([]string, len(f.said))
+	for i, s := range f.said {
+		said[i] = strings.Join(s.fields, ", ") + ": " + s.summary
+	}
+	return change{cmp.Or(f.typ, "none"), strings.Join(said, "; ")}, f.next
+}
+
+// fieldsSaid is what filling one or more fields in a row changed:
+// `Email: it says alert "Enter a valid email"`.
+type fieldsSaid struct {
+	fields  []string
+	summary string
+}
+
+// grows reports whether summary b says what a says and maybe more: the
+// same change, or a text that a quoted (and maybe cut short) and b goes on.
+func grows(a, b string) bool {
+	if a == b {
+		return true
+	}
+	text, quoted := strings.CutSuffix(a, `"`)
+	return quoted && strings.HasPrefix(b, strings.TrimSuffix(text, "…"))
 }
 
 // interrupts says whether what filling a field did leaves the next fields

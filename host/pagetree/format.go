@@ -156,11 +156,14 @@ func (w *treeWriter) node(n *Node, depth int) {
 // oneBox folds a pane that scrolls into the one element it holds, or into
 // the one element that holds nothing else: on the screen they are one box,
 // so a wheel at either's ref moves the pane, and a line of the pane's own
-// would indent all it holds a step further, a token a line.
+// would indent all it holds a step further, a token a line. A control alone
+// in a pane (a button at the end of a long box) is not the pane: folded,
+// its line would say the button scrolls.
 func oneBox(n Node) (Node, bool) {
 	pane := func(k Node) bool { return k.Role == "generic" && k.Scrollable && k.Name == "" }
+	holds := func(k Node) bool { return k.Role != "" && (len(k.Kids) > 0 || k.Ref == 0) }
 	switch {
-	case pane(n) && len(n.Kids) == 1 && n.Kids[0].Role != "":
+	case pane(n) && len(n.Kids) == 1 && holds(n.Kids[0]):
 		k := n.Kids[0]
 		k.Scrollable = true
 		if k.Ref == 0 {

@@ -93,6 +93,13 @@ combobox "Country" e4 options="A|B|C|D|E|F|G|H" (+242 more)`,
 			want: "main e3 scrollable: Inbox\nnavigation \"Sidebar\" e7 scrollable\n link \"Home\" e9\n link \"Docs\" e10",
 		},
 		{
+			name: "a control alone in a pane is not the pane",
+			nodes: []Node{
+				{Role: "generic", Ref: 3, Scrollable: true, Kids: []Node{{Role: "button", Name: "Deep", Ref: 4}}},
+			},
+			want: `generic e3 scrollable: button "Deep" e4`,
+		},
+		{
 			name: "text and inline links share a line",
 			nodes: []Node{
 				{Text: "See "},
