@@ -324,7 +324,7 @@ func TestUnknownToolAndBadArguments(t *testing.T) {
 
 func TestNavigateRefusesMalformedURLs(t *testing.T) {
 	e, fb := newEngine(t, protocol.Version, tabs(nil, nil))
-	for _, url := range []string{"", "example.com", "/relative", "http://", "javascript:alert(1)", "chrome://settings", "ht tp://x"} {
+	for _, url := range []string{"", "example", "index.html", "/relative", "http://", "javascript:alert(1)", "chrome://settings", "ht tp://x"} {
 		t.Run(url, func(t *testing.T) {
 			err := wantError(t, run(t, e, "navigate", `{"url":`+jsonString(url)+`}`), protocol.CodeBadRequest)
 			assert.Contains(t, err.Hint, "absolute URL")

@@ -11,7 +11,7 @@ import (
 )
 
 type navigateIn struct {
-	URL string `json:"url" jsonschema:"absolute URL, or back, forward, reload"`
+	URL string `json:"url" jsonschema:"URL, or back, forward, reload"`
 	tabArgs
 	TimeoutMs int64 `json:"timeoutMs,omitempty"`
 }
