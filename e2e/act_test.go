@@ -1442,6 +1442,15 @@ func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
 	assert.Equal(t, `"sorted: Newest"`, status(t, cs, tab))
 	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.sortClicks"}))
 
+	// A Listbox as Headless UI draws it: a button its label and its own
+	// words name, shown, and picked from by its label.
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.Contains(t, tree, `button "Assignee Wade Cooper" `+refOf(t, tree, `button "Assignee Wade Cooper"`)+" collapsed")
+	filled := ok(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Assignee", "value": "Devon Webb"}}})
+	assert.Contains(t, filled, `picked option \"Devon Webb\"`)
+	assert.Equal(t, `"assigned: Devon Webb"`, status(t, cs, tab))
+	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.assigns"}))
+
 	// A menu button whose menu shows as the pointer comes over it.
 	menu := interact(t, cs, map[string]any{"query": "button Products", "action": "click", "tabId": tab})
 	require.Len(t, menu.Offers, 3, "%+v", menu)

@@ -613,8 +613,12 @@
     for (const el of allElements(document)) {
       const role = roleOf(el);
       const isGroup = role === 'group' || role === 'radiogroup';
-      if (!CONTROL_ROLES.has(role) && !isGroup && !(isInput(el) && el.type === 'file')) continue;
-      if (roles && !isGroup && !roles.includes(role)) continue;
+      // A button that opens a list to pick from (Headless UI's Listbox) is
+      // a select the page draws.
+      const picks = role === 'button' && el.getAttribute('aria-haspopup') === 'listbox';
+      if (!CONTROL_ROLES.has(role) && !isGroup && !picks && !(isInput(el) && el.type === 'file')) continue;
+      if (roles && picks && !roles.includes('combobox')) continue;
+      if (roles && !isGroup && !picks && !roles.includes(role)) continue;
       if (!visible(el) && !shownLabel(el)) continue;
       const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
         .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());

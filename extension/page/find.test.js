@@ -129,6 +129,16 @@ test('field finds the control a person would call by its label', () => {
   assert.equal(page.call('field', { label: 'Plan checkbox', value: 'pro', refBase: 1 }).error?.code, 'not_found', 'a kind it is not');
 });
 
+test('field takes a button that opens a list to pick from as a select', () => {
+  const page = new TestPage(`
+    <label id=l>Assignee</label><button id=b aria-haspopup=listbox aria-labelledby="l b">Wade Cooper</button>
+    <label id=m>Actions</label><button aria-haspopup=menu aria-labelledby=m>Open</button>`);
+  const assignee = page.ok('field', { label: 'Assignee', refBase: 1 });
+  assert.deepEqual([assignee.role, assignee.name], ['button', 'Assignee Wade Cooper']);
+  assert.equal(page.ok('field', { label: 'Assignee dropdown', refBase: 1 }).name, 'Assignee Wade Cooper');
+  assert.equal(page.call('field', { label: 'Actions', refBase: 1 }).error?.code, 'not_found', 'a menu is actions, not a value');
+});
+
 test('field with values lists every box of a group and which the values name', () => {
   const page = new TestPage(`
     <fieldset><legend>Toppings</legend>

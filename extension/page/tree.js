@@ -40,7 +40,9 @@
     const ids = new Set();
     for (const el of doc.querySelectorAll('[aria-labelledby]')) {
       if (!INTERACTIVE.has(roleOf(el))) continue;
-      for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/)) if (id) ids.add(id);
+      // A button named by a label and its own words (Headless UI's
+      // aria-labelledby="label button") is not its own label.
+      for (const id of (el.getAttribute('aria-labelledby') ?? '').split(/\s+/)) if (id && id !== el.id) ids.add(id);
     }
     return ids;
   }
@@ -57,7 +59,8 @@
     if (tag === 'LEGEND') return el.parentElement?.tagName === 'FIELDSET';
     if (tag === 'CAPTION') return el.parentElement?.tagName === 'TABLE';
     if (tag === 'FIGCAPTION') return el.parentElement?.tagName === 'FIGURE';
-    return st.labels.size > 0 && !!el.id && st.labels.has(el.id) && !el.querySelector('a, button, input, select, textarea');
+    return st.labels.size > 0 && !!el.id && st.labels.has(el.id) && !INTERACTIVE.has(roleOf(el)) &&
+      !el.querySelector('a, button, input, select, textarea');
   }
 
   /** @param {Element} el */

@@ -71,6 +71,19 @@ test('a labelled control says its label once', () => {
   assert.equal(nodes.filter((n) => n.text?.includes('Username')).length, 0, 'the label is not repeated as text');
 });
 
+test('a control named by a label and its own words, or by another control, is shown', () => {
+  const { snap } = snapshot(`<label id=lbl>Assignee</label>
+    <div><button id=btn aria-haspopup=listbox aria-labelledby="lbl btn">Wade Cooper</button></div>
+    <button id=size>Size</button><button aria-labelledby="size more">M</button><span id=more>more</span>`);
+  const nodes = flat(snap.tree);
+  assert.deepEqual(nodes.filter((n) => n.role).map((n) => [n.role, n.name]), [
+    ['button', 'Assignee Wade Cooper'],
+    ['button', 'Size'],
+    ['button', 'Size more'],
+  ]);
+  assert.equal(nodes.filter((n) => n.text?.includes('Assignee') || n.text?.includes('more')).length, 0, 'a label is said once, in the name');
+});
+
 test('a password field\'s value never appears in the tree', () => {
   const { page, snap } = snapshot(`
     <label for=p>Password</label><input id=p type=password>

@@ -683,7 +683,9 @@ export class Target {
     }
     // A select, as a dropdown or as a list shown whole, takes its option.
     if (loc.tag === 'select') return this.select(text);
-    if (pick && action === 'fill' && (loc.role === 'combobox' || loc.role === 'listbox')) return this.pick(loc, [text]);
+    if (pick && action === 'fill' && (loc.role === 'combobox' || loc.role === 'listbox' || (loc.role === 'button' && loc.popup === 'listbox'))) {
+      return this.pick(loc, [text]);
+    }
     if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
     if (loc.readonly) {
