@@ -201,9 +201,9 @@ func TestFind(t *testing.T) {
 		want  string // the first candidate
 		why   string
 	}{
-		{"Email", `textbox "Email"`, `name is "email"`},
-		{"button Save", `button "Save"`, `button named "save"`},
-		{`radio "Pro"`, `radio "Pro"`, `radio named "pro"`},
+		{"Email", `textbox "Email"`, `name is "Email"`},
+		{"button Save", `button "Save"`, `button named "Save"`},
+		{`radio "Pro"`, `radio "Pro"`, `radio named "Pro"`},
 		{"#nickname", `textbox "Nickname"`, "matches selector #nickname"},
 		{"nick", `textbox "Nickname"`, `name contains "nick"`},
 	}

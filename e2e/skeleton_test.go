@@ -322,10 +322,13 @@ func TestErrorsAUserCanActOn(t *testing.T) {
 	var p page
 	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/index.html"}, &p)
 
-	for _, url := range []string{"not a url", "example.com", "javascript:alert(1)", "chrome://settings"} {
+	for _, url := range []string{"not a url", "index.html", "javascript:alert(1)", "chrome://settings"} {
 		err := fails(t, cs, "navigate", map[string]any{"url": url}, protocol.CodeBadRequest)
 		assert.Contains(t, err.Hint, "absolute URL", url)
 	}
+	// A host as a person types it into the address bar.
+	okJSON(t, cs, "navigate", map[string]any{"url": strings.TrimPrefix(site.URL, "http://") + "/second.html"}, &p)
+	assert.Equal(t, site.URL+"/second.html", p.URL)
 	fails(t, cs, "navigate", map[string]any{"url": site.URL, "tabId": 987654}, protocol.CodeTabNotFound)
 
 	err := fails(t, cs, "navigate", map[string]any{"url": site.URL, "tabId": "12"}, protocol.CodeBadRequest)
