@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -183,6 +184,35 @@ func TestScreenshotsOfAnElementAndARectangle(t *testing.T) {
 	assert.Equal(t, [2]int{100, 50}, [2]int{w, h})
 	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "ref": card, "fullPage": true}, protocol.CodeBadRequest)
 	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 0, "height": 5}}, protocol.CodeBadRequest)
+}
+
+// TestALongPagesPictureFitsAnImageAModelReads shoots pages longer than the
+// 8000 px Claude's API takes either way: shrunk to fit and said so, or,
+// when that would leave the text unreadable, refused with what to take.
+func TestALongPagesPictureFitsAnImageAModelReads(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/list.html")
+	height := ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.documentElement.scrollHeight"})
+	long, err := strconv.Atoi(height)
+	require.NoError(t, err, height)
+	require.Greater(t, long, 8000, "the fixture is longer than an image may be")
+
+	r := call(t, cs, "page_screenshot", map[string]any{"tabId": tab, "fullPage": true})
+	require.False(t, r.IsError, textOf(r))
+	img, isImage := r.Content[0].(*mcp.ImageContent)
+	require.True(t, isImage)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	require.NoError(t, err)
+	assert.LessOrEqual(t, cfg.Height, 8000)
+	assert.Greater(t, cfg.Height, 7900, "shrunk no further than it must")
+	assert.Contains(t, textOf(r), "shrunk to 0.")
+
+	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.body.style.height = "40000px"`})
+	err2 := fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "fullPage": true}, protocol.CodeTooLarge)
+	assert.Contains(t, err2.Message, "too small to read")
+	assert.Contains(t, err2.Hint, "ref of a smaller element")
 }
 
 func TestPagePDFIsAFileWithALink(t *testing.T) {

@@ -11,6 +11,9 @@ import (
 type Image struct {
 	Data     []byte `json:"data"`
 	MimeType string `json:"mimeType"`
+	// Scale, when under 1, is how far a screenshot was shrunk to keep
+	// within the 8000 px an image a model reads may have.
+	Scale float64 `json:"scale,omitempty"`
 }
 
 // Rect is a rectangle in CSS pixels of a tab's viewport (or, for a

@@ -72,13 +72,18 @@ func screenshot(ctx context.Context, c *call, tab int, in screenshotIn) (*protoc
 		return nil, fmt.Errorf("engine: screenshot is not an image: %w", err)
 	}
 	text := fmt.Sprintf("tab %d, %dx%d %s, %d bytes", tab, cfg.Width, cfg.Height, in.Format, len(shot.Data))
+	if shot.Scale > 0 && shot.Scale < 1 {
+		// Its pixels are not the page's: coordinates read off it are not computer's.
+		text += fmt.Sprintf(", shrunk to %g of the page's pixels to keep within 8000 px", shot.Scale)
+	}
 	r, err := textResult(text, struct {
-		TabID  int    `json:"tabId"`
-		Width  int    `json:"width"`
-		Height int    `json:"height"`
-		Format string `json:"format"`
-		Bytes  int    `json:"bytes"`
-	}{tab, cfg.Width, cfg.Height, in.Format, len(shot.Data)})
+		TabID  int     `json:"tabId"`
+		Width  int     `json:"width"`
+		Height int     `json:"height"`
+		Format string  `json:"format"`
+		Bytes  int     `json:"bytes"`
+		Scale  float64 `json:"scale,omitempty"`
+	}{tab, cfg.Width, cfg.Height, in.Format, len(shot.Data), shot.Scale})
 	if err != nil {
 		return nil, err
 	}

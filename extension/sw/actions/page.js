@@ -7,6 +7,7 @@
 import { raceSignal } from '../../lib/abort.js';
 import { ActionError } from '../../lib/errors.js';
 import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
+import { MAX_SIDE_PX, MIN_SCALE, devicePixelRatio, shotScale } from '../../lib/shot-scale.js';
 import { tabAction } from '../../lib/router.js';
 import * as pageScript from '../page-script.js';
 import * as cdp from '../cdp.js';
@@ -34,7 +35,8 @@ const HIDDEN_MS = 2000;
  * page.screenshot: the tab's viewport, with fullPage its whole document,
  * with clip a rectangle of the viewport ({x, y, width, height} in CSS
  * pixels), or with ref one element, scrolled into view and clipped to its
- * box; as base64 PNG or JPEG. A tab its window does not show is shown
+ * box; as base64 PNG or JPEG. An image longer than MAX_SIDE_PX either way
+ * is shrunk to fit (scale says how far), and refused below MIN_SCALE. A tab its window does not show is shown
  * first when the window shows another of the agent's tabs, as before input;
  * with background (a recording's frames) what a window shows never changes.
  * A tab left hidden (the person's own tab is shown) is captured if Chrome
@@ -60,22 +62,33 @@ async function screenshot(params, { tabId, signal }) {
   /** @type {Record<string, unknown>} */
   const shotParams = { format };
   if (quality !== undefined) shotParams.quality = quality;
-  if (fullPage) {
+  let scale = 1;
+  if (fullPage || area) {
     const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
-    const size = metrics.cssContentSize ?? metrics.contentSize;
-    shotParams.captureBeyondViewport = true;
-    shotParams.clip = {
-      x: 0,
-      y: 0,
-      width: Math.ceil(size.width),
-      height: Math.ceil(size.height),
-      scale: 1,
-    };
-  } else if (area) {
-    // CDP clips in document coordinates: the viewport's, plus its scroll.
-    const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
-    const vp = metrics.cssVisualViewport ?? metrics.visualViewport ?? { pageX: 0, pageY: 0 };
-    shotParams.clip = { x: area.x + vp.pageX, y: area.y + vp.pageY, width: area.width, height: area.height, scale: 1 };
+    /** @type {{ x: number, y: number, width: number, height: number }} */
+    let clip;
+    if (fullPage) {
+      const size = metrics.cssContentSize ?? metrics.contentSize;
+      shotParams.captureBeyondViewport = true;
+      clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
+    } else {
+      // CDP clips in document coordinates: the viewport's, plus its scroll.
+      const vp = metrics.cssVisualViewport ?? metrics.visualViewport ?? { pageX: 0, pageY: 0 };
+      const a = /** @type {{ x: number, y: number, width: number, height: number }} */ (area);
+      clip = { x: a.x + vp.pageX, y: a.y + vp.pageY, width: a.width, height: a.height };
+    }
+    // A long page's picture is shrunk to an image a model takes, or, when
+    // that would leave it unreadable, refused with the parts to take.
+    const dpr = devicePixelRatio(metrics);
+    scale = shotScale(clip.width * dpr, clip.height * dpr);
+    if (scale < MIN_SCALE) {
+      const what = fullPage ? 'the page' : params.ref !== undefined ? String(params.ref) : 'that rectangle';
+      throw new ActionError('too_large',
+        `${what} is ${Math.round(clip.width)}x${Math.round(clip.height)} px: an image of it would be shrunk to ` +
+        `${Math.round(scale * 100)}% to keep within the ${MAX_SIDE_PX} px an image may have, too small to read`,
+        'take a part of it: the ref of a smaller element, or the viewport after interact scroll (read_page reads it all)');
+    }
+    shotParams.clip = { ...clip, scale };
   }
   const shot = await capture(tabId, shotParams, signal);
   const data = /** @type {string} */ (shot.data);
@@ -86,7 +99,7 @@ async function screenshot(params, { tabId, signal }) {
       'take a jpeg with a lower quality, or without fullPage',
     );
   }
-  return { data, mimeType: `image/${format}` };
+  return { data, mimeType: `image/${format}`, ...(scale < 1 ? { scale } : {}) };
 }
 
 /**
