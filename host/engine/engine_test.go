@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"image"
+	"image/jpeg"
 	"image/png"
 	"os"
 	"slices"
@@ -474,6 +475,59 @@ func TestScreenshotIsAnImage(t *testing.T) {
 	wantError(t, run(t, e, "page_screenshot", `{"quality":50}`), protocol.CodeBadRequest)
 	run(t, e, "page_screenshot", `{"format":"jpeg"}`)
 	assert.JSONEq(t, `{"tabId":1,"format":"jpeg","quality":80}`, string(fb.last().Params))
+}
+
+func TestAScreenshotTooHeavyForAModelIsTakenAgainAsJPEG(t *testing.T) {
+	encode := func(format string, pad int) []byte {
+		var buf bytes.Buffer
+		img := image.NewRGBA(image.Rect(0, 0, 100, 80))
+		if format == "png" {
+			require.NoError(t, png.Encode(&buf, img))
+		} else {
+			require.NoError(t, jpeg.Encode(&buf, img, nil))
+		}
+		return append(buf.Bytes(), make([]byte, pad)...) // a page of photos, as far as size goes
+	}
+	tests := []struct {
+		name      string
+		jpegPad   int
+		wantShots int
+		wantCode  protocol.Code
+	}{
+		{"the JPEG fits", 0, 2, ""},
+		{"nothing fits", maxImageBytes, 2, protocol.CodeTooLarge},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			list := []browser.Tab{{TabID: 1, Active: true}}
+			e, fb := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {
+				var p struct{ Format string }
+				require.NoError(t, json.Unmarshal(cmd.Params, &p))
+				data := encode("png", maxImageBytes)
+				if p.Format == "jpeg" {
+					data = encode("jpeg", tt.jpegPad)
+				}
+				return map[string]any{"data": base64.StdEncoding.EncodeToString(data), "mimeType": "image/" + p.Format}, nil
+			}))
+			r := run(t, e, "page_screenshot", `{"fullPage":true}`)
+			shots := 0
+			for _, a := range fb.actions() {
+				if a == "page.screenshot" {
+					shots++
+				}
+			}
+			assert.Equal(t, tt.wantShots, shots)
+			if tt.wantCode != "" {
+				err := wantError(t, r, tt.wantCode)
+				assert.Contains(t, err.Hint, "ref or clip")
+				return
+			}
+			require.False(t, r.IsError)
+			assert.Equal(t, "image/jpeg", r.Content[0].MimeType)
+			assert.Contains(t, r.Content[1].Text, "100x80 jpeg")
+			assert.JSONEq(t, `{"tabId":1,"format":"jpeg","quality":80,"fullPage":true}`, string(fb.last().Params))
+		})
+	}
 }
 
 func TestHealthFlagsAVersionMismatch(t *testing.T) {

@@ -61,11 +61,29 @@ func screenshotTool() Tool {
 		})
 }
 
+// maxImageBytes is the most an image a model reads may hold: Claude's API
+// refuses one whose base64 is over 5 MiB.
+const maxImageBytes = 5 << 20 / 4 * 3
+
 func screenshot(ctx context.Context, c *call, tab int, in screenshotIn) (*protocol.ToolResult, error) {
-	shot, err := browser.PageScreenshot(tab, browser.Shot{Format: in.Format, Quality: in.Quality, FullPage: in.FullPage,
-		Clip: in.Clip, Ref: in.Ref}).Run(ctx, c)
+	shoot := func() (browser.Image, error) {
+		return browser.PageScreenshot(tab, browser.Shot{Format: in.Format, Quality: in.Quality, FullPage: in.FullPage,
+			Clip: in.Clip, Ref: in.Ref}).Run(ctx, c)
+	}
+	shot, err := shoot()
 	if err != nil {
 		return nil, err
+	}
+	if len(shot.Data) > maxImageBytes && in.Format == "png" {
+		// A photo-laden page's PNG: the same picture as a JPEG is a fraction.
+		in.Format, in.Quality = "jpeg", 80
+		if shot, err = shoot(); err != nil {
+			return nil, err
+		}
+	}
+	if len(shot.Data) > maxImageBytes {
+		return nil, protocol.Errorf(protocol.CodeTooLarge, "the screenshot is %d bytes, over the %d an image a model reads may have",
+			len(shot.Data), maxImageBytes).WithHint("take a part of it (ref or clip), or a jpeg with a lower quality")
 	}
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(shot.Data))
 	if err != nil {
