@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -624,4 +625,18 @@ func TestAClosedCurrentTabFallsBackToAnother(t *testing.T) {
 	assert.Equal(t, "tab.navigate", fb.last().Action)
 	wantError(t, run(t, e, "act", `{"steps":[{"action":"click","ref":"e1"}],"tabId":99}`), protocol.CodeTabNotFound)
 	assert.Equal(t, "tab.get", fb.last().Action, "nothing reached tab 99")
+}
+
+func TestWaitForTimeAloneIsAPause(t *testing.T) {
+	list := []browser.Tab{{TabID: 1, Active: true}}
+	e, fb := newEngine(t, protocol.Version, tabs(list, nil))
+	start := time.Now()
+	r := run(t, e, "wait_for", `{"timeoutMs":30}`)
+	assert.GreaterOrEqual(t, time.Since(start), 30*time.Millisecond)
+	assert.JSONEq(t, `{"waitedMs":30}`, textOf(t, r))
+	assert.NotContains(t, fb.actions(), "page.wait", "nothing on the page to wait for")
+
+	err := wantError(t, run(t, e, "wait_for", `{}`), protocol.CodeBadRequest)
+	assert.Contains(t, err.Hint, "timeoutMs alone")
+	wantError(t, run(t, e, "wait_for", `{"state":"hidden","timeoutMs":30}`), protocol.CodeBadRequest)
 }

@@ -31,18 +31,22 @@ func (in *waitForIn) validate() error {
 			set++
 		}
 	}
-	if set != 1 {
-		return protocol.Errorf(protocol.CodeBadRequest, "wait_for takes exactly one of text, textGone, ref, selector, url, predicate (got %d)", set)
-	}
 	if in.State != "" && in.Ref == "" && in.Selector == nil {
 		return protocol.Errorf(protocol.CodeBadRequest, "state applies to ref and selector")
+	}
+	if set == 0 && in.TimeoutMs > 0 {
+		return nil // a pause: an animation, a debounce the page does not show
+	}
+	if set != 1 {
+		return protocol.Errorf(protocol.CodeBadRequest, "wait_for takes exactly one of text, textGone, ref, selector, url, predicate (got %d)", set).
+			WithHint("or timeoutMs alone, to wait that long")
 	}
 	return nil
 }
 
 func waitForTool() Tool {
 	return defineTab("wait_for", GroupCore,
-		"Wait until text shows or goes, an element reaches a state, the URL matches or a predicate holds.",
+		"Wait until text shows or goes, an element reaches a state, the URL matches, a predicate holds, or timeoutMs passes.",
 		waitFor,
 		func(s *jsonschema.Schema) {
 			enum(s, "state", "visible", "hidden", "attached", "detached", "enabled")
@@ -58,6 +62,18 @@ func waitFor(ctx context.Context, c *call, tab int, in waitForIn) (*protocol.Too
 	cond := browser.WaitCondition{Text: in.Text, TextGone: in.TextGone, Ref: in.Ref, Selector: in.Selector,
 		URL: in.URL, Predicate: in.Predicate, State: in.State}
 	start := c.engine.now()
+	if cond == (browser.WaitCondition{}) {
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return jsonResult(struct {
+			WaitedMs int64 `json:"waitedMs"`
+		}{wait.Milliseconds()})
+	}
 	out, err := browser.PageWait(tab, cond, wait).Run(ctx, c)
 	if err != nil {
 		return nil, err
