@@ -39,7 +39,7 @@ const ALIASES = {
   backspace: 'Backspace', delete: 'Delete', del: 'Delete', space: 'Space', ' ': 'Space',
   up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight',
   arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight',
-  home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown', insert: 'Insert',
+  home: 'Home', end: 'End', pageup: 'PageUp', pagedown: 'PageDown', page_up: 'PageUp', page_down: 'PageDown', insert: 'Insert',
   shift: 'Shift', ctrl: 'Control', control: 'Control', alt: 'Alt', option: 'Alt',
   meta: 'Meta', cmd: 'Meta', command: 'Meta', super: 'Meta', win: 'Meta',
 };

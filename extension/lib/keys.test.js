@@ -8,7 +8,7 @@ import { charKey, chordEvents, parseChord } from './keys.js';
 
 test('named keys and their aliases', () => {
   for (const [input, key, code] of [['Enter', 'Enter', 'Enter'], ['return', 'Enter', 'Enter'], ['esc', 'Escape', 'Escape'],
-    ['Space', ' ', 'Space'], ['down', 'ArrowDown', 'ArrowDown'], ['F5', 'F5', 'F5'], ['a', 'a', 'KeyA'], ['7', '7', 'Digit7']]) {
+    ['Space', ' ', 'Space'], ['down', 'ArrowDown', 'ArrowDown'], ['F5', 'F5', 'F5'], ['a', 'a', 'KeyA'], ['7', '7', 'Digit7'], ['Page_Down', 'PageDown', 'PageDown'], ['BackSpace', 'Backspace', 'Backspace']]) {
     const c = parseChord(input);
     assert.equal(c.key.key, key, input);
     assert.equal(c.key.code, code, input);

@@ -28,10 +28,8 @@ func (in *computerIn) validate() error {
 	case in.Action == "type" && in.Text == "":
 		return bad("type needs text")
 	case in.Action == "key" && in.Key == "" && in.Text != "":
-		// As other computer tools take it: the key is named in key here,
-		// and text is what type types.
-		return protocol.Errorf(protocol.CodeBadRequest, "key takes the key in key, not text").
-			WithHint(fmt.Sprintf(`{"action":"key","key":%q}; text is for action type`, in.Text))
+		// As Anthropic's computer tool names it: the key in text.
+		in.Key, in.Text = in.Text, ""
 	case in.Action == "key" && in.Key == "":
 		return bad(`key needs key, e.g. "Enter" or "ctrl+a"`)
 	case in.Action == "scroll" && (len(in.Scroll) != 2 || in.Scroll[0] == 0 && in.Scroll[1] == 0):
