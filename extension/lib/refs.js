@@ -187,13 +187,14 @@ export function without(lo, hi, skip) {
 }
 
 /**
- * Parses an agent's ref: "e12", "12" or 12.
+ * Parses an agent's ref: "e12", "[e12]", "12" or 12, and as Playwright MCP
+ * writes them, "ref=e12" (host/pagetree ParseRef reads the same).
  * @param {unknown} ref
  * @returns {number | undefined}
  */
 export function parseRef(ref) {
   if (typeof ref === 'number' && Number.isInteger(ref) && ref > 0) return ref;
   if (typeof ref !== 'string') return undefined;
-  const m = /^\[?e?(\d+)\]?$/.exec(ref.trim());
+  const m = /^\[?(?:ref=)?e?(\d+)\]?$/.exec(ref.trim());
   return m ? Number(m[1]) : undefined;
 }

@@ -101,7 +101,7 @@ test('the book survives a round trip through storage', () => {
 });
 
 test('parseRef', () => {
-  for (const [input, want] of [['e12', 12], ['12', 12], [12, 12], ['[e3]', 3], [' e4 ', 4],
+  for (const [input, want] of [['e12', 12], ['12', 12], [12, 12], ['[e3]', 3], [' e4 ', 4], ['ref=e5', 5], ['[ref=e6]', 6],
     ['x1', undefined], [0, undefined], [-2, undefined], [1.5, undefined], [null, undefined], ['e', undefined]]) {
     assert.equal(parseRef(input), want, String(input));
   }

@@ -67,9 +67,11 @@ func FindRef(nodes []Node, ref int) *Node {
 	return nil
 }
 
-// ParseRef reads an agent's ref: "e12", "[e12]" or "12".
+// ParseRef reads an agent's ref: "e12", "[e12]" or "12", and as Playwright
+// MCP writes them, "ref=e12" and "[ref=e12]".
 func ParseRef(ref string) (int, error) {
-	s := strings.TrimPrefix(strings.Trim(strings.TrimSpace(ref), "[]"), "e")
+	s := strings.Trim(strings.TrimSpace(ref), "[]")
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "ref="), "e")
 	n, err := strconv.Atoi(s)
 	if err != nil || n <= 0 {
 		return 0, protocol.Errorf(protocol.CodeBadRequest, "%q is not a ref", ref).

@@ -502,12 +502,12 @@ func TestDescribe(t *testing.T) {
 }
 
 func TestParseRef(t *testing.T) {
-	for in, want := range map[string]int{"e12": 12, "12": 12, "[e7]": 7, " e3 ": 3} {
+	for in, want := range map[string]int{"e12": 12, "12": 12, "[e7]": 7, " e3 ": 3, "ref=e5": 5, "[ref=e5]": 5} {
 		n, err := ParseRef(in)
 		require.NoError(t, err, in)
 		assert.Equal(t, want, n, in)
 	}
-	for _, in := range []string{"", "e", "e0", "x12", "e-1", "button"} {
+	for _, in := range []string{"", "e", "e0", "x12", "e-1", "button", "ref=", "f1e2"} {
 		_, err := ParseRef(in)
 		assert.ErrorIs(t, err, protocol.ErrBadRequest, in)
 	}
