@@ -133,6 +133,9 @@ func (c *call) readTree(ctx context.Context, tab int, r treeRead) (*pagetree.Sna
 	if pt.PDF && r.ref == "" {
 		lines = append([]string{pdfShown}, lines...)
 	}
+	if provider, ref, ok := captchaShown(pt.Tree); ok && r.ref == "" {
+		lines = append([]string{captchaLine(provider, ref)}, lines...)
+	}
 	if pt.Truncated {
 		lines = append(lines, "[the page has more elements than one read takes; read a part with ref]")
 	}
