@@ -1293,6 +1293,18 @@ func TestDialogs(t *testing.T) {
 	assert.Contains(t, err.Message, `alert "Welcome back"`)
 	interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
 	ok(t, cs, "wait_for", map[string]any{"text": "Unsaved changes", "tabId": tab})
+
+	// Closing it asks the same: at once, and the answer decides.
+	interact(t, cs, map[string]any{"query": "Unsaved changes", "action": "click", "tabId": tab})
+	err = fails(t, cs, "tabs_close", map[string]any{"tabId": tab}, protocol.CodeConflict)
+	assert.Contains(t, err.Message, "the tab is still open")
+	interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
+	assert.Equal(t, `"unsaved"`, status(t, cs, tab), "it stayed open")
+	fails(t, cs, "tabs_close", map[string]any{"tabId": tab}, protocol.CodeConflict)
+	a = interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "tab_closed", a.Change.Type, "%+v", a)
+	assert.NotContains(t, ok(t, cs, "tabs_context", map[string]any{}), strconv.Itoa(tab))
 }
 
 func TestActingInFramesShadowRootsAndMenus(t *testing.T) {

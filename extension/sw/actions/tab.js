@@ -119,8 +119,30 @@ async function loaded(tabId, outcome, withSecrets) {
  * @type {TabAction}
  */
 async function close(_params, { tabId }) {
-  await closeTab(tabId);
+  // As a navigation: a page that asks before it is left (a draft not
+  // saved) holds the close until its dialog is answered.
+  await cdp.attach(tabId).catch(() => {});
+  const held = dialogs.current(tabId);
+  if (held?.type === 'beforeunload') throw closeAsked(held);
+  const dialog = dialogs.next(tabId);
+  const closing = closeTab(tabId);
+  closing.catch(() => {}); // it ends when the dialog is answered, if ever
+  try {
+    const d = await Promise.race([closing.then(() => undefined), dialog.opened]);
+    if (d) throw closeAsked(d);
+  } finally {
+    dialog.cancel();
+  }
   return { tabId };
+}
+
+/**
+ * The error of a close a beforeunload dialog holds.
+ * @param {dialogs.Dialog} d
+ */
+function closeAsked(d) {
+  return new ActionError('conflict', `the page asks before it is left (${dialogs.describe(d)}): the tab is still open`,
+    'call interact with action accept_dialog to close it, or dismiss_dialog to keep it');
 }
 
 const DIRECTIONS = /** @type {const} */ (['back', 'forward', 'reload']);
