@@ -291,8 +291,13 @@
       }
       if (best) return clip(textOf(best, true)).slice(0, 60) || undefined;
       if (a.tagName === 'TR') {
-        const first = a.querySelector(':scope > th, :scope > td');
-        if (first && !first.contains(el)) return clip(textOf(first, true)).slice(0, 60) || undefined;
+        // The first cell that says something of its own: a cell holding
+        // only a row's "Select row" checkbox says the same in every row.
+        for (const cell of a.querySelectorAll(':scope > th, :scope > td')) {
+          if (cell.contains(el)) continue;
+          const words = wordsBeside(cell, el);
+          if (words) return words;
+        }
       } else if (a.matches(HOLDERS)) {
         // A list item or card without a heading: what else it says
         // ("Product 2" beside its "Add to cart").
@@ -413,7 +418,8 @@
     for (const el of allElements(document)) {
       const role = roleOf(el);
       if (!INTERACTIVE.has(role) || !visible(el)) continue;
-      const name = nameOf(el, role).toLowerCase();
+      const said = nameOf(el, role);
+      const name = said.toLowerCase();
       if (!name) continue;
       for (const { name: want, where, joined } of splits) {
         // Without a joining word, only a whole name: "Save draft" is not the
@@ -421,7 +427,7 @@
         if (name !== want && !(joined && name.startsWith(`${want} `))) continue;
         const place = placeOf(el, where);
         if (!place) continue;
-        out.push({ el, score: (name === want ? 70 : 55) + (INTERACTIVE.has(role) ? 5 : 0), why: `name is "${name}", ${place}` });
+        out.push({ el, score: (name === want ? 70 : 55) + (INTERACTIVE.has(role) ? 5 : 0), why: `name is "${said}", ${place}` });
         break;
       }
     }

@@ -191,6 +191,12 @@ test('find says what part of the page each match is in, and where a link goes', 
   const [link] = page.ok('find', { query: 'Next', limit: 1, refBase: 1 }).candidates;
   assert.match(link.href, /\/next$/);
   assert.equal(link.near, 'Red shirt', 'the last heading before it');
+
+  const rows = new TestPage(`<table>
+    <tr><td><input type=checkbox aria-label="Select row"></td><td>INV-1001</td><td><button>Delete</button></td></tr>
+    <tr><td><input type=checkbox aria-label="Select row"></td><td>INV-1002</td><td><button>Delete</button></td></tr></table>`);
+  assert.deepEqual(rows.ok('find', { query: 'button Delete', limit: 2, refBase: 1 }).candidates.map((/** @type {any} */ c) => c.near),
+    ['INV-1001', 'INV-1002'], 'a cell with only a row\'s checkbox says nothing of which row');
 });
 
 test('find says a list item without a heading by what else it says, and reads "the ... button for ..."', () => {
@@ -228,11 +234,11 @@ test('find takes a control named by part of the query, in the row, card or secti
     const [c] = page.ok('find', { query, limit: 3, refBase: 1 }).candidates;
     return c && `${c.name} | ${c.near} | ${c.why}`;
   };
-  assert.equal(best('Edit Bob'), 'Edit | Bob | name is "edit", near "Bob"');
-  assert.equal(best('Bob Edit'), 'Edit | Bob | name is "edit", near "Bob"');
-  assert.equal(best('edit for Bob'), 'Edit | Bob | name is "edit", near "Bob"');
-  assert.equal(best('Edit Admin'), 'Edit | Ann | name is "edit", in row "Ann Admin Edit"');
-  assert.equal(best('Add to cart near Red shirt'), 'Add to cart | Red shirt | name is "add to cart", near "Red shirt"');
+  assert.equal(best('Edit Bob'), 'Edit | Bob | name is "Edit", near "Bob"');
+  assert.equal(best('Bob Edit'), 'Edit | Bob | name is "Edit", near "Bob"');
+  assert.equal(best('edit for Bob'), 'Edit | Bob | name is "Edit", near "Bob"');
+  assert.equal(best('Edit Admin'), 'Edit | Ann | name is "Edit", in row "Ann Admin Edit"');
+  assert.equal(best('Add to cart near Red shirt'), 'Add to cart | Red shirt | name is "Add to cart", near "Red shirt"');
   // A list as long as a page says nothing of where its items' controls are.
   assert.equal(best('Reply Zed'), undefined);
   // A whole word only: "Bob" is not "Bobby"; one Edit for "Bob", not two.
