@@ -403,13 +403,24 @@
       throw new PageError('bad_request', `${describe(el)} takes one option, not ${wanted.length}`);
     }
     const opts = [...el.options];
+    const labelOf = (/** @type {HTMLOptionElement} */ o) => (o.label || o.text).trim();
     const picked = wanted.map((w) => {
       const lw = w.trim().toLowerCase();
-      const o = opts.find((o) => o.value === w) ?? opts.find((o) => o.label.trim().toLowerCase() === lw) ??
-        opts.find((o) => o.text.trim().toLowerCase() === lw);
+      let o = opts.find((o) => o.value === w) ?? opts.find((o) => o.label.trim().toLowerCase() === lw) ??
+        opts.find((o) => o.text.trim().toLowerCase() === lw) ?? opts.find((o) => o.value.toLowerCase() === lw);
+      if (!o && lw) {
+        // Words a label begins with, as a person types them into a select
+        // ("united states" for "United States of America"): one option only.
+        const starts = opts.filter((o) => `${labelOf(o).toLowerCase()} `.startsWith(`${lw} `));
+        if (starts.length > 1) {
+          throw new PageError('bad_request', `${describe(el)} has ${starts.length} options that begin "${w}": nothing was selected`,
+            `say which: ${starts.slice(0, MAX_LISTED).map(labelOf).join(', ')}`);
+        }
+        o = starts[0];
+      }
       if (!o) {
         throw new PageError('bad_request', `${describe(el)} has no option "${w}"`,
-          `options: ${opts.slice(0, MAX_LISTED).map((o) => o.label || o.text).join(', ')}`);
+          `options: ${opts.slice(0, MAX_LISTED).map(labelOf).join(', ')}`);
       }
       if (o.disabled) throw new PageError('bad_request', `option "${w}" is disabled`);
       return o;

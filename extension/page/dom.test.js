@@ -277,6 +277,18 @@ test('select picks options by value, label or text, and refuses others', () => {
   assert.match(page.call('dom', { ref: one, op: 'select', values: ['no', 'se'] }).error.message, /takes one option/);
   const many = refFor(page.$('#many'));
   assert.deepEqual(page.ok('dom', { ref: many, op: 'select', values: ['Red', 'Green'] }), { value: 'Red, Green' });
+
+  const countries = new TestPage(`<select id=c><option value="">Choose…</option><option value=US>United States of America</option>
+    <option value=GB>United Kingdom</option><option value=DE>Germany</option><option value=ST>States</option></select>`);
+  const c = countries.ns.refs.refFor(countries.$('#c'));
+  const pick = (/** @type {string} */ v) => countries.call('dom', { ref: c, op: 'select', values: [v] });
+  assert.equal(pick('united states').ok.value, 'United States of America', 'the words its label begins with');
+  assert.equal(pick('gb').ok.value, 'United Kingdom', 'its value, in any case');
+  assert.equal(pick('States').ok.value, 'States', 'a whole label first');
+  const two = pick('United');
+  assert.match(two.error.message, /has 2 options that begin "United": nothing was selected/);
+  assert.equal(two.error.hint, 'say which: United States of America, United Kingdom');
+  assert.match(pick('Unit').error.message, /has no option "Unit"$/, 'whole words only');
 });
 
 test('a covered element names its blocker and the controls that would dismiss it', () => {

@@ -27,7 +27,7 @@
 // whenever a method changes) and the error the methods throw.
 
 (() => {
-  const VERSION = 89;
+  const VERSION = 90;
   const g = globalThis;
   if (g.__openchrome?.version === VERSION) return;
 
