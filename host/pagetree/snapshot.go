@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -34,6 +35,7 @@ type Store struct {
 
 // Add keeps a tree read and returns it with its id.
 func (s *Store) Add(tab int, header string, lines []string) *Snapshot {
+	lines = splitLong(lines, LongLine)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seq++
@@ -72,6 +74,49 @@ func (s *Store) Last(tab int) *Snapshot {
 		}
 	}
 	return nil
+}
+
+// LongLine is the longest line a snapshot keeps: a page is read a line at
+// a time, so one line of a whole JSON document or minified script would
+// pass any budget a read is given (and the 25,000 tokens Claude Code takes
+// from a tool).
+const LongLine = 4000
+
+// splitLong breaks the lines longer than max bytes into lines of at most
+// max, at a space where one falls in the last fifth of a piece, each piece
+// indented as the line was.
+func splitLong(lines []string, max int) []string {
+	var out []string
+	for i, l := range lines {
+		if len(l) <= max {
+			if out != nil {
+				out = append(out, l)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]string, 0, len(lines)+len(l)/max), lines[:i]...)
+		}
+		body := strings.TrimLeft(l, " ")
+		indent := l[:len(l)-len(body)]
+		room := max - len(indent)
+		for len(body) > room {
+			cut := room
+			for cut > 0 && !utf8.RuneStart(body[cut]) {
+				cut--
+			}
+			if sp := strings.LastIndexByte(body[:cut], ' '); sp > room*4/5 {
+				cut = sp
+			}
+			out = append(out, indent+body[:cut])
+			body = strings.TrimLeft(body[cut:], " ")
+		}
+		out = append(out, indent+body)
+	}
+	if out == nil {
+		return lines
+	}
+	return out
 }
 
 // ParseCursor splits "s3:120" into the snapshot and the line to start at.

@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -488,6 +489,46 @@ func TestRenderSaysWhereToReadOn(t *testing.T) {
 	text, next = snap.Render(2, 20)
 	assert.Empty(t, next)
 	assert.Equal(t, "page \"T\" http://x/ tab=3 snapshot="+snap.ID+" from line 3\nlink \"C\" e3", text)
+}
+
+func TestALongLineIsReadInPieces(t *testing.T) {
+	words := strings.Repeat(`{"id": 1, "name": "item"}, `, 600) // a JSON document on one line, 16 kB
+	json := "  code: [" + words + "]"
+	tests := []struct {
+		name  string
+		lines []string
+		max   int
+	}{
+		{"words", []string{"h1 \"Data\"", json, "after"}, LongLine},
+		{"no space to break at", []string{strings.Repeat("x", 9000)}, LongLine},
+		{"runes that take more than a byte", []string{strings.Repeat("é", 5000)}, 1001},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := splitLong(tt.lines, tt.max)
+			assert.Greater(t, len(got), len(tt.lines))
+			for _, l := range got {
+				assert.LessOrEqual(t, len(l), tt.max)
+				assert.True(t, utf8.ValidString(l), "cut on a rune's boundary")
+			}
+			joined := strings.Join(got, "")
+			assert.Equal(t, strings.ReplaceAll(strings.Join(tt.lines, ""), " ", ""), strings.ReplaceAll(joined, " ", ""),
+				"nothing lost but the spaces it broke at")
+		})
+	}
+	got := splitLong([]string{"h1", json}, LongLine)
+	assert.Equal(t, "h1", got[0])
+	for _, l := range got[1:] {
+		assert.True(t, strings.HasPrefix(l, "  ") && !strings.HasPrefix(l, "   "), "each piece indented as the line was: %.20q", l)
+	}
+	short := []string{"a", "b"}
+	assert.Equal(t, short, splitLong(short, LongLine))
+
+	var s Store
+	snap := s.Add(1, "page", []string{json})
+	text, next := snap.Render(0, 6000)
+	assert.Less(t, len(text), 6000+200, "a read keeps to its budget")
+	assert.NotEmpty(t, next, "and says where to read on")
 }
 
 func TestDescribe(t *testing.T) {
