@@ -148,6 +148,36 @@ func TestNetworkRequests(t *testing.T) {
 	assert.Contains(t, detail.ResponseHeaders["Content-Type"]+detail.ResponseHeaders["content-type"], "text/html")
 	assert.Contains(t, detail.Body.Text, "Login Page", "a text body comes back")
 	fails(t, cs, "network_request", map[string]any{"tabId": tab, "id": 99999}, protocol.CodeNotFound)
+
+	// A long answer is read in parts, each within what a client takes.
+	whole := itemsJSON(3000)
+	require.Equal(t, strconv.Itoa(len(whole)), ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": `fetch("/api/items?n=3000").then((r) => r.text()).then((t) => t.length)`}))
+	var long []request
+	require.Eventually(t, func() bool {
+		long = list(map[string]any{"url": "/api/items"})
+		return len(long) == 1 && long[0].State == "done"
+	}, 10*time.Second, 50*time.Millisecond)
+	var read strings.Builder
+	for offset := 0; ; {
+		var part struct {
+			Body struct {
+				Text      string `json:"text"`
+				Truncated int    `json:"truncated"`
+				Next      int    `json:"next"`
+			} `json:"body"`
+		}
+		okJSON(t, cs, "network_request", map[string]any{"tabId": tab, "id": long[0].ID, "offset": offset}, &part)
+		assert.LessOrEqual(t, len(part.Body.Text), 30000)
+		assert.Equal(t, len(whole), part.Body.Truncated)
+		read.WriteString(part.Body.Text)
+		if part.Body.Next == 0 {
+			break
+		}
+		offset = part.Body.Next
+	}
+	assert.Equal(t, whole, read.String())
+	fails(t, cs, "network_request", map[string]any{"tabId": tab, "id": long[0].ID, "offset": len(whole) + 5}, protocol.CodeBadRequest)
 	assert.Contains(t, ok(t, cs, "network_requests", map[string]any{"tabId": tab}), "failed(net::ERR_CONNECTION_REFUSED)")
 }
 

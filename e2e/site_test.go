@@ -27,7 +27,8 @@ import (
 //go:embed testdata/site/*
 var sitePages embed.FS
 
-// fixtureSite serves testdata/site/ on 127.0.0.1, and /api/wait (see wait).
+// fixtureSite serves testdata/site/ on 127.0.0.1, /api/wait (see wait) and
+// /api/items (see items).
 func fixtureSite(t testing.TB) *httptest.Server {
 	t.Helper()
 	return fixtureSiteOn(t, "127.0.0.1")
@@ -49,6 +50,7 @@ func fixtureSiteOn(t testing.TB, ip string) *httptest.Server {
 	mux := http.NewServeMux()
 	mux.Handle("/", http.FileServer(http.FS(root)))
 	mux.HandleFunc("/api/wait", wait)
+	mux.HandleFunc("/api/items", items)
 	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: mux}}
 	srv.Start()
 	t.Cleanup(srv.Close)
@@ -66,6 +68,22 @@ func wait(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, `{"ok":true}`)
+}
+
+// items answers a JSON list of ?n= items, {"id":0,"name":"item 0"} and on:
+// a long answer, read in parts.
+func items(w http.ResponseWriter, r *http.Request) {
+	n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, itemsJSON(n))
+}
+
+func itemsJSON(n int) string {
+	parts := make([]string, n)
+	for i := range parts {
+		parts[i] = `{"id":` + strconv.Itoa(i) + `,"name":"item ` + strconv.Itoa(i) + `"}`
+	}
+	return "[" + strings.Join(parts, ",") + "]"
 }
 
 // fixtureSites serves the fixture site twice, on two loopback ports, for

@@ -268,3 +268,22 @@ export function networkQuery(params) {
 function clip(text, max) {
   return text.length > max ? text.slice(0, max) : text;
 }
+
+/**
+ * The most of a response body one network.get returns, in characters: about
+ * 10,000 tokens, well within what a client takes from a tool (Claude Code's
+ * 25,000). An offset reads on.
+ */
+export const MAX_BODY = 30_000;
+
+/**
+ * MAX_BODY characters of a body's text from offset, with the whole length
+ * and, when more follow, the offset to read on from.
+ * @param {string} text
+ * @param {number} offset
+ * @returns {{ text: string, truncated: number, offset?: number, next?: number }}
+ */
+export function bodyPart(text, offset) {
+  const end = Math.min(text.length, offset + MAX_BODY);
+  return { text: text.slice(offset, end), truncated: text.length, ...(offset ? { offset } : {}), ...(end < text.length ? { next: end } : {}) };
+}

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { NetworkLog, networkQuery } from './network.js';
+import { MAX_BODY, NetworkLog, bodyPart, networkQuery } from './network.js';
 
 /** A log on a clock that reads 1000, 1001, ... */
 function log(capacity = 500) {
@@ -101,4 +101,15 @@ test('activity counts what an action may be waiting on, from a time on', () => {
   n.failed({ requestId: 'mod', errorText: 'net::ERR_FAILED' }); // 1006
   assert.deepEqual(n.activity(since), { pending: 0, sent: 2, lastEnded: 1006 }, 'a failure ends one too');
   assert.equal(n.list().requests.some((r) => 'ended' in r), false, 'the list does not show when it ended');
+});
+
+test('a long body is read in parts, each saying where the next begins', () => {
+  const text = 'a'.repeat(MAX_BODY) + 'b'.repeat(MAX_BODY) + 'c'.repeat(10);
+  const first = bodyPart(text, 0);
+  assert.deepEqual({ ...first, text: first.text.length }, { text: MAX_BODY, truncated: text.length, next: MAX_BODY });
+  const second = bodyPart(text, /** @type {number} */ (first.next));
+  assert.equal(second.text, 'b'.repeat(MAX_BODY));
+  assert.equal(second.offset, MAX_BODY);
+  const last = bodyPart(text, /** @type {number} */ (second.next));
+  assert.deepEqual(last, { text: 'c'.repeat(10), truncated: text.length, offset: 2 * MAX_BODY });
 });

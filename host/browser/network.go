@@ -48,6 +48,8 @@ func NetworkList(tab int, f RequestFilter, since, limit int) Command[Requests] {
 type Body struct {
 	Text      string `json:"text,omitempty"`
 	Truncated int    `json:"truncated,omitempty"` // the whole body's length, when cut
+	Offset    int    `json:"offset,omitempty"`    // where Text starts in it
+	Next      int    `json:"next,omitempty"`      // the offset to read on from
 	Omitted   string `json:"omitted,omitempty"`
 }
 
@@ -60,9 +62,10 @@ type RequestDetail struct {
 }
 
 // NetworkGet reads one request of tab in detail.
-func NetworkGet(tab, id int) Command[RequestDetail] {
+func NetworkGet(tab, id, offset int) Command[RequestDetail] {
 	return command[RequestDetail]("network.get", struct {
-		TabID int `json:"tabId"`
-		ID    int `json:"id"`
-	}{tab, id}, 0)
+		TabID  int `json:"tabId"`
+		ID     int `json:"id"`
+		Offset int `json:"offset,omitempty"`
+	}{tab, id, offset}, 0)
 }

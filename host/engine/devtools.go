@@ -156,18 +156,22 @@ func bytesText(n int64) string {
 
 type networkRequestIn struct {
 	tabArgs
-	ID int `json:"id" jsonschema:"from network_requests"`
+	ID     int `json:"id" jsonschema:"from network_requests"`
+	Offset int `json:"offset,omitempty"` // into the body: a body is read 30,000 characters a call
 }
 
 func networkRequestTool() Tool {
 	return defineTab("network_request", GroupCore,
 		"A request's response headers and text body. Never request bodies, cookies or credentials.",
 		networkRequest,
-		func(s *jsonschema.Schema) { positive(s, "id") })
+		func(s *jsonschema.Schema) {
+			positive(s, "id")
+			between(s, "offset", 0, 1<<31-1)
+		})
 }
 
 func networkRequest(ctx context.Context, c *call, tab int, in networkRequestIn) (*protocol.ToolResult, error) {
-	got, err := browser.NetworkGet(tab, in.ID).Run(ctx, c)
+	got, err := browser.NetworkGet(tab, in.ID, in.Offset).Run(ctx, c)
 	if err != nil {
 		return nil, err
 	}

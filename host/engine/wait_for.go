@@ -46,7 +46,7 @@ func (in *waitForIn) validate() error {
 
 func waitForTool() Tool {
 	return defineTab("wait_for", GroupCore,
-		"Wait until text shows or goes, an element reaches a state, the URL matches, a predicate holds, or timeoutMs passes.",
+		"Wait for text to show or go, an element's state, a URL, a predicate, or just timeoutMs.",
 		waitFor,
 		func(s *jsonschema.Schema) {
 			enum(s, "state", "visible", "hidden", "attached", "detached", "enabled")

@@ -4,16 +4,13 @@
 // request's headers or body; a response's headers, and its body on demand.
 
 import { ActionError } from '../../lib/errors.js';
-import { networkQuery } from '../../lib/network.js';
+import { bodyPart, MAX_BODY, networkQuery } from '../../lib/network.js';
 import { intParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
 import * as evidence from '../evidence.js';
 
 /** @typedef {import('../../lib/router.js').TabAction} TabAction */
-
-/** The largest response body network.get returns. */
-const MAX_BODY = 100_000;
 
 /**
  * network.list: the requests after since that pass the filter.
@@ -25,11 +22,13 @@ async function list(params, { tabId }) {
 
 /**
  * network.get: one request, with its response's headers and, for a text
- * body under MAX_BODY that the browser still holds, the body.
+ * body the browser still holds, the body: MAX_BODY characters of it from
+ * offset.
  * @type {TabAction}
  */
 async function get(params, { tabId, signal }) {
   const id = intParam(params, 'id', 1, Number.MAX_SAFE_INTEGER);
+  const offset = intParam(params, 'offset', 0, Number.MAX_SAFE_INTEGER) ?? 0;
   if (id === undefined) throw new ActionError('bad_request', 'id is required', 'network_requests lists the ids');
   const r = evidence.requestsOf(tabId).get(id);
   if (!r) {
@@ -43,16 +42,20 @@ async function get(params, { tabId, signal }) {
     out.body = { omitted: r.state === 'pending' ? 'the request has not finished' : r.state === 'failed' ? 'the request failed' : `not text (${r.mimeType ?? 'no type'})` };
     return out;
   }
+  /** @type {{ body: string, base64Encoded: boolean }} */
+  let res;
   try {
-    const res = await cdp.send(tabId, 'Network.getResponseBody', { requestId }, { signal });
-    const text = res.base64Encoded ? '' : String(res.body ?? '');
-    if (res.base64Encoded) out.body = { omitted: 'the body is binary' };
-    else if (text.length > MAX_BODY) out.body = { text: text.slice(0, MAX_BODY), truncated: text.length };
-    else out.body = { text };
+    res = await cdp.send(tabId, 'Network.getResponseBody', { requestId }, { signal });
   } catch (err) {
     if (signal.aborted) throw err;
     out.body = { omitted: 'the browser no longer holds the body (the page moved on)' };
+    return out;
   }
+  const text = res.base64Encoded ? '' : String(res.body ?? '');
+  if (res.base64Encoded) out.body = { omitted: 'the body is binary' };
+  else if (offset > 0 && offset >= text.length) throw new ActionError('bad_request', `offset ${offset} is past the body's ${text.length} characters`);
+  else if (offset > 0 || text.length > MAX_BODY) out.body = bodyPart(text, offset);
+  else out.body = { text };
   return out;
 }
 
