@@ -120,12 +120,32 @@
       focused: deepActive() === el,
       // What it opens, when it says: a button that opens a list to pick from.
       popup: el.getAttribute('aria-haspopup') || undefined,
+      app: appLink(el),
       range: rangeOf(el, role),
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
       // A frame whose document this script cannot read: where it comes from.
       crossFrame: isFrame(el) && !sameOriginDocument(el) ? { url: /** @type {HTMLIFrameElement} */ (el).src } : undefined,
     };
+  }
+
+  /** The schemes of the URLs a tab shows; a link to any other opens another program. */
+  const SHOWN_SCHEMES = new Set(['http:', 'https:', 'about:', 'javascript:', 'data:', 'blob:', 'file:']);
+
+  /**
+   * The URL of the link el is in, when a click on it opens another
+   * application (mailto:, tel:, slack:), not a page.
+   * @param {Element} el
+   */
+  function appLink(el) {
+    const link = el.closest('a[href], area[href]');
+    if (!link) return undefined;
+    try {
+      const url = new URL(/** @type {HTMLAnchorElement} */ (link).href);
+      return SHOWN_SCHEMES.has(url.protocol) ? undefined : url.href.slice(0, 200);
+    } catch {
+      return undefined;
+    }
   }
 
   /**

@@ -195,6 +195,17 @@ test('actionable scrolls an element out from under a sticky header', () => {
   assert.deepEqual(page.scrolled, [page.$('#go')], 'once: the header is not in the way any more');
 });
 
+test('locate says when a click would open another application', () => {
+  const page = new TestPage(`<a id=m href="mailto:a@example.com"><span id=s>Mail</span></a><a id=t href="tel:+123">Call</a>
+    <a id=w href="/next">Next</a><a id=j href="javascript:void(0)">JS</a><button id=b>B</button>`);
+  const { refFor } = page.ns.refs;
+  const app = (/** @type {string} */ id) => page.ok('locate', { ref: refFor(page.$(id)) }).app;
+  assert.equal(app('#m'), 'mailto:a@example.com');
+  assert.equal(app('#s'), 'mailto:a@example.com', 'a part of such a link');
+  assert.equal(app('#t'), 'tel:+123');
+  for (const id of ['#w', '#j', '#b']) assert.equal(app(id), undefined, id);
+});
+
 test('dom ops: scrollIntoView, focus, click', () => {
   const { page, ref } = withRef('<button id=b>B</button>');
   /** @type {string[]} */

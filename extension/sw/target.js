@@ -433,6 +433,13 @@ export class Target {
       count: action === 'double_click' ? 2 : 1,
     };
     const loc = await this.locate();
+    if (loc.app && action !== 'right_click') {
+      // Chrome hands such a link to another program (a mail app, a phone
+      // dialer) or asks the person whether to, in a prompt that holds the
+      // tab's input until they answer it.
+      throw new ActionError('domain_blocked', `${this.label} opens ${loc.app} in another application, not in the browser: nothing was clicked`,
+        'agents open no other applications; if the person should use it, tell them the address');
+    }
     // A closed select opens the browser's own list, which no call can see
     // or click: the answer says what it offers, for interact select.
     if (Array.isArray(loc.options)) this.options = loc.options;
