@@ -34,6 +34,10 @@ func consoleTool() Tool {
 		})
 }
 
+// maxConsoleChars bounds one console_messages or network_requests answer,
+// about 8,000 tokens: the rest is read on with since.
+const maxConsoleChars = 30_000
+
 func consoleMessages(ctx context.Context, c *call, tab int, in consoleIn) (*protocol.ToolResult, error) {
 	var want []string
 	if in.Level != "" {
@@ -50,20 +54,29 @@ func consoleMessages(ctx context.Context, c *call, tab int, in consoleIn) (*prot
 	} else {
 		fmt.Fprintf(&b, "%d console messages of tab %d:", len(got.Messages), tab)
 	}
-	for _, m := range got.Messages {
+	for i, m := range got.Messages {
 		level := m.Level
 		if m.Kind == "exception" {
 			level = "exception"
 		}
-		fmt.Fprintf(&b, "\n[%s] %s", level, m.Text)
+		var e strings.Builder
+		fmt.Fprintf(&e, "\n[%s] %s", level, m.Text)
 		if m.URL != "" {
-			fmt.Fprintf(&b, " (%s:%d)", m.URL, m.Line)
+			fmt.Fprintf(&e, " (%s:%d)", m.URL, m.Line)
 		}
 		for line := range strings.SplitSeq(m.Stack, "\n") {
 			if line != "" {
-				b.WriteString("\n    " + line)
+				e.WriteString("\n    " + line)
 			}
 		}
+		if i > 0 && b.Len()+e.Len() > maxConsoleChars {
+			// The rest on the next read: one answer stays within what a
+			// client takes from a tool.
+			fmt.Fprintf(&b, "\n(%d more, not shown)", len(got.Messages)-i)
+			got.Messages, got.Next = got.Messages[:i], m.Seq
+			break
+		}
+		b.WriteString(e.String())
 	}
 	if got.Dropped > 0 {
 		fmt.Fprintf(&b, "\n(%d older entries were dropped)", got.Dropped)
@@ -123,14 +136,21 @@ func networkRequests(ctx context.Context, c *call, tab int, in networkListIn) (*
 		case r.State == "pending":
 			status = "pending"
 		}
-		fmt.Fprintf(&b, "\n#%d %s %s %s", r.ID, r.Method, status, strings.ToLower(r.Type))
+		var e strings.Builder
+		fmt.Fprintf(&e, "\n#%d %s %s %s", r.ID, r.Method, status, strings.ToLower(r.Type))
 		if r.Size > 0 {
-			fmt.Fprintf(&b, " %s", bytesText(r.Size))
+			fmt.Fprintf(&e, " %s", bytesText(r.Size))
 		}
 		if r.Ms > 0 {
-			fmt.Fprintf(&b, " %dms", r.Ms)
+			fmt.Fprintf(&e, " %dms", r.Ms)
 		}
-		b.WriteString(" " + r.URL)
+		e.WriteString(" " + r.URL)
+		if i > 0 && b.Len()+e.Len() > maxConsoleChars {
+			fmt.Fprintf(&b, "\n(%d more, not shown)", len(got.Requests)-i)
+			got.Requests, got.Next = got.Requests[:i], r.ID
+			break
+		}
+		b.WriteString(e.String())
 	}
 	if got.Dropped > 0 {
 		fmt.Fprintf(&b, "\n(%d older requests were dropped)", got.Dropped)

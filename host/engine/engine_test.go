@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/jpeg"
 	"image/png"
@@ -639,4 +640,44 @@ func TestWaitForTimeAloneIsAPause(t *testing.T) {
 	err := wantError(t, run(t, e, "wait_for", `{}`), protocol.CodeBadRequest)
 	assert.Contains(t, err.Hint, "timeoutMs alone")
 	wantError(t, run(t, e, "wait_for", `{"state":"hidden","timeoutMs":30}`), protocol.CodeBadRequest)
+}
+
+func TestConsoleMessagesKeepToABudget(t *testing.T) {
+	long := strings.Repeat("x", 900)
+	var msgs []browser.Event
+	for i := range 100 {
+		msgs = append(msgs, browser.Event{Seq: 10 + i, Kind: "console", Level: "log", Text: fmt.Sprintf("%d %s", i, long),
+			Stack: strings.Repeat("at f (app.js:1:1)\n", 40)})
+	}
+	list := []browser.Tab{{TabID: 1, Active: true}}
+	e, _ := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) {
+		return browser.Messages{Messages: msgs, Next: 110}, nil
+	}))
+	r := run(t, e, "console_messages", `{}`)
+	text := textOf(t, r)
+	assert.Less(t, len(text), maxConsoleChars+2000)
+	assert.Contains(t, text, "more, not shown")
+	shown := strings.Count(text, "[log] ")
+	require.Greater(t, shown, 0)
+	assert.Contains(t, text, fmt.Sprintf("read on with since=%d", 10+shown), "the next read starts at the first not shown")
+	var structured struct{ Messages []browser.Event }
+	require.NoError(t, json.Unmarshal(r.StructuredContent, &structured))
+	assert.Len(t, structured.Messages, shown)
+}
+
+func TestNetworkRequestsKeepToABudget(t *testing.T) {
+	var reqs []browser.Request
+	for i := range 100 {
+		reqs = append(reqs, browser.Request{ID: 5 + i, Method: "GET", State: "done", Status: 200, Type: "Fetch",
+			URL: fmt.Sprintf("https://api.example/items/%d?q=%s", i, strings.Repeat("a", 1500))})
+	}
+	list := []browser.Tab{{TabID: 1, Active: true}}
+	e, _ := newEngine(t, protocol.Version, tabs(list, func(protocol.Command) (any, *protocol.Error) {
+		return browser.Requests{Requests: reqs, Next: 105}, nil
+	}))
+	text := textOf(t, run(t, e, "network_requests", `{}`))
+	assert.Less(t, len(text), maxConsoleChars+2000)
+	shown := strings.Count(text, "\n#")
+	require.Greater(t, shown, 0)
+	assert.Contains(t, text, fmt.Sprintf("read on with since=%d", 5+shown))
 }
