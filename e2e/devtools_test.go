@@ -216,6 +216,35 @@ func TestScreenshotsOfAnElementAndARectangle(t *testing.T) {
 	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 0, "height": 5}}, protocol.CodeBadRequest)
 }
 
+// TestAScreenshotIsInTheCSSPixelsComputerTakes shoots a tab on a screen of
+// two device pixels to a CSS pixel, as a Mac's is: the picture is in CSS
+// pixels, so a point read off it is the point computer clicks.
+func TestAScreenshotIsInTheCSSPixelsComputerTakes(t *testing.T) {
+	e := newEnvFlags(t, []string{"--force-device-scale-factor=2"})
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/keys.html")
+	require.Equal(t, "2", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "devicePixelRatio"}))
+	size := func(args map[string]any) [2]int {
+		r := call(t, cs, "page_screenshot", args)
+		require.False(t, r.IsError, textOf(r))
+		img, isImage := r.Content[0].(*mcp.ImageContent)
+		require.True(t, isImage)
+		cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+		require.NoError(t, err)
+		return [2]int{cfg.Width, cfg.Height}
+	}
+	var view [2]int
+	okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "[document.documentElement.clientWidth, document.documentElement.clientHeight]"}, &view)
+	assert.Equal(t, view, size(map[string]any{"tabId": tab}), "the viewport, in CSS pixels, as computer takes them")
+	keys := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `textbox "Keys"`)
+	var box [2]int
+	okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": `(() => { const r = document.querySelector("#keys").getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)] })()`}, &box)
+	assert.Equal(t, box, size(map[string]any{"tabId": tab, "ref": keys}), "an element, in CSS pixels")
+	assert.Equal(t, [2]int{100, 50}, size(map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 100, "height": 50}}))
+}
+
 // TestALongPagesPictureFitsAnImageAModelReads shoots pages longer than the
 // 8000 px Claude's API takes either way: shrunk to fit and said so, or,
 // when that would leave the text unreadable, refused with what to take.

@@ -44,6 +44,7 @@ type env struct {
 	chromeLog string
 	cdp       *cdpClient
 	extra     []string // KEY=value for Chromium and the daemon
+	flags     []string // Chromium's, beside chromiumFlags
 }
 
 // newEnv installs openchrome into a fresh home, starts Chromium and waits for
@@ -51,6 +52,12 @@ type env struct {
 // added to the environment of Chromium, and so of the daemon it starts. It
 // marks the test parallel: call it first.
 func newEnv(t testing.TB, extraEnv ...string) *env {
+	t.Helper()
+	return newEnvFlags(t, nil, extraEnv...)
+}
+
+// newEnvFlags is newEnv with flags added to Chromium's command line.
+func newEnvFlags(t testing.TB, flags []string, extraEnv ...string) *env {
 	t.Helper()
 	skipIfShort(t)
 	if pt, ok := t.(*testing.T); ok {
@@ -66,6 +73,7 @@ func newEnv(t testing.TB, extraEnv ...string) *env {
 		userHome: filepath.Join(root, "user"),
 		udd:      filepath.Join(root, "chromium"),
 		extra:    extraEnv,
+		flags:    flags,
 	}
 	require.NoError(t, os.MkdirAll(e.userHome, 0o700))
 	out, err := e.openchrome("install", "--user-data-dir", e.udd)
@@ -102,6 +110,7 @@ func (e *env) startChromium() {
 		"--load-extension=" + e.home.Extension(),
 		"--remote-debugging-port=0",
 	}, chromiumFlags...)
+	args = append(args, e.flags...)
 	e.chrome = exec.Command(suite.chromium, append(args, "about:blank")...)
 	e.chrome.Env = e.environ()
 	e.chrome.Stdout, e.chrome.Stderr = logf, logf

@@ -15,8 +15,8 @@ export const MAX_SIDE_PX = 8000;
 export const MIN_SCALE = 0.5;
 
 /**
- * The scale (at most 1) that brings an image of width by height device
- * pixels within MAX_SIDE_PX, to three decimals, rounded down.
+ * The scale (at most 1) that brings an image of width by height pixels
+ * within MAX_SIDE_PX, to three decimals, rounded down.
  * @param {number} width
  * @param {number} height
  */

@@ -5,6 +5,7 @@
 import { ActionError } from '../../lib/errors.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
+import { devicePixelRatio } from '../../lib/shot-scale.js';
 import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
 import { runWatched, scrollStateAt, typedUntilDialog, wheelSaid } from '../input-effects.js';
@@ -106,8 +107,7 @@ async function viewport(_params, { tabId, signal }) {
   dialogs.refuseWhileOpen(tabId); // the page answers nothing under it
   const m = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
   const css = m.cssVisualViewport ?? m.visualViewport;
-  const device = m.visualViewport;
-  return { width: css.clientWidth, height: css.clientHeight, dpr: device.clientWidth / css.clientWidth || 1 };
+  return { width: css.clientWidth, height: css.clientHeight, dpr: devicePixelRatio(m) };
 }
 
 export const ACTIONS = [

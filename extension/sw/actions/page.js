@@ -62,34 +62,36 @@ async function screenshot(params, { tabId, signal }) {
   /** @type {Record<string, unknown>} */
   const shotParams = { format };
   if (quality !== undefined) shotParams.quality = quality;
-  let scale = 1;
-  if (fullPage || area) {
-    const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
-    /** @type {{ x: number, y: number, width: number, height: number }} */
-    let clip;
-    if (fullPage) {
-      const size = metrics.cssContentSize ?? metrics.contentSize;
-      shotParams.captureBeyondViewport = true;
-      clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
-    } else {
-      // CDP clips in document coordinates: the viewport's, plus its scroll.
-      const vp = metrics.cssVisualViewport ?? metrics.visualViewport ?? { pageX: 0, pageY: 0 };
-      const a = /** @type {{ x: number, y: number, width: number, height: number }} */ (area);
-      clip = { x: a.x + vp.pageX, y: a.y + vp.pageY, width: a.width, height: a.height };
-    }
-    // A long page's picture is shrunk to an image a model takes, or, when
-    // that would leave it unreadable, refused with the parts to take.
-    const dpr = devicePixelRatio(metrics);
-    scale = shotScale(clip.width * dpr, clip.height * dpr);
-    if (scale < MIN_SCALE) {
-      const what = fullPage ? 'the page' : params.ref !== undefined ? String(params.ref) : 'that rectangle';
-      throw new ActionError('too_large',
-        `${what} is ${Math.round(clip.width)}x${Math.round(clip.height)} px: an image of it would be shrunk to ` +
-        `${Math.round(scale * 100)}% to keep within the ${MAX_SIDE_PX} px an image may have, too small to read`,
-        'take a part of it: the ref of a smaller element, or the viewport after interact scroll (read_page reads it all)');
-    }
-    shotParams.clip = { ...clip, scale };
+  // Every picture is in CSS pixels, the ones computer's coordinates and a
+  // clip are in: on a screen of 2 device pixels to one (a Mac's), Chrome
+  // would draw it twice as large, and a click read off it would land twice
+  // as far.
+  const metrics = await cdp.send(tabId, 'Page.getLayoutMetrics', {}, { signal });
+  const vp = metrics.cssVisualViewport ?? metrics.visualViewport ?? { pageX: 0, pageY: 0, clientWidth: 0, clientHeight: 0 };
+  const dpr = devicePixelRatio(metrics);
+  /** @type {{ x: number, y: number, width: number, height: number } | undefined} */
+  let clip;
+  if (fullPage) {
+    const size = metrics.cssContentSize ?? metrics.contentSize;
+    shotParams.captureBeyondViewport = true;
+    clip = { x: 0, y: 0, width: Math.ceil(size.width), height: Math.ceil(size.height) };
+  } else if (area) {
+    // CDP clips in document coordinates: the viewport's, plus its scroll.
+    clip = { x: area.x + vp.pageX, y: area.y + vp.pageY, width: area.width, height: area.height };
+  } else if (dpr !== 1) {
+    clip = { x: vp.pageX, y: vp.pageY, width: vp.clientWidth, height: vp.clientHeight };
   }
+  // A long page's picture is shrunk to an image a model takes, or, when
+  // that would leave it unreadable, refused with the parts to take.
+  const scale = clip ? shotScale(clip.width, clip.height) : 1;
+  if (clip && scale < MIN_SCALE) {
+    const what = fullPage ? 'the page' : params.ref !== undefined ? String(params.ref) : 'that rectangle';
+    throw new ActionError('too_large',
+      `${what} is ${Math.round(clip.width)}x${Math.round(clip.height)} px: an image of it would be shrunk to ` +
+      `${Math.round(scale * 100)}% to keep within the ${MAX_SIDE_PX} px an image may have, too small to read`,
+      'take a part of it: the ref of a smaller element, or the viewport after interact scroll (read_page reads it all)');
+  }
+  if (clip) shotParams.clip = { ...clip, scale: scale / dpr };
   const shot = await capture(tabId, shotParams, signal);
   const data = /** @type {string} */ (shot.data);
   if (data.length > MAX_IMAGE_CHARS) {
