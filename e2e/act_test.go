@@ -1815,6 +1815,17 @@ func TestTypedTextFollowsWhatAFieldHolds(t *testing.T) {
 		interact(t, cs, map[string]any{"query": f.label, "action": "type", "text": f.text, "tabId": tab})
 		assert.Equal(t, strconv.Quote(f.want), ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": f.js}), f.label)
 	}
+	// A field the page focused itself (autofocus) has the caret before its
+	// text: typed text goes after it all the same.
+	edit := openTab(t, cs, site.URL+"/edit.html")
+	require.Equal(t, `"title 0"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": edit,
+		"code": `document.activeElement.id + " " + document.activeElement.selectionStart`}))
+	interact(t, cs, map[string]any{"query": "Title", "action": "type", "text": " (edited)", "tabId": edit})
+	assert.Equal(t, `"Old title (edited)"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": edit, "code": `document.querySelector("#title").value`}))
+	interact(t, cs, map[string]any{"query": "Title", "action": "type", "text": "!", "tabId": edit})
+	assert.Equal(t, `"Old title (edited)!"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": edit, "code": `document.querySelector("#title").value`}),
+		"typed on from where the last typing left the caret")
+
 	interact(t, cs, map[string]any{"query": "Draft", "action": "press", "key": "Home", "tabId": tab})
 	interact(t, cs, map[string]any{"query": "Draft", "action": "type", "text": "> ", "tabId": tab})
 	assert.Equal(t, `"> Dear Ann, see you"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#draft").value`}),

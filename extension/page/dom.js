@@ -306,14 +306,14 @@
         html.focus({ preventScroll: false });
         return { focused: deepActive() === el };
       case 'caretAtEnd': {
-        // Where text is typed: a control the caret is already in keeps its
-        // place; one focused now gets it after its text, as a person's
-        // click beside the words does (a value written in the page's HTML
-        // would otherwise have the caret before it).
-        const was = deepActive() === el;
+        // Where text is typed: a control the agent put the caret in (value
+        // "keep") keeps its place; any other gets it after its text, as a
+        // person's click beside the words does (a value written in the
+        // page's HTML, or autofocus, would have the caret before it).
+        const keep = value === 'keep' && deepActive() === el;
         html.focus({ preventScroll: false });
         const focused = deepActive() === el;
-        return { focused, atEnd: was || !focused || caretToEnd(el) };
+        return { focused, atEnd: keep || !focused || caretToEnd(el) };
       }
       case 'click':
         html.click();

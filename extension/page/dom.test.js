@@ -219,16 +219,20 @@ test('dom ops: scrollIntoView, focus, click', () => {
   assert.equal(page.call('dom', { ref, op: 'explode' }).error.code, 'bad_request');
 });
 
-test('typed text goes after what a control holds, unless the caret is in it already', () => {
+test('typed text goes after what a control holds, unless the agent put the caret in it', () => {
   const page = new TestPage('<textarea id=t>draft</textarea><input id=i value=abcd><input id=e type=email value=a@b.c><div id=c contenteditable>one <b>two</b></div>');
   const { refFor } = page.ns.refs;
-  const caret = (/** @type {string} */ id) => page.ok('dom', { ref: refFor(page.$(id)), op: 'caretAtEnd' });
+  const caret = (/** @type {string} */ id, keep = false) =>
+    page.ok('dom', { ref: refFor(page.$(id)), op: 'caretAtEnd', value: keep ? 'keep' : '' });
   const t = /** @type {HTMLTextAreaElement} */ (page.$('#t'));
   assert.equal(t.selectionStart, 0, 'a value from the HTML has the caret before it');
   assert.deepEqual(caret('#t'), { focused: true, atEnd: true });
   assert.deepEqual([t.selectionStart, t.selectionEnd], [5, 5]);
-  t.setSelectionRange(2, 2);
+  t.setSelectionRange(0, 0);
   assert.deepEqual(caret('#t'), { focused: true, atEnd: true });
+  assert.deepEqual([t.selectionStart, t.selectionEnd], [5, 5], 'a caret the page put (autofocus) moves');
+  t.setSelectionRange(2, 2);
+  assert.deepEqual(caret('#t', true), { focused: true, atEnd: true });
   assert.deepEqual([t.selectionStart, t.selectionEnd], [2, 2], 'the caret the agent placed stays');
   assert.deepEqual(caret('#e'), { focused: true, atEnd: false }, 'no script places an email box\'s caret');
   assert.deepEqual(caret('#c'), { focused: true, atEnd: true });

@@ -550,6 +550,8 @@ export class Target {
   async done(action, strategy, a) {
     /** @type {Record<string, unknown>} */
     const out = { action, ref: `e${this.t.ref}`, target: this.label, delivered: true };
+    // Input that puts the caret somewhere: the next type there goes on from it.
+    if (PLACES_CARET.has(action)) caretPlaced.set(this.t.tabId, this.t.ref);
     if (strategy) out.strategy = strategy;
     if (a.closed) {
       out.closed = true; // the page closed its own tab
@@ -715,8 +717,9 @@ export class Target {
     await this.watch();
     // One write, never two: the keyboard when the caret is in the control;
     // the DOM (as a framework sees it) only when no key could reach it.
+    const keep = caretPlaced.get(this.t.tabId) === this.t.ref;
     const { focused, atEnd = true } = direct ? { focused: false } :
-      await this.call('dom', { op: action === 'fill' ? 'selectText' : 'caretAtEnd' });
+      await this.call('dom', { op: action === 'fill' ? 'selectText' : 'caretAtEnd', value: keep ? 'keep' : '' });
     const start = Date.now();
     const strategy = focused ? 'keyboard' : 'dom';
     if (!focused && action === 'type') {
@@ -1101,6 +1104,19 @@ export class Target {
     return { action: 'scroll_into_view', ref: `e${this.t.ref}`, target: this.label, inViewport: loc.inViewport, box: roundBox(loc.box) };
   }
 }
+
+/**
+ * The actions that leave the caret where the agent put it: the next type
+ * in that element goes on from there.
+ */
+const PLACES_CARET = new Set(['click', 'double_click', 'press', 'type', 'fill', 'clear']);
+
+/**
+ * The element, by ref, the agent's last input put the caret in, by tab. A
+ * caret the page put (autofocus puts it before a field's text) is not it.
+ * @type {Map<number, number>}
+ */
+const caretPlaced = new Map();
 
 /**
  * The options a list offers, as results name them.
