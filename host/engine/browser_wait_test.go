@@ -24,7 +24,8 @@ import (
 // linking to the next. hold, when it returns a channel for a URL, makes
 // that navigation wait on it: the moment to pull the browser away.
 type crawlWeb struct {
-	hold func(url string) <-chan struct{}
+	hold    func(url string) <-chan struct{}
+	content string // each page's
 
 	mu   sync.Mutex
 	tabs int
@@ -67,7 +68,7 @@ func (w *crawlWeb) answer(cmd protocol.Command) (any, *protocol.Error) {
 		}
 		var n int
 		_, _ = fmt.Sscanf(u, "http://s/%d", &n)
-		return browser.Crawled{URL: u, Title: "Page " + u, Links: []string{fmt.Sprintf("http://s/%d", n+1)}}, nil
+		return browser.Crawled{URL: u, Title: "Page " + u, Content: w.content, Links: []string{fmt.Sprintf("http://s/%d", n+1)}}, nil
 	}
 	return map[string]any{}, nil
 }

@@ -3,10 +3,12 @@ package engine
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/openchrome/openchrome/host/artifact"
+	"github.com/openchrome/openchrome/host/crawl"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -36,6 +38,9 @@ func defineJob[In any](name, description string, h jobHandler[In], shape ...func
 		if err != nil {
 			return nil, err
 		}
+		if res, ok := out.(*crawl.Result); ok {
+			return c.crawlResult(name, res)
+		}
 		r, err := jsonResult(out)
 		if err != nil {
 			return nil, err
@@ -61,4 +66,36 @@ func defineTabJob[In onTab](name, description string, h func(ctx context.Context
 	}, withTab(shape)...)
 	t.OnTab = true
 	return t
+}
+
+// maxJobResult bounds a crawl's result in one answer, about 8,000 tokens:
+// Claude Code takes 25,000 from a tool, and 20 pages of documentation are
+// a million characters.
+const maxJobResult = 30_000
+
+// crawlResult answers with a crawl's result, or, when it is longer than
+// maxJobResult, its brief, the whole of it in a file beside it.
+func (c *call) crawlResult(name string, res *crawl.Result) (*protocol.ToolResult, error) {
+	whole, err := protocol.Marshal(res)
+	if err != nil {
+		return nil, err
+	}
+	if len(whole) <= maxJobResult {
+		return jsonResult(res)
+	}
+	path := c.engine.home.Path("artifacts", name+"-"+artifact.NewID()+".json")
+	kept, err := c.engine.files.Text(path, whole)
+	if err != nil {
+		return nil, err
+	}
+	f := artifact.Verify(path, "application/json", int64(len(kept)))
+	r, err := jsonResult(struct {
+		crawl.Brief
+		Whole string `json:"whole"`
+	}{res.Brief(maxJobResult), fmt.Sprintf("each page's content is cut to fit; all of it, %s, is in %s", bytesText(f.Bytes), path)})
+	if err != nil {
+		return nil, err
+	}
+	r.Content = append(r.Content, artifact.Links(f)...)
+	return r, nil
 }

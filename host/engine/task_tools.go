@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/openchrome/openchrome/bridge"
+	"github.com/openchrome/openchrome/host/crawl"
 	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
@@ -321,10 +322,6 @@ type taskView struct {
 	Note   string          `json:"note,omitempty"`
 }
 
-// maxInlineResult bounds a result oc_task_get returns inline; the whole of
-// it stays in result.json.
-const maxInlineResult = 200_000
-
 func (c *call) viewTask(m ledger.Meta, withResult bool) (taskView, error) {
 	v := taskView{Meta: m}
 	if !withResult {
@@ -340,9 +337,17 @@ func (c *call) viewTask(m ledger.Meta, withResult bool) (taskView, error) {
 		v.Note = "no result yet"
 	case err != nil:
 		return v, err
-	case len(res) > maxInlineResult:
-		v.Note = fmt.Sprintf("the result is %d bytes, over the %d returned inline; it is in %s", len(res), maxInlineResult,
-			store.Root()+"/"+m.ID+"/result.json")
+	case len(res) > maxJobResult:
+		file := store.Root() + "/" + m.ID + "/result.json"
+		var whole crawl.Result
+		if (m.Kind == "crawl" || m.Kind == "crawl_sitemap") && json.Unmarshal(res, &whole) == nil {
+			if v.Result, err = protocol.Marshal(whole.Brief(maxJobResult)); err != nil {
+				return v, err
+			}
+			v.Note = fmt.Sprintf("each page's content is cut to fit; all of it, %s, is in %s", bytesText(int64(len(res))), file)
+			break
+		}
+		v.Note = fmt.Sprintf("the result is %d bytes, over the %d returned inline; it is in %s", len(res), maxJobResult, file)
 	default:
 		v.Result = res
 	}
