@@ -14,7 +14,7 @@ import (
 
 // maxScriptResult bounds what javascript_tool returns, so one careless
 // `document.body.innerHTML` does not flood the agent's context.
-const maxScriptResult = 50_000
+const maxScriptResult = 30_000
 
 type javascriptIn struct {
 	Code string `json:"code" jsonschema:"returns the last expression's value; await works"`
