@@ -2102,8 +2102,10 @@ func TestWaitFor(t *testing.T) {
 
 	interact(t, cs, map[string]any{"query": "Show later", "action": "click", "tabId": tab})
 	w := wait(map[string]any{"text": "Appeared late"})
+	// The page adds the text 1.5 s after the click; the click's answer
+	// watches for what it starts on a timer for a while, less under load.
 	assert.Greater(t, w.WaitedMs, 300, "it waited for the page")
-	assert.Less(t, w.WaitedMs, 1500, "and returned as soon as the text showed")
+	assert.Less(t, w.WaitedMs, 2500, "and returned as soon as the text showed")
 
 	interact(t, cs, map[string]any{"query": "Hide later", "action": "click", "tabId": tab})
 	wait(map[string]any{"textGone": "Going away"})
