@@ -199,21 +199,24 @@ func TestScreenshotsOfAnElementAndARectangle(t *testing.T) {
 	tab := openTab(t, cs, site.URL+"/boxes.html")
 	card := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `region "Card"`)
 
-	size := func(args map[string]any) (int, int) {
-		r := call(t, cs, "page_screenshot", args)
-		require.False(t, r.IsError, textOf(r))
-		img, ok := r.Content[0].(*mcp.ImageContent)
-		require.True(t, ok)
-		cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
-		require.NoError(t, err)
-		return cfg.Width, cfg.Height
-	}
-	w, h := size(map[string]any{"tabId": tab, "ref": card})
-	assert.Equal(t, [2]int{240, 120}, [2]int{w, h}, "the element below the fold, scrolled into view, its box only")
-	w, h = size(map[string]any{"tabId": tab, "clip": map[string]any{"x": 10, "y": 20, "width": 100, "height": 50}})
-	assert.Equal(t, [2]int{100, 50}, [2]int{w, h})
+	assert.Equal(t, [2]int{240, 120}, screenshotSize(t, cs, map[string]any{"tabId": tab, "ref": card}),
+		"the element below the fold, scrolled into view, its box only")
+	assert.Equal(t, [2]int{100, 50}, screenshotSize(t, cs, map[string]any{"tabId": tab, "clip": map[string]any{"x": 10, "y": 20, "width": 100, "height": 50}}))
 	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "ref": card, "fullPage": true}, protocol.CodeBadRequest)
 	fails(t, cs, "page_screenshot", map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 0, "height": 5}}, protocol.CodeBadRequest)
+}
+
+// screenshotSize takes page_screenshot with args and says the picture's
+// width and height.
+func screenshotSize(t *testing.T, cs *mcp.ClientSession, args map[string]any) [2]int {
+	t.Helper()
+	r := call(t, cs, "page_screenshot", args)
+	require.False(t, r.IsError, textOf(r))
+	img, isImage := r.Content[0].(*mcp.ImageContent)
+	require.True(t, isImage)
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
+	require.NoError(t, err)
+	return [2]int{cfg.Width, cfg.Height}
 }
 
 // TestAScreenshotIsInTheCSSPixelsComputerTakes shoots a tab on a screen of
@@ -225,24 +228,15 @@ func TestAScreenshotIsInTheCSSPixelsComputerTakes(t *testing.T) {
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/keys.html")
 	require.Equal(t, "2", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "devicePixelRatio"}))
-	size := func(args map[string]any) [2]int {
-		r := call(t, cs, "page_screenshot", args)
-		require.False(t, r.IsError, textOf(r))
-		img, isImage := r.Content[0].(*mcp.ImageContent)
-		require.True(t, isImage)
-		cfg, _, err := image.DecodeConfig(bytes.NewReader(img.Data))
-		require.NoError(t, err)
-		return [2]int{cfg.Width, cfg.Height}
-	}
 	var view [2]int
 	okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "[document.documentElement.clientWidth, document.documentElement.clientHeight]"}, &view)
-	assert.Equal(t, view, size(map[string]any{"tabId": tab}), "the viewport, in CSS pixels, as computer takes them")
+	assert.Equal(t, view, screenshotSize(t, cs, map[string]any{"tabId": tab}), "the viewport, in CSS pixels, as computer takes them")
 	keys := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `textbox "Keys"`)
 	var box [2]int
 	okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab,
 		"code": `(() => { const r = document.querySelector("#keys").getBoundingClientRect(); return [Math.round(r.width), Math.round(r.height)] })()`}, &box)
-	assert.Equal(t, box, size(map[string]any{"tabId": tab, "ref": keys}), "an element, in CSS pixels")
-	assert.Equal(t, [2]int{100, 50}, size(map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 100, "height": 50}}))
+	assert.Equal(t, box, screenshotSize(t, cs, map[string]any{"tabId": tab, "ref": keys}), "an element, in CSS pixels")
+	assert.Equal(t, [2]int{100, 50}, screenshotSize(t, cs, map[string]any{"tabId": tab, "clip": map[string]any{"x": 0, "y": 0, "width": 100, "height": 50}}))
 }
 
 // TestALongPagesPictureFitsAnImageAModelReads shoots pages longer than the
