@@ -47,7 +47,12 @@ func TestPopupsBecomeTheAgents(t *testing.T) {
 	a = interact(t, cs, map[string]any{"query": "Sign in", "action": "click", "tabId": popup})
 	assert.True(t, a.Closed, "the popup closed itself: %+v", a)
 	assert.Equal(t, "tab_closed", a.Change.Type)
-	ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "The popup said: signed in"})
+	require.NotEmpty(t, a.NextActions)
+	assert.Equal(t, "read_page", a.NextActions[0].Tool, "the tab that opened it is read next")
+	assert.EqualValues(t, tab, a.NextActions[0].Args["tabId"])
+	okJSON(t, cs, "tabs_context", map[string]any{}, &ctx)
+	assert.Equal(t, tab, ctx.Current, "the agent goes on where the popup came from")
+	ok(t, cs, "wait_for", map[string]any{"text": "The popup said: signed in"})
 
 	// A target=_blank link: a tab in the same window, opened by this one,
 	// shown in front of it. Clicking in the opener again shows the opener:

@@ -116,6 +116,9 @@ export class Target {
     // A drag's element moving into its place (a sortable list's drop
     // animation, after which the page takes the new order) is waited for.
     this.ownMoves = false;
+    // The tab that opened this one (a sign-in popup's), asked now: once a
+    // click closes the popup, Chrome has forgotten it.
+    this.opener = popups.openerOf(t.tabId);
   }
 
   /** @param {string} method @param {Record<string, unknown>} [args] */
@@ -555,6 +558,7 @@ export class Target {
     if (strategy) out.strategy = strategy;
     if (a.closed) {
       out.closed = true; // the page closed its own tab
+      if (this.opener !== undefined) out.opener = this.opener;
       return out;
     }
     const tab = await chrome.tabs.get(this.t.tabId);

@@ -37,6 +37,7 @@ type Acted struct {
 	Blocked   *Blocked `json:"blocked,omitempty"` // nothing was done: something covers the element
 	Checked   *bool    `json:"checked,omitempty"`
 	Closed    bool     `json:"closed,omitempty"`    // the page closed its own tab
+	Opener    int      `json:"opener,omitempty"`    // the tab that opened the one that closed
 	Delivered *bool    `json:"delivered,omitempty"` // the input reached the element, once
 	Dialog    string   `json:"dialog,omitempty"`
 	// Focused: where the focus went when a key moved it (Tab, an arrow in

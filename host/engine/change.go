@@ -31,6 +31,7 @@ type effects struct {
 	navigated bool
 	url       string
 	closed    bool
+	opener    int // the tab that opened the one that closed, now current
 	dialog    string
 	opened    []int
 	downloads []browser.Started
@@ -48,7 +49,7 @@ type effects struct {
 }
 
 func actedEffects(a browser.Acted) effects {
-	e := effects{closed: a.Closed, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
+	e := effects{closed: a.Closed, opener: a.Opener, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
 		threw: len(a.PageErrors) > 0, answered: a.Answered}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
@@ -116,6 +117,9 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"new_tab", fmt.Sprintf("opened tab %d, now the current tab", last)}, []nextAction{
 			{Tool: "read_page", Args: map[string]any{"tabId": last}},
 		}
+	case e.closed && e.opener != 0:
+		return change{"tab_closed", fmt.Sprintf("the page closed its own tab; tab %d, which opened it, is the current tab", e.opener)},
+			[]nextAction{{Tool: "read_page", Args: map[string]any{"tabId": e.opener}}}
 	case e.closed:
 		return change{"tab_closed", "the page closed its own tab"}, []nextAction{
 			{Tool: "tabs_context", Args: map[string]any{}},

@@ -31,6 +31,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"a file chooser", effects{chooser: &browser.FileChooser{}}, "file_chooser", "a file chooser opened (none shows)", "upload_file"},
 		{"a dialog before all", effects{dialog: `confirm "Sure?"`, navigated: true}, "dialog", `a dialog opened: confirm "Sure?"`, "interact"},
 		{"the tab closed", effects{closed: true}, "tab_closed", "the page closed its own tab", "tabs_context"},
+		{"a popup closed itself", effects{closed: true, opener: 4}, "tab_closed",
+			"the page closed its own tab; tab 4, which opened it, is the current tab", "read_page"},
 		{"raw input, unwatched", effects{}, "none", "input delivered", ""},
 		{"a dialog answered", effects{answered: `confirm "Sure?"`}, "none", `answered confirm "Sure?"`, ""},
 		{"a dialog answered, and the next one", effects{answered: `confirm "Sure?"`, dialog: `alert "Done"`}, "dialog", `a dialog opened: alert "Done"`, "interact"},

@@ -159,6 +159,9 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 		c.learnSecret(done, *s.Text)
 	}
 	c.followOpened(done.Opened)
+	if done.Closed && done.Opener != 0 {
+		c.setCurrentTab(done.Opener) // a sign-in popup done: back where it came from
+	}
 	out := acted{Acted: done}
 	switch {
 	case done.Blocked != nil:
