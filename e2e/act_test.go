@@ -319,6 +319,13 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Contains(t, err.Message, "opens mailto:support@example.com in another application")
 		assert.Contains(t, err.Message, "nothing was clicked")
 		assert.EqualValues(t, 0, runs(t, tab)["mail"])
+		// Nor at its point, by computer.
+		var at []float64
+		okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `(() => { const a = document.querySelector("#mail");
+			a.scrollIntoView(); const r = a.getBoundingClientRect(); return [Math.round(r.x + r.width / 2), Math.round(r.y + r.height / 2)] })()`}, &at)
+		err = fails(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": at, "tabId": tab}, protocol.CodeDomainBlocked)
+		assert.Contains(t, err.Message, "opens mailto:support@example.com in another application")
+		assert.EqualValues(t, 0, runs(t, tab)["mail"])
 		interact(t, cs, map[string]any{"query": "Send report", "action": "click", "tabId": tab})
 		assert.EqualValues(t, 1, runs(t, tab)["send"], "the tab takes input as before")
 	})

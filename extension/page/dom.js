@@ -1197,5 +1197,15 @@
     return out.map((o) => o.el);
   }
 
-  oc.dom = { locate, dom, deepActive, focused, actionable, guard, unguard, reaches, dismissers, listOptions, scrollState };
+  /**
+   * appAt: the address a click at (x, y) would hand to another application
+   * (the mailto: link there), as locate's app says of an element.
+   * @param {{ x: number, y: number }} args
+   */
+  function appAt({ x, y }) {
+    const el = hitAt(x, y);
+    return { app: el ? appLink(el) : undefined };
+  }
+
+  oc.dom = { locate, dom, deepActive, focused, actionable, guard, unguard, reaches, dismissers, listOptions, scrollState, appAt };
 })();

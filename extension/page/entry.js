@@ -22,6 +22,7 @@
     dismissers: oc.dom.dismissers,
     listOptions: oc.dom.listOptions,
     scrollState: oc.dom.scrollState,
+    appAt: oc.dom.appAt,
     focused: oc.dom.focused,
     dom: oc.dom.dom,
     watch: oc.watch.watch,

@@ -252,6 +252,7 @@ interface PageDom {
   /** The focused element with a ref, unless it is the page itself. */
   focused(args: { refBase?: number; refSkip?: [number, number][] }): { ref?: number; name?: string; startRef: number; nextRef: number };
   scrollState(args: { x: number; y: number }): ScrollState;
+  appAt(args: { x: number; y: number }): { app?: string };
   /** The focused element, through shadow roots and same-origin frames. */
   deepActive(): Element | null;
 }

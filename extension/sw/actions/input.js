@@ -8,6 +8,7 @@ import { tabAction } from '../../lib/router.js';
 import { devicePixelRatio } from '../../lib/shot-scale.js';
 import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
+import * as pageScript from '../page-script.js';
 import { runWatched, scrollStateAt, typedUntilDialog, wheelSaid } from '../input-effects.js';
 import * as input from '../trusted-input.js';
 
@@ -36,6 +37,16 @@ async function click(params, { tabId, signal }) {
   const at = pointParam(params, 'at');
   const button = enumParam(params, 'button', BUTTONS) ?? 'left';
   const count = intParam(params, 'count', 1, 3) ?? 1;
+  if (button === 'left') {
+    // As element.act refuses it: Chrome would hand the link to another
+    // program, or hold the tab with a prompt. A page no script reaches says nothing.
+    const { app } = await pageScript.call({ tabId, frameId: 0 }, 'appAt', at, signal)
+      .then((r) => /** @type {{ app?: string }} */ (r.data)).catch(() => ({ app: undefined }));
+    if (app) {
+      throw new ActionError('domain_blocked', `[${at.x}, ${at.y}] is on a link that opens ${app} in another application, ` +
+        'not in the browser: nothing was clicked', 'agents open no other applications; if the person should use it, tell them the address');
+    }
+  }
   return runWatched(tabId, (s) => input.click(tabId, at, { button, count }, s), signal);
 }
 
