@@ -280,13 +280,23 @@
         return false;
       }
     }
+    selectContents(el, true);
+    return true;
+  }
+
+  /**
+   * Selects everything an editable element holds, or, with toEnd, puts the
+   * caret after it.
+   * @param {Element} el
+   * @param {boolean} toEnd
+   */
+  function selectContents(el, toEnd) {
     const range = el.ownerDocument.createRange();
     range.selectNodeContents(el);
-    range.collapse(false);
+    if (toEnd) range.collapse(false);
     const sel = el.ownerDocument.getSelection();
     sel?.removeAllRanges();
     sel?.addRange(range);
-    return true;
   }
 
   /**
@@ -324,11 +334,7 @@
           el.select();
         } else if (html.isContentEditable) {
           html.focus();
-          const range = el.ownerDocument.createRange();
-          range.selectNodeContents(el);
-          const sel = el.ownerDocument.getSelection();
-          sel?.removeAllRanges();
-          sel?.addRange(range);
+          selectContents(el, false);
         }
         return { focused: deepActive() === el };
       case 'setValue':

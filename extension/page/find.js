@@ -623,8 +623,7 @@
       // a select the page draws.
       const picks = role === 'button' && el.getAttribute('aria-haspopup') === 'listbox';
       if (!CONTROL_ROLES.has(role) && !isGroup && !picks && !(isInput(el) && el.type === 'file')) continue;
-      if (roles && picks && !roles.includes('combobox')) continue;
-      if (roles && !isGroup && !picks && !roles.includes(role)) continue;
+      if (roles && !isGroup && !roles.includes(picks ? 'combobox' : role)) continue;
       if (!visible(el) && !shownLabel(el)) continue;
       const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
         .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());

@@ -696,9 +696,7 @@ export class Target {
     }
     // A select, as a dropdown or as a list shown whole, takes its option.
     if (loc.tag === 'select') return this.select(text);
-    if (pick && action === 'fill' && (loc.role === 'combobox' || loc.role === 'listbox' || (loc.role === 'button' && loc.popup === 'listbox'))) {
-      return this.pick(loc, [text]);
-    }
+    if (pick && action === 'fill' && picksFrom(loc)) return this.pick(loc, [text]);
     if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) return this.check(truthy(text));
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
     if (loc.readonly) {
@@ -945,8 +943,7 @@ export class Target {
    * @param {string[]} list
    */
   async pick(loc, list) {
-    const opensList = loc.role === 'button' && loc.popup === 'listbox';
-    if (!['combobox', 'listbox'].includes(loc.role) && !opensList) {
+    if (!picksFrom(loc)) {
       throw new ActionError('bad_request', `${this.label} is not a select or a list to pick from`,
         'click what opens the list, then click the option by its name');
     }
@@ -1128,6 +1125,16 @@ const caretPlaced = new Map();
  */
 function offersOf(offered) {
   return offered.map((o) => ({ ref: `e${o.ref}`, name: `${o.role || 'option'} ${JSON.stringify(o.name)}` }));
+}
+
+/**
+ * Whether the element located as loc takes a value picked from a list the
+ * page draws: a combobox, a list box, or a button that opens one (Headless
+ * UI's Listbox).
+ * @param {Record<string, any>} loc
+ */
+function picksFrom(loc) {
+  return loc.role === 'combobox' || loc.role === 'listbox' || (loc.role === 'button' && loc.popup === 'listbox');
 }
 
 /**

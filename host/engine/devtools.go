@@ -38,6 +38,19 @@ func consoleTool() Tool {
 // about 8,000 tokens: the rest is read on with since.
 const maxConsoleChars = 30_000
 
+// writeWithin writes lines to b while it stays within maxConsoleChars (the
+// first always goes), says how many did not, and returns how many did.
+func writeWithin(b *strings.Builder, lines []string) int {
+	for i, l := range lines {
+		if i > 0 && b.Len()+len(l) > maxConsoleChars {
+			fmt.Fprintf(b, "\n(%d more, not shown)", len(lines)-i)
+			return i
+		}
+		b.WriteString(l)
+	}
+	return len(lines)
+}
+
 func consoleMessages(ctx context.Context, c *call, tab int, in consoleIn) (*protocol.ToolResult, error) {
 	var want []string
 	if in.Level != "" {
@@ -54,6 +67,7 @@ func consoleMessages(ctx context.Context, c *call, tab int, in consoleIn) (*prot
 	} else {
 		fmt.Fprintf(&b, "%d console messages of tab %d:", len(got.Messages), tab)
 	}
+	lines := make([]string, len(got.Messages))
 	for i, m := range got.Messages {
 		level := m.Level
 		if m.Kind == "exception" {
@@ -69,14 +83,10 @@ func consoleMessages(ctx context.Context, c *call, tab int, in consoleIn) (*prot
 				e.WriteString("\n    " + line)
 			}
 		}
-		if i > 0 && b.Len()+e.Len() > maxConsoleChars {
-			// The rest on the next read: one answer stays within what a
-			// client takes from a tool.
-			fmt.Fprintf(&b, "\n(%d more, not shown)", len(got.Messages)-i)
-			got.Messages, got.Next = got.Messages[:i], m.Seq
-			break
-		}
-		b.WriteString(e.String())
+		lines[i] = e.String()
+	}
+	if n := writeWithin(&b, lines); n < len(got.Messages) {
+		got.Messages, got.Next = got.Messages[:n], got.Messages[n].Seq
 	}
 	if got.Dropped > 0 {
 		fmt.Fprintf(&b, "\n(%d older entries were dropped)", got.Dropped)
@@ -125,6 +135,7 @@ func networkRequests(ctx context.Context, c *call, tab int, in networkListIn) (*
 	} else {
 		fmt.Fprintf(&b, "%d requests of tab %d (id method status type size time url):", len(got.Requests), tab)
 	}
+	lines := make([]string, len(got.Requests))
 	for i := range got.Requests {
 		r := &got.Requests[i]
 		r.URL = c.engine.red.URL(r.URL)
@@ -145,12 +156,10 @@ func networkRequests(ctx context.Context, c *call, tab int, in networkListIn) (*
 			fmt.Fprintf(&e, " %dms", r.Ms)
 		}
 		e.WriteString(" " + r.URL)
-		if i > 0 && b.Len()+e.Len() > maxConsoleChars {
-			fmt.Fprintf(&b, "\n(%d more, not shown)", len(got.Requests)-i)
-			got.Requests, got.Next = got.Requests[:i], r.ID
-			break
-		}
-		b.WriteString(e.String())
+		lines[i] = e.String()
+	}
+	if n := writeWithin(&b, lines); n < len(got.Requests) {
+		got.Requests, got.Next = got.Requests[:n], got.Requests[n].ID
 	}
 	if got.Dropped > 0 {
 		fmt.Fprintf(&b, "\n(%d older requests were dropped)", got.Dropped)

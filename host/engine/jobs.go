@@ -92,10 +92,15 @@ func (c *call) crawlResult(name string, res *crawl.Result) (*protocol.ToolResult
 	r, err := jsonResult(struct {
 		crawl.Brief
 		Whole string `json:"whole"`
-	}{res.Brief(maxJobResult), fmt.Sprintf("each page's content is cut to fit; all of it, %s, is in %s", bytesText(f.Bytes), path)})
+	}{res.Brief(maxJobResult), briefNote(f.Bytes, path)})
 	if err != nil {
 		return nil, err
 	}
 	r.Content = append(r.Content, artifact.Links(f)...)
 	return r, nil
+}
+
+// briefNote says where the whole of a crawl's result is, beside its brief.
+func briefNote(size int64, path string) string {
+	return fmt.Sprintf("each page's content is cut to fit; all of it, %s, is in %s", bytesText(size), path)
 }

@@ -344,7 +344,7 @@ func (c *call) viewTask(m ledger.Meta, withResult bool) (taskView, error) {
 			if v.Result, err = protocol.Marshal(whole.Brief(maxJobResult)); err != nil {
 				return v, err
 			}
-			v.Note = fmt.Sprintf("each page's content is cut to fit; all of it, %s, is in %s", bytesText(int64(len(res))), file)
+			v.Note = briefNote(int64(len(res)), file)
 			break
 		}
 		v.Note = fmt.Sprintf("the result is %d bytes, over the %d returned inline; it is in %s", len(res), maxJobResult, file)

@@ -123,26 +123,17 @@ async function close(_params, { tabId }) {
   // saved) holds the close until its dialog is answered.
   await cdp.attach(tabId).catch(() => {});
   const held = dialogs.current(tabId);
-  if (held?.type === 'beforeunload') throw closeAsked(held);
+  if (held?.type === 'beforeunload') throw leaveAsked(held, true);
   const dialog = dialogs.next(tabId);
   const closing = closeTab(tabId);
   closing.catch(() => {}); // it ends when the dialog is answered, if ever
   try {
     const d = await Promise.race([closing.then(() => undefined), dialog.opened]);
-    if (d) throw closeAsked(d);
+    if (d) throw leaveAsked(d, true);
   } finally {
     dialog.cancel();
   }
   return { tabId };
-}
-
-/**
- * The error of a close a beforeunload dialog holds.
- * @param {dialogs.Dialog} d
- */
-function closeAsked(d) {
-  return new ActionError('conflict', `the page asks before it is left (${dialogs.describe(d)}): the tab is still open`,
-    'call interact with action accept_dialog to close it, or dismiss_dialog to keep it');
 }
 
 const DIRECTIONS = /** @type {const} */ (['back', 'forward', 'reload']);
@@ -220,12 +211,16 @@ async function go(tabId, begin, options) {
 }
 
 /**
- * The error of a navigation a beforeunload dialog holds.
+ * The error of a navigation, or with closing a close, a beforeunload
+ * dialog holds.
  * @param {dialogs.Dialog} d
+ * @param {boolean} [closing]
  */
-function leaveAsked(d) {
-  return new ActionError('conflict', `the page asks before it is left (${dialogs.describe(d)}): it has not navigated yet`,
-    'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
+function leaveAsked(d, closing = false) {
+  return new ActionError('conflict',
+    `the page asks before it is left (${dialogs.describe(d)}): ${closing ? 'the tab is still open' : 'it has not navigated yet'}`,
+    closing ? 'call interact with action accept_dialog to close it, or dismiss_dialog to keep it'
+      : 'call interact with action accept_dialog to leave, or dismiss_dialog to stay');
 }
 
 /**
