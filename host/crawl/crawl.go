@@ -195,11 +195,11 @@ func (cr *crawler) worker(ctx context.Context) {
 // crawl goes on in a new one.
 func (cr *crawler) visitAll(ctx context.Context, tab int) (lost bool) {
 	for {
-		p, ok := cr.next(ctx)
+		p, nth, ok := cr.next(ctx)
 		if !ok {
 			return false
 		}
-		visited, err := cr.visit(ctx, tab, p)
+		visited, err := cr.visit(ctx, tab, p, nth)
 		if err != nil {
 			if cr.again(ctx, p, err) {
 				return true
@@ -235,34 +235,33 @@ func (cr *crawler) closeTab(ctx context.Context, tab int) {
 	_, _ = browser.TabClose(tab).Run(cleanup, cr.do)
 }
 
-// next hands out the next URL, waiting while others may still find more.
-func (cr *crawler) next(ctx context.Context) (Page, bool) {
+// next hands out the next URL and how many have been handed out with it,
+// waiting while others may still find more.
+func (cr *crawler) next(ctx context.Context) (Page, int, bool) {
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
 	for {
 		switch {
 		case ctx.Err() != nil || cr.failed != nil || cr.taken >= cr.opts.MaxPages:
-			return Page{}, false
+			return Page{}, 0, false
 		case len(cr.queue) > 0:
 			p := cr.queue[0]
 			cr.queue = cr.queue[1:]
 			cr.taken++
 			cr.inFlight++
-			return p, true
+			return p, cr.taken, true
 		case cr.inFlight == 0:
-			return Page{}, false // nothing left, and nobody will find more
+			return Page{}, 0, false // nothing left, and nobody will find more
 		}
 		cr.wake.Wait()
 	}
 }
 
-// visit loads one page and reads it. A page that fails to load is kept with
-// its error; only the browser going away stops the crawl.
-func (cr *crawler) visit(ctx context.Context, tab int, p Page) (Page, error) {
+// visit loads one page, the nth handed out, and reads it. A page that fails
+// to load is kept with its error; only the browser going away stops the crawl.
+func (cr *crawler) visit(ctx context.Context, tab int, p Page, nth int) (Page, error) {
 	if h := cr.opts.FailOnPage; h > 0 {
-		cr.mu.Lock()
-		nth := cr.taken
-		cr.mu.Unlock()
+		// The number next gave: another worker may have taken one since.
 		if nth == h {
 			if cr.opts.Panic {
 				panic("test hook: crawl panics on page " + p.URL)
