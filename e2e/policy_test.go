@@ -137,6 +137,37 @@ document.getElementById("show").textContent = "cookie " + document.cookie + " to
 		"the person chose to let them show")
 }
 
+// TestATokenInTheAddressNeverComesBack: a sign-in that lands on its
+// callback with the token in the address (OAuth's implicit flow, an
+// authorization code) has it masked wherever the address is said: the
+// click's answer, read_page, a script reading location, tabs_context.
+func TestATokenInTheAddressNeverComesBack(t *testing.T) {
+	e := newEnv(t)
+	const code, token = "CANARY-CODE-3b7e11", "CANARY-ACCESS-9f02c4d"
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/start.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Start</title><a href="/cb.html?code=`+code+`&state=s1#access_token=`+token+`&token_type=Bearer">Sign in</a>`)
+		},
+		"/cb.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Callback</title><p id="at"></p><script>document.getElementById("at").textContent = location.hash;</script>`)
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/start.html")
+	outputs := []string{
+		ok(t, cs, "interact", map[string]any{"tabId": tab, "query": "Sign in", "action": "click"}),
+		ok(t, cs, "read_page", map[string]any{"tabId": tab}),
+		ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "location.href"}),
+		ok(t, cs, "tabs_context", map[string]any{}),
+	}
+	for _, out := range outputs {
+		assert.Contains(t, out, "/cb.html?code=[redacted]&state=s1")
+		assert.NotContains(t, out, code)
+		assert.NotContains(t, out, token)
+	}
+	assert.Contains(t, outputs[1], "#access_token=[redacted]&token_type=Bearer", "the page prints its fragment, less the token")
+}
+
 // TestAPasswordThePersonTypedNeverComesBack: what the person typed into a
 // password field (in the page, a same-origin frame, a cross-site frame read
 // before, or a closed shadow root), which the page then logs and echoes on

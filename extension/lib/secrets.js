@@ -63,6 +63,29 @@ function named(key) {
 }
 
 /**
+ * The values of a page address's parameters that are credentials, by the
+ * same rule as storage entries: a sign-in that lands with
+ * ?access_token=... or #id_token=... (OAuth's implicit flow), a session id
+ * in the query. An authorization code (code=, the one the site trades for
+ * a token) is one too. The fragment is read as parameters when it is
+ * written as them.
+ * @param {string} url
+ * @returns {string[]}
+ */
+export function urlValues(url) {
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    return [];
+  }
+  /** @type {Array<[string, string]>} */
+  const entries = [...u.searchParams];
+  if (u.hash.includes('=')) entries.push(...new URLSearchParams(u.hash.slice(1)));
+  return credentialValues(entries.map(([k, v]) => [k.toLowerCase() === 'code' ? 'token' : k, v]));
+}
+
+/**
  * Cookie values worth masking.
  * @param {Array<{ value?: string }>} cookies
  * @returns {string[]}

@@ -1,11 +1,11 @@
 // @ts-check
 // What of the person's profile the engine must not let out: the values of a
-// tab's site's cookies and of its web storage entries that are credentials
-// (lib/secrets.js says which), and what its secret fields hold. They go to
+// tab's site's cookies, of its web storage entries and of its address's
+// parameters that are credentials (lib/secrets.js says which), and what its secret fields hold. They go to
 // the daemon only, which masks them; profile.secrets reads them, and
 // tab.navigate, tab.create, page.snapshot and element.act with their answer.
 
-import { cookieValues, credentialValues } from '../lib/secrets.js';
+import { cookieValues, credentialValues, urlValues } from '../lib/secrets.js';
 import * as dialogs from './dialogs.js';
 import { framesRead } from './page-script.js';
 
@@ -40,7 +40,7 @@ export async function siteSecrets(tabId, url) {
     pageHolds(tabId),
   ]);
   return {
-    secrets: [...new Set([...cookieValues(cookies), ...credentialValues(page.stored)])],
+    secrets: [...new Set([...cookieValues(cookies), ...credentialValues(page.stored), ...urlValues(url)])],
     held: [...new Set(page.held)],
   };
 }

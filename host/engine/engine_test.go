@@ -415,6 +415,11 @@ func TestTabsContextAndClose(t *testing.T) {
 
 	empty, _ := newEngine(t, protocol.Version, tabs(nil, nil))
 	assert.JSONEq(t, `{"tabs":[]}`, textOf(t, run(t, empty, "tabs_context", `{}`)))
+
+	signedIn := []browser.Tab{{TabID: 6, URL: "https://app.example/cb?user=ada#access_token=ya29.a0AfH6SMBx&token_type=Bearer", Active: true}}
+	e, _ = newEngine(t, protocol.Version, tabs(signedIn, nil))
+	assert.JSONEq(t, `{"current":6,"tabs":[{"tabId":6,"url":"https://app.example/cb?user=ada#access_token=[redacted]&token_type=Bearer","title":"","active":true}]}`,
+		textOf(t, run(t, e, "tabs_context", `{}`)), "a token the address carries is masked")
 }
 
 func TestToolsThatNeedATab(t *testing.T) {

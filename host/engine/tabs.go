@@ -25,6 +25,11 @@ func tabsContext(ctx context.Context, c *call, _ tabsContextIn) (*protocol.ToolR
 	if err != nil {
 		return nil, err
 	}
+	// No tab is touched, so no site's secrets are read to mask: a sign-in
+	// that landed with #access_token=... is masked by its parameter's name.
+	for i := range tabs {
+		tabs[i].URL = c.engine.red.URL(tabs[i].URL)
+	}
 	return jsonResult(struct {
 		Current int           `json:"current,omitempty"`
 		Tabs    []browser.Tab `json:"tabs"`
