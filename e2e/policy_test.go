@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -30,7 +31,8 @@ func TestTheSitePolicy(t *testing.T) {
 				other.Add(1)
 			}
 			fmt.Fprintf(w, `<!doctype html><title>Policy</title><h1>Policy</h1>
-<a href="%s">Elsewhere</a> <a href="/index.html">Home</a>`, site+"/policy.html?from=link")
+<a href="%s">Elsewhere</a> <a href="/index.html">Home</a> <a href="%[1]s&tab" target="_blank">Elsewhere in a tab</a>
+<button onclick="window.open('%[1]s&popup')">Pop up</button>`, site+"/policy.html?from=link")
 		},
 	})
 	site = siteOnLocalhost(srv, "")
@@ -78,6 +80,22 @@ func TestTheSitePolicy(t *testing.T) {
 	err = fails(t, only, "navigate", map[string]any{"url": srv.URL + "/index.html"}, protocol.CodeDomainBlocked)
 	assert.Contains(t, err.Message, "example.org")
 	ok(t, cs, "navigate", map[string]any{"url": srv.URL + "/index.html"}) // the other client is untouched
+
+	// A tab it opens there, by a link or a script, is closed as it opens.
+	ok(t, cs, "navigate", map[string]any{"tabId": tab, "url": srv.URL + "/policy.html"})
+	for _, query := range []string{"Elsewhere in a tab", "Pop up"} {
+		r := call(t, cs, "interact", map[string]any{"tabId": tab, "query": query, "action": "click"})
+		require.True(t, r.IsError, textOf(r))
+		a := actedOf(t, r)
+		assert.Equal(t, "domain_blocked", a.Error.Code, query)
+		assert.Contains(t, a.Error.Message, "the tab it opened was closed", query)
+		var tabs struct{ Tabs []struct{ URL string } }
+		require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "tabs_context", map[string]any{})), &tabs))
+		require.Len(t, tabs.Tabs, 1, "%s: only the agent's own tab is left", query)
+	}
+	// Chrome lets no extension pause a new tab's first request: it may
+	// have reached the site. What follows counts afresh.
+	other.Store(0)
 
 	// The person edits the policy: the next call follows it.
 	require.NoError(t, os.WriteFile(e.home.ConfigFile(), []byte(`{"blockedOrigins": []}`), 0o600))

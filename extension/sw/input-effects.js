@@ -155,7 +155,7 @@ async function effects(tabId, fn, signal) {
   const started = await downloads.startedSince(tabId, start);
   if (started.length) out.downloads = started;
   const refused = policy.refusedSince(tabId, start);
-  if (refused) out.navigationBlocked = { url: refused.url, message: refused.message, hint: refused.hint };
+  if (refused) out.navigationBlocked = policy.said(refused);
   const chooser = fileChooser.openedSince(tabId, start);
   if (chooser) out.fileChooser = { multiple: chooser.multiple, next: 'upload_file with the paths, without ref' };
   return out;

@@ -28,15 +28,17 @@ chrome.storage.session.get('state').then((stored) => {
   if (p) haveRules();
 }).catch(() => {});
 
-/** tabId -> the last navigation refused in it. @type {Map<number, Refusal & { url: string, at: number }>} */
+/**
+ * A navigation refused: newTab when it was a tab the agent's tab opened,
+ * which was closed.
+ * @typedef {Refusal & { url: string, at: number, newTab?: boolean }} Refused
+ */
+/** tabId -> the last navigation refused in it or in a tab it opened. @type {Map<number, Refused>} */
 const refused = new Map();
 
 cdp.onEvent('Fetch.requestPaused', (tabId, params) => {
   const url = String(params.request?.url ?? '');
-  // A worker that knows no rules yet waits for them a moment: the request
-  // stays paused, it does not go out under no policy.
-  Promise.race([known, new Promise((r) => setTimeout(r, 2000))]).then(() => {
-    const no = check(rules, url);
+  refuses(url).then((no) => {
     if (!no) {
       cdp.send(tabId, 'Fetch.continueRequest', { requestId: params.requestId }).catch(() => {});
       return;
@@ -45,6 +47,29 @@ cdp.onEvent('Fetch.requestPaused', (tabId, params) => {
     cdp.send(tabId, 'Fetch.failRequest', { requestId: params.requestId, errorReason: 'Aborted' }).catch(() => {});
   });
 });
+
+/**
+ * Why the rules refuse url, or undefined when they let an agent tab reach
+ * it. A worker that knows no rules yet waits for them a moment: what waits
+ * on the answer does not go ahead under no policy.
+ * @param {string} url
+ * @returns {Promise<Refusal | undefined>}
+ */
+export async function refuses(url) {
+  await Promise.race([known, new Promise((r) => setTimeout(r, 2000))]);
+  return check(rules, url);
+}
+
+/**
+ * Notes that a tab openerTabId opened, at url, was closed because the rules
+ * refuse it: the action that opened it says so (refusedSince).
+ * @param {number} openerTabId
+ * @param {Refusal} no
+ * @param {string} url
+ */
+export function refusedNewTab(openerTabId, no, url) {
+  refused.set(openerTabId, { ...no, url, at: Date.now(), newTab: true });
+}
 chrome.tabs.onRemoved.addListener((tabId) => refused.delete(tabId));
 
 /**
@@ -73,4 +98,12 @@ export function enable(tabId) {
 export function refusedSince(tabId, start) {
   const r = refused.get(tabId);
   return r && r.at >= start ? r : undefined;
+}
+
+/**
+ * A refusal as an action's answer says it (navigationBlocked).
+ * @param {Refused} r
+ */
+export function said(r) {
+  return { url: r.url, message: r.message, hint: r.hint, ...(r.newTab ? { newTab: true } : {}) };
 }

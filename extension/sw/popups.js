@@ -2,12 +2,14 @@
 // Tabs the agent's tabs open (window.open, a target=_blank link, a form
 // with a target) are the agent's too: each joins the opener's group, a
 // popup window's tab moving into the opener's window first, and its events
-// are kept from then on. The action that opened one names it in its result,
+// are kept from then on; one opened at a site the person's rules refuse is
+// closed. The action that opened one names it in its result,
 // so the agent can go on in the new tab at once.
 
 import { sleep } from '../lib/abort.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
+import * as policy from './policy.js';
 import { adoptTab, isAgentTab } from './tab-group.js';
 
 /**
@@ -67,8 +69,18 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 async function adopt(tabId, u) {
   const openerTabId = u.opener;
   try {
-    if (!(await isAgentTab(openerTabId))) {
+    const [ours, no] = await Promise.all([isAgentTab(openerTabId), policy.refuses(u.url)]);
+    if (!ours) {
       unresolved.delete(tabId);
+      return false;
+    }
+    if (no) {
+      // Opened where the person's rules keep agents out. Its request left
+      // with the tab (Fetch pauses only the requests of a tab attached
+      // before them): the agent is kept from the page, closed at once.
+      unresolved.delete(tabId);
+      policy.refusedNewTab(openerTabId, no, u.url);
+      await chrome.tabs.remove(tabId);
       return false;
     }
     if (!u.page && u.url !== 'about:blank') downloads.began(openerTabId, u.url);

@@ -45,7 +45,7 @@ import * as input from './trusted-input.js';
  * report.
  * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
- *   refused?: { url: string, message: string, hint: string }, running?: number, report: any,
+ *   refused?: import('./policy.js').Refused, running?: number, report: any,
  *   quietReport?: any }} Attempt
  *   quietReport: the report to give when it watched on and nothing came of the input
  */
@@ -569,7 +569,7 @@ export class Target {
     if (a.downloads?.length) out.downloads = a.downloads;
     if (a.refused) {
       // The navigation it started was stopped before it left the browser.
-      out.navigationBlocked = { url: a.refused.url, message: a.refused.message, hint: a.refused.hint };
+      out.navigationBlocked = policy.said(a.refused);
     }
     if (a.chooser) {
       // Playwright MCP's modal state: the next call answers it.

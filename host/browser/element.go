@@ -119,11 +119,17 @@ type Refused struct {
 	URL     string `json:"url"`
 	Message string `json:"message"`
 	Hint    string `json:"hint,omitempty"`
+	// NewTab: it was a tab the action opened, closed as it opened.
+	NewTab bool `json:"newTab,omitempty"`
 }
 
 // Error is the refusal as the acting tool's error.
 func (r *Refused) Error() *protocol.Error {
-	return protocol.Errorf(protocol.CodeDomainBlocked, "the input was delivered, and the navigation it started was stopped: %s", r.Message).
+	what := "the navigation it started was stopped"
+	if r.NewTab {
+		what = "the tab it opened was closed"
+	}
+	return protocol.Errorf(protocol.CodeDomainBlocked, "the input was delivered, and %s: %s", what, r.Message).
 		WithHint(r.Hint)
 }
 
