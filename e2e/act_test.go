@@ -1483,6 +1483,36 @@ func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
 	assert.Empty(t, show.Offers)
 }
 
+// TestAnAppsRouteIsReadOnceDrawn: a click that changes an app's route in
+// place answers once the app drew it (its data fetched, then drawn), so the
+// answer and the next read are of the route the agent went to.
+func TestAnAppsRouteIsReadOnceDrawn(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/app.html")
+
+	a := interact(t, cs, map[string]any{"query": "Inbox", "action": "click", "tabId": tab})
+	assert.Equal(t, "Inbox · App", a.Title)
+	assert.Equal(t, site.URL+"/app.html?view=inbox", a.URL)
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Contains(t, a.Change.Summary, `"3 unread messages"`)
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "3 unread messages")
+
+	back := ok(t, cs, "navigate", map[string]any{"tabId": tab, "url": "back"})
+	assert.Contains(t, back, `"title":"Home · App"`)
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), "Pick a folder.")
+
+	// The computer tool's click at the link's point, as a person's.
+	var at struct{ X, Y float64 }
+	require.NoError(t, json.Unmarshal([]byte(ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": `(() => { const r = document.querySelector('a[href$="archive"]').getBoundingClientRect(); return {x: r.x + r.width / 2, y: r.y + r.height / 2}; })()`})), &at))
+	clicked := ok(t, cs, "computer", map[string]any{"tabId": tab, "action": "left_click", "coordinate": []int{int(at.X), int(at.Y)}})
+	assert.Contains(t, clicked, "12 archived messages")
+	assert.Contains(t, clicked, "Archive · App")
+	assert.Equal(t, "3", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.routes"}), "each route drawn once")
+}
+
 // TestPickingFromAListThePageDraws fills an autocomplete as a person does:
 // types the country, waits for the list (it comes 300 ms later, as from a
 // server) and clicks the option, which alone sets the form's value. Each

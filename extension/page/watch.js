@@ -310,6 +310,10 @@
         redrawn: this.redrawn(),
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         urlChanged: location.href !== this.url,
+        // Only the fragment changed, and not as a route (#/inbox, #!/inbox)
+        // is written: a jump to a part of the page, which draws nothing.
+        jumped: location.href !== this.url && location.href.split('#')[0] === this.url.split('#')[0]
+          && !/^#[!/]/.test(location.hash),
         titleChanged: document.title !== this.title,
         url: location.href,
         title: document.title,

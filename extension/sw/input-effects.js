@@ -91,26 +91,92 @@ export function runInput(tabId, fn, signal) {
  */
 export async function runWatched(tabId, fn, signal) {
   dialogs.refuseWhileOpen(tabId);
-  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal).catch(() => undefined);
-  const seen = () => (w
-    ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop: true }, signal)
-      .then((r) => r.data, () => undefined)
-    : Promise.resolve(undefined));
+  const w = await watchPage(tabId, signal);
+  const start = Date.now();
   /** @type {Record<string, any>} */
   let out;
   try {
     out = await runInput(tabId, fn, signal);
   } catch (err) {
-    seen(); // ends the watch
+    w.look(true); // ends the watch
     throw err;
   }
   if (out.navigated || out.closed || out.dialog) {
-    seen();
+    w.look(true);
     return out;
   }
-  const r = await seen();
+  const now = await w.look(false);
+  if (now?.urlChanged) {
+    await routeDrawn(tabId, start, () => w.look(false), now, signal);
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    if (tab) Object.assign(out, { url: tab.url, title: tab.title });
+  }
+  const r = await w.look(true);
   if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);
   return out;
+}
+
+/**
+ * A watch on the whole of tabId's top document (page/watch.js): look
+ * says what it has seen so far, and with stop ends it; undefined where no
+ * page script runs, or once the document is gone.
+ * @param {number} tabId
+ * @param {AbortSignal} signal
+ * @returns {Promise<{ look: (stop: boolean) => Promise<any> }>}
+ */
+export async function watchPage(tabId, signal) {
+  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal).catch(() => undefined);
+  return {
+    look: (stop) => (w
+      ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop }, signal)
+        .then((r) => r.data, () => undefined)
+      : Promise.resolve(undefined)),
+  };
+}
+
+/**
+ * How long, at most, an answer waits for an app to draw the route an input
+ * changed in place (history.pushState), and how long the page must then be
+ * still.
+ */
+const ROUTE_MS = 1500;
+const ROUTE_STILL_MS = 150;
+/** How long a route that drew nothing yet may be still before it is taken as drawn. */
+const ROUTE_IDLE_MS = 500;
+const ROUTE_POLL_MS = 50;
+
+/**
+ * An app that changed its route in place (history.pushState, or Back to
+ * such a route) draws it after: at once, or once its data came. Waits, up
+ * to ROUTE_MS, until something was drawn and the page, and the requests of
+ * tabId since start, have been still for ROUTE_STILL_MS (ROUTE_IDLE_MS
+ * while nothing was drawn), so that the agent reads the route it went to,
+ * not the one it left. A jump to a part of the page (#section) is no route. look says what a watch
+ * begun before the input has seen; report is what it said last. Answers
+ * what it says at the end, or, when the page went or a dialog holds it,
+ * what it said then.
+ * @param {number} tabId
+ * @param {number} start
+ * @param {() => Promise<any>} look
+ * @param {any} report
+ * @param {AbortSignal} signal
+ * @returns {Promise<any>}
+ */
+export async function routeDrawn(tabId, start, look, report, signal) {
+  const drawn = (/** @type {any} */ r) => (r.added ?? 0) + (r.removed ?? 0) + (r.texts ?? 0);
+  const deadline = Date.now() + ROUTE_MS;
+  let still = 0;
+  if (report.jumped) return report;
+  while (Date.now() < deadline && !dialogs.current(tabId)) {
+    await sleep(ROUTE_POLL_MS, signal);
+    const next = await look();
+    if (!next || next.navigated || next.dialogOpen || next.frameGone || next.lost) return next ?? report;
+    const busy = evidence.requestsOf(tabId).activity(start).pending > 0;
+    still = busy || drawn(next) !== drawn(report) ? 0 : still + ROUTE_POLL_MS;
+    report = next;
+    if (still >= (drawn(report) > 0 ? ROUTE_STILL_MS : ROUTE_IDLE_MS)) break;
+  }
+  return report;
 }
 
 /**

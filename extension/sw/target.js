@@ -28,7 +28,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
+import { NAVIGATION_MS, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -266,6 +266,9 @@ export class Target {
       await sleep(ms, this.signal);
       waited += ms;
       report = await this.report();
+    }
+    if (report.urlChanged && !report.navigated && !navigated) {
+      report = await routeDrawn(this.t.tabId, start, () => this.report(), report, this.signal);
     }
     return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, running, report };
   }

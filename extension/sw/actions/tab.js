@@ -9,6 +9,7 @@ import * as cdp from '../cdp.js';
 import * as dialogs from '../dialogs.js';
 import * as downloads from '../downloads.js';
 import * as evidence from '../evidence.js';
+import { routeDrawn, watchPage } from '../input-effects.js';
 import * as navigation from '../navigation.js';
 import * as pageScript from '../page-script.js';
 import * as policy from '../policy.js';
@@ -160,7 +161,18 @@ async function navigate(params, { tabId, signal }) {
   } else {
     begin = () => goHistory(tabId, direction === 'back' ? -1 : 1, signal);
   }
-  const outcome = await go(tabId, begin, { signal, expectUrl: url });
+  // Back or forward to a route an app drew in place is drawn by the app
+  // after the address changed: watched, to answer once it is.
+  const w = direction === 'back' || direction === 'forward' ? await watchPage(tabId, signal) : undefined;
+  const start = Date.now();
+  let outcome;
+  try {
+    outcome = await go(tabId, begin, { signal, expectUrl: url });
+    const now = await w?.look(false);
+    if (now?.urlChanged && !now.lost) await routeDrawn(tabId, start, () => /** @type {NonNullable<typeof w>} */ (w).look(false), now, signal);
+  } finally {
+    w?.look(true); // ends the watch
+  }
   return loaded(tabId, outcome, boolParam(params, 'secrets', false));
 }
 
