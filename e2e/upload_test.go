@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
 	"testing"
 	"time"
 
@@ -130,6 +131,25 @@ func TestUploadFile(t *testing.T) {
 	assert.Equal(t, []string{"a.png", "b.png"}, []string{r.Files[0].Name, r.Files[1].Name})
 	assert.Equal(t, sha("png B"), r.Files[1].SHA256)
 
+	// A drop zone with no file input: the files are dragged onto it, once.
+	// What does not take dropped files (the page's heading) is given none:
+	// the browser would have opened them in the tab.
+	found := func(query string) string {
+		m := regexp.MustCompile(`\n\S+(?: "[^"]*")? (e\d+) `).FindStringSubmatch(ok(t, cs, "find", map[string]any{"tabId": tab, "query": query}))
+		require.NotNil(t, m, "find %q", query)
+		return m[1]
+	}
+	text = ok(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": found("Drop photos here"), "paths": []string{photoA, photoB}})
+	assert.Contains(t, text, "dropped 2 file(s) on")
+	r = nextReport(t, reports)
+	assert.Equal(t, []string{"drop"}, r.Events)
+	require.Len(t, r.Files, 2)
+	assert.Equal(t, "drop", r.Files[0].Input)
+	assert.Equal(t, sha("png A"), r.Files[0].SHA256)
+	err := fails(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": found("heading Upload"), "paths": []string{cv}}, protocol.CodeBadRequest)
+	assert.Contains(t, err.Message, "does not take dropped files")
+	assert.Equal(t, `"`+site+`/upload.html"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "location.href"}), "the tab stayed")
+
 	// A click that opens a file chooser says so; upload_file answers it.
 	fails(t, cs, "upload_file", map[string]any{"tabId": tab, "paths": []string{cv}}, protocol.CodeBadRequest)
 	var a struct {
@@ -148,7 +168,7 @@ func TestUploadFile(t *testing.T) {
 	assert.Equal(t, "hidden-doc", r.Files[0].Input)
 
 	// Typing into a file input says what to call instead.
-	err := fails(t, cs, "interact", map[string]any{"tabId": tab, "ref": doc, "action": "fill", "text": cv}, protocol.CodeBadRequest)
+	err = fails(t, cs, "interact", map[string]any{"tabId": tab, "ref": doc, "action": "fill", "text": cv}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Hint, "upload_file")
 
 	// A form that sends itself when a file is chosen: the answer says where

@@ -352,8 +352,43 @@
       case 'unmarkUpload':
         el.removeAttribute('data-openchrome-upload');
         return {};
+      case 'dropWatch':
+        dropWatch(el);
+        return {};
+      case 'dropTaken':
+        return dropTaken();
     }
     throw new PageError('bad_request', `unknown dom op ${op}`);
+  }
+
+  /** The dragover a drop is aimed with, and how its listener is taken off. @type {{ last?: Event, off: () => void } | undefined} */
+  let dropping;
+
+  /**
+   * Keeps the next dragover that reaches el's window: a page that takes
+   * dropped files cancels it (preventDefault), one that does not leaves it
+   * to the browser, which would open the files in the tab.
+   * @param {Element} el
+   */
+  function dropWatch(el) {
+    dropping?.off();
+    const view = el.ownerDocument.defaultView ?? window;
+    const seen = (/** @type {Event} */ e) => {
+      if (dropping) dropping.last = e;
+    };
+    view.addEventListener('dragover', seen, true);
+    dropping = { off: () => view.removeEventListener('dragover', seen, true) };
+  }
+
+  /**
+   * Whether the page took the dragover dropWatch kept: its handlers have
+   * all run by now, and the event says whether one cancelled it.
+   */
+  function dropTaken() {
+    const e = dropping?.last;
+    dropping?.off();
+    dropping = undefined;
+    return { taken: !!e && e.defaultPrevented };
   }
 
   /**

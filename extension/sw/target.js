@@ -661,6 +661,33 @@ export class Target {
     return out;
   }
 
+  /**
+   * Drops files on the element (a drop zone with no file input), as a
+   * person drags them in: once, and only when the page takes them.
+   * @param {string[]} files absolute paths
+   */
+  async dropFiles(files) {
+    await this.locate();
+    /** @type {Point} */
+    let p;
+    try {
+      p = await this.pointAt('drop files on');
+    } catch (err) {
+      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked('upload', err.reach);
+      throw err instanceof Unreachable ? err.error : err;
+    }
+    const at = this.tabPoint(p);
+    let dropped = false;
+    await this.call('dom', { op: 'dropWatch' });
+    const taken = () => this.call('dom', { op: 'dropTaken' }).then((r) => !!r.taken);
+    const a = await this.attempt(async () => { dropped = await input.dropFiles(this.t.tabId, at, files, taken, this.signal); });
+    if (!dropped) {
+      throw new ActionError('bad_request', `${this.label} does not take dropped files: nothing was dropped`,
+        'pass the ref of a file input or of the drop zone the page shows; or click what opens the file chooser, then call upload_file without ref');
+    }
+    return this.done('upload', 'drop', a);
+  }
+
   async hover() {
     await this.locate();
     try {

@@ -122,6 +122,33 @@ export async function drag(tabId, a, toward, where, signal) {
   }
 }
 
+/**
+ * Drops files on p, as a person drags them in from their desktop: the
+ * pointer comes over, dragenter and dragover carry the files; taken() then
+ * says whether the page cancelled the dragover, as a page that takes files
+ * does. Only then do they drop: a page that does not take them would have
+ * the browser open them in the tab. Answers whether they dropped.
+ * @param {number} tabId
+ * @param {Point} p
+ * @param {string[]} files absolute paths
+ * @param {() => Promise<boolean>} taken
+ * @param {AbortSignal} signal
+ */
+export async function dropFiles(tabId, p, files, taken, signal) {
+  await showForInput(tabId);
+  await moveTo(tabId, p, signal);
+  const data = { items: [], files, dragOperationsMask: 1 }; // copy
+  for (const type of ['dragEnter', 'dragOver']) {
+    await cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data }, { signal });
+  }
+  if (!(await taken())) {
+    await cdp.send(tabId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: p.x, y: p.y, data }).catch(() => {});
+    return false;
+  }
+  await cdp.send(tabId, 'Input.dispatchDragEvent', { type: 'drop', x: p.x, y: p.y, data }, { signal });
+  return true;
+}
+
 /** How far a drag goes before its drop point is looked up: past the few pixels pages wait for. */
 const START_PX = 12;
 /** The moves from there to the drop point. */

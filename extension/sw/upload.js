@@ -4,7 +4,8 @@
 // events). The host has checked every path against the upload roots; this
 // side finds the input, by ref or as the input behind an open chooser, and
 // says what the page did with the files, as any action does: a form that
-// sends itself on a choice, a preview drawn.
+// sends itself on a choice, a preview drawn. A ref that is no file input is
+// a drop zone: the files are dragged onto it (sw/target.js dropFiles).
 
 import { ActionError } from '../lib/errors.js';
 import * as cdp from './cdp.js';
@@ -53,8 +54,9 @@ export async function upload(tabId, rawRef, files, signal) {
   const el = await pageScript.onRef(t, 'dom', { op: 'markUpload', value: mark }, signal);
   try {
     if (!el.file) {
-      throw new ActionError('bad_request', `e${t.ref} (${el.label}) is not a file input`,
-        'pass the ref of an input of type file; or click what opens the file chooser, then call upload_file without ref');
+      // A drop zone with no file input of its own: the files are dragged in.
+      const offset = await pageScript.frameOffset(tabId, t.frameId, signal);
+      return { ...(await new Target(t, offset, signal).dropFiles(files)), files: files.length };
     }
     if (files.length > 1 && !el.multiple) {
       throw new ActionError('bad_request', `e${t.ref} takes one file, not ${files.length}`);

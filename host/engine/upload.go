@@ -18,7 +18,7 @@ import (
 
 type uploadIn struct {
 	tabArgs
-	Ref   string   `json:"ref,omitempty" jsonschema:"the file input; default: the open chooser"`
+	Ref   string   `json:"ref,omitempty" jsonschema:"file input or drop zone; default: the open chooser"`
 	Paths []string `json:"paths" jsonschema:"absolute, in the upload roots"`
 }
 
@@ -33,7 +33,7 @@ func (in *uploadIn) validate() error {
 
 func uploadTool() Tool {
 	t := defineTab("upload_file", GroupCore,
-		"Give a file input, or the file chooser a click opened, files as a person would.",
+		"Give files to a file input, a drop zone or the chooser a click opened.",
 		uploadFiles,
 		func(s *jsonschema.Schema) {
 			one := 1
@@ -60,6 +60,11 @@ func uploadFiles(ctx context.Context, c *call, tab int, in uploadIn) (*protocol.
 	}
 	c.detail = strings.Join(names, ", ")
 	c.followOpened(done.Opened)
+	if done.Blocked != nil {
+		// A drop zone something covers: nothing was dropped, and the
+		// answer names what covers it, as interact's does.
+		return c.actionResult(ctx, tab, &acted{Acted: done.Acted, Error: blockedError(done.Acted)}, true, "")
+	}
 	if done.NavigationBlocked != nil {
 		return nil, done.NavigationBlocked.Error()
 	}
@@ -69,7 +74,11 @@ func uploadFiles(ctx context.Context, c *call, tab int, in uploadIn) (*protocol.
 	}
 	ch, next := changeOf(tab, actedEffects(done.Acted))
 	var b strings.Builder
-	fmt.Fprintf(&b, "set %d file(s) on %s:", len(files), to)
+	verb := "set"
+	if done.Strategy == "drop" {
+		verb = "dropped" // on a drop zone, as a person drags them in
+	}
+	fmt.Fprintf(&b, "%s %d file(s) on %s:", verb, len(files), to)
 	for _, f := range files {
 		fmt.Fprintf(&b, "\n%s (%s)", f.Name, bytesText(f.Bytes))
 	}

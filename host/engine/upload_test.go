@@ -132,3 +132,38 @@ func TestUploadFileSendsOnlyCheckedPaths(t *testing.T) {
 	assert.Equal(t, "upload_file", a[0].Tool)
 	assert.Equal(t, "cv.txt", a[0].Detail, "the person sees which file, never where it was")
 }
+
+// TestUploadFileOnADropZone: files dropped on a drop zone are said as
+// dropped; a drop zone something covers gets none, and the answer names
+// the cover and what dismisses it, as interact's does.
+func TestUploadFileOnADropZone(t *testing.T) {
+	root, _ := uploadTree(t)
+	delivered := false
+	tests := []struct {
+		name   string
+		answer browser.Uploaded
+		want   string
+		code   protocol.Code
+	}{
+		{"dropped", browser.Uploaded{Acted: browser.Acted{Ref: "e7", Target: `div "Drop files here"`, Strategy: "drop", Changes: "1 element added"}, Files: 1},
+			`dropped 1 file(s) on e7 div "Drop files here"`, ""},
+		{"covered", browser.Uploaded{Acted: browser.Acted{Ref: "e7", Target: `div "Drop files here"`, Delivered: &delivered,
+			Blocked: &browser.Blocked{By: &browser.Control{Ref: "e2", Name: `dialog "Cookies"`}, Dismiss: []browser.Control{{Ref: "e3", Name: `button "Accept"`}}}}},
+			`covered by dialog \"Cookies\" e2: nothing was done`, protocol.CodeConflict},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 3}}, func(cmd protocol.Command) (any, *protocol.Error) {
+				return tt.answer, nil
+			}))
+			r := e.Call(context.Background(), &bridge.Call{Agent: "a1", Tool: "upload_file", Roots: []string{root},
+				Args: json.RawMessage(`{"tabId":3,"ref":"e7","paths":[` + jsonString(filepath.Join(root, "report.pdf")) + `]}`)})
+			assert.Equal(t, tt.code != "", r.IsError)
+			assert.Contains(t, textOf(t, r), tt.want)
+			if tt.code != "" {
+				assert.Contains(t, textOf(t, r), `"code":"`+string(tt.code)+`"`)
+				assert.Contains(t, textOf(t, r), `"dismiss":[{"ref":"e3"`)
+			}
+		})
+	}
+}
