@@ -99,3 +99,16 @@ export function oneLine(text) {
   }
   return '';
 }
+
+/**
+ * The refusal of input that would follow a link to another application
+ * (mailto:, tel:): Chrome hands it to another program, or asks the person
+ * whether to in a prompt that holds the tab's input until they answer.
+ * @param {string | undefined} what what the input was aimed at: `link "Mail us"`
+ * @param {string} app the link's address
+ * @param {string} undone what was not done: "clicked", "pressed"
+ */
+export function opensApp(what, app, undone) {
+  return new ActionError('domain_blocked', `${what ?? 'the link'} opens ${app} in another application, not in the browser: nothing was ${undone}`,
+    'agents open no other applications; if the person should use it, tell them the address');
+}

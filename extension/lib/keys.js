@@ -2,7 +2,7 @@
 // Key chords ("Enter", "ctrl+a", "shift+Tab") as the CDP Input.dispatchKeyEvent
 // calls that type them, like a US keyboard would.
 
-import { ActionError } from './errors.js';
+import { ActionError, opensApp } from './errors.js';
 
 /**
  * One key: what CDP needs to make the page see it as pressed.
@@ -87,6 +87,26 @@ export function charKey(ch) {
  * A parsed chord: the modifiers held and the key pressed.
  * @typedef {{ modifiers: number, held: KeyDef[], key: KeyDef }} Chord
  */
+
+/**
+ * Whether chord follows the link that has the focus: Enter, with or
+ * without modifiers (ctrl+Enter opens it in a new tab).
+ * @param {string} chord
+ */
+export function followsLink(chord) {
+  return parseChord(chord).key.key === 'Enter';
+}
+
+/**
+ * Refuses chord when it would follow a link to another application: app,
+ * the address of the link it is aimed at (what names it), if it is one.
+ * @param {string} chord
+ * @param {string | undefined} app
+ * @param {string | undefined} what
+ */
+export function refuseFollowing(chord, app, what) {
+  if (app && followsLink(chord)) throw opensApp(what, app, 'pressed');
+}
 
 /**
  * Parses "ctrl+shift+t", "Enter", "a", "Meta+A". Errors name what is wrong.

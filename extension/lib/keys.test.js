@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { charKey, chordEvents, parseChord } from './keys.js';
+import { charKey, chordEvents, parseChord, followsLink, refuseFollowing } from './keys.js';
 
 test('named keys and their aliases', () => {
   for (const [input, key, code] of [['Enter', 'Enter', 'Enter'], ['return', 'Enter', 'Enter'], ['esc', 'Escape', 'Escape'],
@@ -51,4 +51,16 @@ test('bad chords name what is wrong', () => {
     assert.throws(() => parseChord(input), (/** @type {unknown} */ e) =>
       e instanceof ActionError && e.code === 'bad_request' && e.message.includes(says), input);
   }
+});
+
+test('Enter follows a link, whatever is held; a link to another application is refused', () => {
+  assert.equal(followsLink('Enter'), true);
+  assert.equal(followsLink('return'), true);
+  assert.equal(followsLink('ctrl+Enter'), true, 'opens it in a new tab');
+  assert.equal(followsLink('space'), false, 'Space does not follow a link');
+  assert.equal(followsLink('Tab'), false);
+  assert.throws(() => refuseFollowing('Enter', 'mailto:a@example.com', 'link "Mail us"'),
+    { code: 'domain_blocked', message: 'link "Mail us" opens mailto:a@example.com in another application, not in the browser: nothing was pressed' });
+  refuseFollowing('Enter', undefined, 'link "Home"'); // a page's link: followed
+  refuseFollowing('Tab', 'mailto:a@example.com', 'link "Mail us"'); // moves the focus on
 });

@@ -210,7 +210,7 @@
     advance(refBase ?? 0, refSkip);
     const a = deepActive();
     if (!a || a === a.ownerDocument.body || a === a.ownerDocument.documentElement) return { ...handed() };
-    return { ref: refFor(a), name: describe(a), ...handed() };
+    return { ref: refFor(a), name: describe(a), app: appLink(a), ...handed() };
   }
 
   /**

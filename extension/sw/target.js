@@ -23,7 +23,8 @@
 
 import { sleep } from '../lib/abort.js';
 import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
-import { ActionError } from '../lib/errors.js';
+import { ActionError, opensApp } from '../lib/errors.js';
+import { refuseFollowing } from '../lib/keys.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
@@ -439,13 +440,7 @@ export class Target {
       count: action === 'double_click' ? 2 : 1,
     };
     const loc = await this.locate();
-    if (loc.app && action !== 'right_click') {
-      // Chrome hands such a link to another program (a mail app, a phone
-      // dialer) or asks the person whether to, in a prompt that holds the
-      // tab's input until they answer it.
-      throw new ActionError('domain_blocked', `${this.label} opens ${loc.app} in another application, not in the browser: nothing was clicked`,
-        'agents open no other applications; if the person should use it, tell them the address');
-    }
+    if (loc.app && action !== 'right_click') throw opensApp(this.label, loc.app, 'clicked');
     // A closed select opens the browser's own list, which no call can see
     // or click: the answer says what it offers, for interact select.
     if (Array.isArray(loc.options)) this.options = loc.options;
@@ -1062,7 +1057,8 @@ export class Target {
 
   /** @param {string} key */
   async press(key) {
-    await this.locate();
+    const loc = await this.locate();
+    refuseFollowing(key, loc.app, this.label);
     await this.call('dom', { op: 'focus' });
     await this.watch();
     const a = await this.attempt(() => input.press(this.t.tabId, key, this.signal), { late: true });

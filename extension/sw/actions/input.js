@@ -2,7 +2,8 @@
 // input.*: raw mouse and keyboard at viewport coordinates, for the computer
 // tool: what a person does looking at a screenshot.
 
-import { ActionError } from '../../lib/errors.js';
+import { ActionError, opensApp } from '../../lib/errors.js';
+import { followsLink, refuseFollowing } from '../../lib/keys.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import { devicePixelRatio } from '../../lib/shot-scale.js';
@@ -42,10 +43,7 @@ async function click(params, { tabId, signal }) {
     // program, or hold the tab with a prompt. A page no script reaches says nothing.
     const { app } = await pageScript.call({ tabId, frameId: 0 }, 'appAt', at, signal)
       .then((r) => /** @type {{ app?: string }} */ (r.data)).catch(() => ({ app: undefined }));
-    if (app) {
-      throw new ActionError('domain_blocked', `[${at.x}, ${at.y}] is on a link that opens ${app} in another application, ` +
-        'not in the browser: nothing was clicked', 'agents open no other applications; if the person should use it, tell them the address');
-    }
+    if (app) throw opensApp(`the link at [${at.x}, ${at.y}]`, app, 'clicked');
   }
   return runWatched(tabId, (s) => input.click(tabId, at, { button, count }, s), signal);
 }
@@ -90,6 +88,11 @@ async function type(params, { tabId, signal }) {
 async function key(params, { tabId, signal }) {
   const chord = stringParam(params, 'key');
   if (!chord) throw new ActionError('bad_request', 'key needs a key, e.g. "Enter" or "ctrl+a"');
+  if (followsLink(chord)) {
+    // As element.act's press refuses it.
+    const now = await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
+    refuseFollowing(chord, now?.app, `the focused ${now?.name}`);
+  }
   return runWatched(tabId, (s) => input.press(tabId, chord, s), signal);
 }
 
