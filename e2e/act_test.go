@@ -531,6 +531,25 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	assert.Contains(t, tree, refOf(t, tree, `radio "Pro plan"`)+" checked")
 }
 
+// TestFieldsNamedByTheWordsBesideThem: fields with no label, named only by
+// the words a person reads beside them (a table's row header, the cell
+// before, a line above), are filled by those words, by form_input and by
+// interact's query.
+func TestFieldsNamedByTheWordsBesideThem(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/labels.html")
+
+	filled := ok(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+		{"label": "First name", "value": "Ada"}, {"label": "Last name", "value": "Lovelace"}}})
+	assert.Contains(t, filled, `"failed":0`)
+	a := interact(t, cs, map[string]any{"tabId": tab, "query": "Phone", "action": "fill", "text": "555-0100"})
+	assert.Equal(t, "555-0100", a.Value)
+	assert.Equal(t, `"Ada|Lovelace|555-0100"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": `["first", "last", "phone"].map((id) => document.getElementById(id).value).join("|")`}))
+}
+
 // TestATableIsSortedByItsHeader: a header that listens for the click has a
 // ref in its row's line; clicking it (named as an agent names it) sorts the
 // table once, the answer says the rows moved, and the header says the order.

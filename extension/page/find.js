@@ -167,6 +167,13 @@
           // A control named apart from what it shows: the "×" of a button
           // named "Close", which a person calls the X button.
           if (SHOWS_NAME.has(role) && wantName && shownText(el) === wantName) add(el, 50 + bonus, `it shows "${wantName}"`);
+          // A field the page names nowhere, by the words a person reads
+          // beside it (form_input's field does the same).
+          if (!name && wantName && CONTROL_ROLES.has(role)) {
+            const beside = wordsBefore(el);
+            const b = beside.toLowerCase();
+            if (b === wantName || b.includes(wantName)) add(el, (b === wantName ? 40 : 20) + bonus, `"${beside}" is beside it`);
+          }
         }
       }
     }
@@ -625,11 +632,13 @@
       if (!CONTROL_ROLES.has(role) && !isGroup && !picks && !(isInput(el) && el.type === 'file')) continue;
       if (roles && !isGroup && !roles.includes(picks ? 'combobox' : role)) continue;
       if (!visible(el) && !shownLabel(el)) continue;
-      const names = [nameOf(el, role), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
+      const name = nameOf(el, role);
+      // A field the page names nowhere: the words a person reads beside it.
+      const names = [name || (isGroup ? '' : wordsBefore(el)), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
         .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());
       let score = 0;
       for (const [i, n] of names.entries()) {
-        const w = i === 0 ? 1 : 0.6;
+        const w = i === 0 ? (name ? 1 : 0.9) : 0.6;
         if (n === want) score = Math.max(score, 100 * w);
         else if (n.startsWith(want)) score = Math.max(score, 70 * w);
         else if (n.includes(want)) score = Math.max(score, 50 * w);
@@ -643,6 +652,46 @@
       found.push({ el, score });
     }
     return found;
+  }
+
+  /** The most words a label a person reads beside a field holds. */
+  const BESIDE_MAX = 60;
+
+  /**
+   * The words a person reads as the label of a field the page names
+   * nowhere: the header of its table row (or the cell before its own), or
+   * else the words just before it: "Phone" in a div above the box. None
+   * when another control comes first, or the words are too many for a label.
+   * @param {Element} el
+   * @returns {string}
+   */
+  function wordsBefore(el) {
+    /** @param {Element | null | undefined} e */
+    const said = (e) => (e ? textOf(e, false).replace(/\s+/g, ' ').trim() : '');
+    const cell = el.closest('td');
+    if (cell?.parentElement) {
+      const th = cell.parentElement.querySelector(':scope > th');
+      const words = said(th && th !== cell ? th : cell.previousElementSibling);
+      if (words) return words.length <= BESIDE_MAX ? words : '';
+    }
+    const body = el.ownerDocument.body;
+    for (let e = /** @type {Element | null} */ (el); e && e !== body; e = e.parentElement) {
+      for (let n = e.previousSibling; n; n = n.previousSibling) {
+        if (n.nodeType === Node.TEXT_NODE) {
+          const words = (n.nodeValue ?? '').replace(/\s+/g, ' ').trim();
+          if (words) return words.length <= BESIDE_MAX ? words : '';
+          continue;
+        }
+        if (n.nodeType !== Node.ELEMENT_NODE) continue;
+        const sib = /** @type {Element} */ (n);
+        if (!visible(sib)) continue;
+        // Another field and its label come first: the words are theirs.
+        if (CONTROL_ROLES.has(roleOf(sib)) || sib.querySelector('input, select, textarea, [role=textbox], [role=combobox]')) return '';
+        const words = said(sib);
+        if (words) return words.length <= BESIDE_MAX ? words : '';
+      }
+    }
+    return '';
   }
 
   const BOXES = 'input[type=radio], input[type=checkbox], [role=radio], [role=checkbox], [role=switch]';

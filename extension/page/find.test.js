@@ -315,3 +315,21 @@ test('find matches what an item of a list or a block of code says, which no name
   assert.deepEqual(found('delta'), ['listitem text contains "delta"', 'code text contains "delta"']);
   assert.deepEqual(found('listitem'), ['listitem role listitem', 'listitem role listitem']);
 });
+
+test('field finds a field the page names nowhere by the words a person reads beside it', () => {
+  const page = new TestPage(`
+    <table><tr><th>First name</th><td><input value=fn></td></tr>
+      <tr><td>Last name</td><td><input value=ln></td></tr></table>
+    <div>Phone</div><input value=ph>
+    <label for=a>Street</label><input value=a> <input value=b>
+    <p>Please tell us everything you would like the courier to know before delivery</p><input value=long>`);
+  const id = (/** @type {string} */ label) => {
+    const f = page.call('field', { label, refBase: 1 });
+    return f.error ? f.error.code : page.ok('locate', { ref: f.ok.ref }).value;
+  };
+  assert.equal(id('First name'), 'fn', 'its row header');
+  assert.equal(id('Last name'), 'ln', 'the cell before its own');
+  assert.equal(id('Phone'), 'ph', 'the words just above it');
+  assert.equal(id('Street'), 'a', 'a labelled field, by its label');
+  assert.equal(id('courier'), 'not_found', 'too many words for a label');
+});

@@ -18,6 +18,8 @@ var (
 	textRoles   = map[string]bool{"textbox": true, "searchbox": true, "combobox": true, "spinbutton": true}
 	selectRoles = map[string]bool{"combobox": true, "listbox": true}
 	checkRoles  = map[string]bool{"checkbox": true, "radio": true, "switch": true, "menuitemcheckbox": true, "menuitemradio": true}
+	// strictActions fail on an element not of their roles.
+	strictActions = map[string]bool{"fill": true, "type": true, "clear": true, "select": true, "check": true, "uncheck": true}
 )
 
 // pick chooses the element a step by query acts on among its ranked
@@ -35,6 +37,16 @@ func pick(tab int, query, action string, cs []browser.Candidate) (browser.Candid
 	}
 	if fit := fitting(action, tied); len(fit) > 0 {
 		tied = fit
+	} else if fit := fitting(action, cs); len(fit) > 0 && strictActions[action] {
+		// None as good can take it, and the action fails on what cannot
+		// ("First name", a table's row header, for fill): the best of
+		// those that can, as the field beside the header.
+		tied = tied[:0]
+		for _, c := range fit {
+			if c.Score == fit[0].Score {
+				tied = append(tied, c)
+			}
+		}
 	}
 	best := tied[0]
 	if len(tied) == 1 || sameLinks(tied) {
