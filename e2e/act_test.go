@@ -1914,6 +1914,20 @@ func TestAKeyThatChangesAFieldSaysWhatItHolds(t *testing.T) {
 	a = interact(t, cs, map[string]any{"ref": tags.Ref, "action": "press", "key": "Backspace", "tabId": tab})
 	require.NotNil(t, a.Change, "%+v", a)
 	assert.Equal(t, `its value is now "blu"`, a.Change.Summary)
+	// At the focus, with no ref, as the computer tool's keys: the same.
+	a = interact(t, cs, map[string]any{"action": "press", "key": "Backspace", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, `its value is now "bl"`, a.Change.Summary)
+
+	// A list that keeps the focus: the arrows say the option they make
+	// active, Enter what the field took.
+	a = interact(t, cs, map[string]any{"query": "Fruit", "action": "press", "key": "ArrowDown", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, `option "Apple" active`, a.Change.Summary)
+	a = interact(t, cs, map[string]any{"action": "press", "key": "ArrowDown", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, `option "Banana" active`, a.Change.Summary)
+	assert.Contains(t, ok(t, cs, "computer", map[string]any{"action": "key", "text": "Return", "tabId": tab}), `its value is now \"Banana\"`)
 
 	tab = openTab(t, cs, site.URL+"/login.html")
 	pw := interact(t, cs, map[string]any{"query": "Password", "action": "fill", "text": "SuperSecretPassword!", "tabId": tab})

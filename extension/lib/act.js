@@ -71,6 +71,8 @@ function changed(r, downloads = []) {
   if (r.renamed) parts.push(`it now reads ${JSON.stringify(r.renamed)}`);
   // A field a key or click changed, not one being filled: what it holds.
   if (r.newValue !== undefined) parts.push(r.newValue ? `its value is now ${JSON.stringify(r.newValue)}` : 'it was emptied');
+  // A list that keeps the focus moved its highlight (aria-activedescendant).
+  if (r.active) parts.push(r.active === 'none' ? 'no option active' : `${r.active} active`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);
   // The fields the page's own check marked, with the words that say why.
   if (r.invalidNow?.length) {
@@ -106,7 +108,8 @@ function changed(r, downloads = []) {
   if (r.texts && !r.added && !r.removed && !r.said?.length) {
     parts.push(r.textText?.length ? `text changed: ${r.textText.join(', ')}` : 'text changed');
   }
-  if (r.attributes && !r.added && !r.removed) parts.push('attributes changed');
+  // The attributes a highlight that moved set (aria-selected) are its move.
+  if (r.attributes && !r.added && !r.removed && !r.active) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');
   if (r.elementGone) parts.push('the element itself is gone');

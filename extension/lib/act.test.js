@@ -151,3 +151,8 @@ test('summarize says which dialogs opened and closed', () => {
     'dialog opened: dialog "Filters", dialog closed: dialog "Cookies"');
   assert.equal(quiet({ dialogsClosed: ['dialog "Cookies"'] }), false);
 });
+
+test('a list that keeps the focus says the option it has active', () => {
+  assert.equal(summarize({ active: 'option "Banana"', attributes: 2 }), 'option "Banana" active', 'its aria-selected is the move');
+  assert.equal(summarize({ active: 'none' }), 'no option active');
+});

@@ -41,10 +41,14 @@
     /**
      * @param {Element | null} el
      * @param {boolean} ownMoves whether the element's own moves are waited for
+     * @param {boolean} [keys] el is where keys go (it has the focus), not
+     *   one the agent named: its value, states and active option are said,
+     *   not that it went
      */
-    constructor(el, ownMoves) {
+    constructor(el, ownMoves, keys = false) {
       this.el = el;
       this.ownMoves = ownMoves;
+      this.keys = keys;
       this.trustedClicks = 0;
       this.clicks = 0;
       this.added = 0;
@@ -85,6 +89,9 @@
       // A field's value, which a key may change (Enter that adds a tag and
       // empties the box): never a secret's.
       this.valueWas = fieldValue(el);
+      // The option a key moves to in a list that keeps the focus
+      // (aria-activedescendant): a person sees the highlight move.
+      this.activeWas = activeOf(el);
       this.url = location.href;
       this.title = document.title;
       /** When it began, on the document's timeline: the animations it sees start. */
@@ -317,7 +324,8 @@
         titleChanged: document.title !== this.title,
         url: location.href,
         title: document.title,
-        elementGone: el ? !alive : undefined,
+        elementGone: el && !this.keys ? !alive : undefined,
+        active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
         state: restated ? { was: this.was, now } : undefined,
         // Its value, as a person sees it now, when the action changed it.
         newValue: value !== undefined && this.valueWas !== undefined && value !== this.valueWas
@@ -566,13 +574,43 @@
 
   /**
    * watch: starts recording what happens to the page, and whether ref's
-   * element receives a click, until changes stops it.
-   * @param {{ ref?: number, ownMoves?: boolean }} args
+   * element receives a click, until changes stops it; with keys and no
+   * ref, what happens to the element that has the focus too.
+   * @param {{ ref?: number, ownMoves?: boolean, keys?: boolean }} args
    */
-  function watch({ ref, ownMoves = false }) {
+  function watch({ ref, ownMoves = false, keys = false }) {
     const id = ++watchSeq;
-    watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
+    if (ref === undefined && keys) {
+      // Keys go where the focus is: that element is watched, as a named one.
+      const a = deepActive();
+      const at = a && a !== a.ownerDocument.body && a !== a.ownerDocument.documentElement ? a : null;
+      watches.set(id, new Watch(at, ownMoves, true));
+    } else {
+      watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
+    }
     return { watch: id };
+  }
+
+  /**
+   * The element el's aria-activedescendant names: the option a list that
+   * keeps the focus has active.
+   * @param {Element | null | undefined} el
+   * @returns {Element | null}
+   */
+  function activeOf(el) {
+    const id = el?.getAttribute('aria-activedescendant');
+    if (!el || !id) return null;
+    const root = /** @type {Document | ShadowRoot} */ (el.getRootNode());
+    return typeof root.getElementById === 'function' ? root.getElementById(id) : el.ownerDocument.getElementById(id);
+  }
+
+  /**
+   * What a person sees of the active option: its role and words; "none"
+   * when the list has none active now.
+   * @param {Element | null} el
+   */
+  function describeActive(el) {
+    return el ? words(describe(el), QUOTED_MAX) : 'none';
   }
 
   /**

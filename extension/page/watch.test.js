@@ -303,3 +303,24 @@ test('a list drawn anew says which of its items went and came, not how many elem
   page.$('#l').prepend(/** @type {Element} */ (page.$('#l').lastElementChild));
   assert.equal(page.ok('changes', { watch: w2, stop: true }).redrawn, undefined);
 });
+
+test('keys sent to the focus: the focused field is watched, its value and the option it has active said', () => {
+  const page = new TestPage(`<input id=c role=combobox aria-expanded=true aria-controls=l aria-activedescendant="" aria-label="Fruit">
+    <ul id=l role=listbox><li role=option id=o1>Apple</li><li role=option id=o2>Banana</li></ul>`);
+  const c = /** @type {HTMLInputElement} */ (page.$('#c'));
+  c.focus();
+  const { watch } = page.ok('watch', { keys: true });
+  c.setAttribute('aria-activedescendant', 'o2');
+  let r = page.ok('changes', { watch });
+  assert.equal(r.active, 'option "Banana"');
+  assert.equal(r.elementGone, undefined, 'an element the agent did not name is not said to go');
+  c.value = 'Banana'; // Enter picks it
+  r = page.ok('changes', { watch, stop: true });
+  assert.equal(r.newValue, 'Banana');
+
+  // Without keys, or with nothing focused, the page alone is watched.
+  c.blur();
+  const page2 = page.ok('watch', { keys: true });
+  c.setAttribute('aria-activedescendant', 'o1');
+  assert.equal(page.ok('changes', { watch: page2.watch, stop: true }).active, undefined);
+});

@@ -87,11 +87,14 @@ export function runInput(tabId, fn, signal) {
  * @param {number} tabId
  * @param {(signal: AbortSignal, stop: AbortSignal) => Promise<unknown>} fn
  * @param {AbortSignal} signal
+ * @param {{ keys?: boolean }} [opts] keys: fn sends keys, and what they do
+ *   to the element that has the focus is said too (its value, its states,
+ *   the option it has active)
  * @returns {Promise<Record<string, unknown>>}
  */
-export async function runWatched(tabId, fn, signal) {
+export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
   dialogs.refuseWhileOpen(tabId);
-  const w = await watchPage(tabId, signal);
+  const w = await watchPage(tabId, signal, keys);
   const start = Date.now();
   /** @type {Record<string, any>} */
   let out;
@@ -122,10 +125,11 @@ export async function runWatched(tabId, fn, signal) {
  * page script runs, or once the document is gone.
  * @param {number} tabId
  * @param {AbortSignal} signal
+ * @param {boolean} [keys] keys are sent: the element that has the focus is watched too
  * @returns {Promise<{ look: (stop: boolean) => Promise<any> }>}
  */
-export async function watchPage(tabId, signal) {
-  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', {}, signal).catch(() => undefined);
+export async function watchPage(tabId, signal, keys = false) {
+  const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', { keys }, signal).catch(() => undefined);
   return {
     look: (stop) => (w
       ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop }, signal)

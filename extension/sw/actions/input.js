@@ -93,7 +93,7 @@ async function key(params, { tabId, signal }) {
     const now = await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
     refuseFollowing(chord, now?.app, `the focused ${now?.name}`);
   }
-  return runWatched(tabId, (s) => input.press(tabId, chord, s), signal);
+  return runWatched(tabId, (s) => input.press(tabId, chord, s), signal, { keys: true });
 }
 
 /**
