@@ -1504,6 +1504,17 @@ func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
 	interact(t, cs, map[string]any{"ref": menu.Offers[1].Ref, "action": "click", "tabId": tab})
 	assert.Equal(t, `"chose: Phones"`, status(t, cs, tab))
 
+	// An element no role marks, whose menu opens as the pointer comes over
+	// it: it has a ref to point at.
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	account := refOf(t, tree, `generic "Account"`)
+	assert.Contains(t, tree, `generic "Account" `+account+" clickable")
+	hovered := interact(t, cs, map[string]any{"ref": account, "action": "hover", "tabId": tab})
+	require.NotNil(t, hovered.Change, "%+v", hovered)
+	assert.Contains(t, hovered.Change.Summary, `"Sign out"`)
+	interact(t, cs, map[string]any{"query": "Sign out", "action": "click", "tabId": tab})
+	assert.Equal(t, `"signed out"`, status(t, cs, tab))
+
 	// A button that opens nothing offers nothing.
 	tab = openTab(t, cs, site.URL+"/form.html")
 	show := interact(t, cs, map[string]any{"query": "Show nickname", "action": "click", "tabId": tab})

@@ -213,7 +213,8 @@
     const plain = !INTERACTIVE.has(role) && el !== el.ownerDocument.body && el !== el.ownerDocument.documentElement;
     const clicks = plain && clicked(el, role, st);
     const drags = plain && el.getAttribute('draggable') === 'true';
-    const clickable = clicks || drags;
+    const hovers = plain && !clicks && !drags && hoverables.has(el);
+    const clickable = clicks || drags || hovers;
     // Labels are often styled as blocks, one above each control.
     const block = BLOCK.has(tag) || (tag === 'LABEL' && !getComputedStyle(el).display.startsWith('inline'));
     if (block) breakText(out);
@@ -318,9 +319,10 @@
         }
       }
       // A listener whose elements below show the hand cursor is theirs.
-      if (clickable && refsIn(kids) <= MAX_CLICKABLE_REFS && st.pointed === pointedBefore) {
+      // Hovered, it is what opens; a control inside it is what is used.
+      if (clickable && refsIn(kids) <= (hovers ? 0 : MAX_CLICKABLE_REFS) && st.pointed === pointedBefore) {
         node.ref = refFor(el);
-        if (clicks) node.clickable = true;
+        if (clicks || hovers) node.clickable = true;
         if (drags) node.draggable = true;
       } else if (clickable && !role && !scroller) {
         // A container listening for its many controls' clicks, or for
@@ -334,7 +336,7 @@
     }
     if (clickable && role === 'img') {
       node.ref = refFor(el);
-      if (clicks) node.clickable = true;
+      if (clicks || hovers) node.clickable = true;
       if (drags) node.draggable = true;
     }
     if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
@@ -631,6 +633,14 @@
   const clickables = new WeakSet();
 
   /**
+   * Elements a script listens on for the pointer coming over them (a menu
+   * that opens so): one with no control of its own inside is shown as
+   * clickable, since a click brings the pointer over it first.
+   * @type {WeakSet<Element>}
+   */
+  const hoverables = new WeakSet();
+
+  /**
    * Documents that, or whose window, listen for clicks.
    * @type {WeakSet<Document>}
    */
@@ -646,13 +656,21 @@
 
   /**
    * Marks els as clickable, documents as listening, and roots as listening
-   * for their trees; returns how many are new and have no interactive
-   * role, so would show differently now.
+   * for their trees, and hovers, the elements that listen for the pointer
+   * coming over them (a menu that opens so), as clickable too: a click
+   * brings the pointer over first. Returns how many are new and have no
+   * interactive role, so would show differently now.
    * @param {Array<Element | Document>} els
    * @param {Element[]} [roots]
+   * @param {Array<Element | Document>} [hovers]
    */
-  function markClickable(els, roots = []) {
+  function markClickable(els, roots = [], hovers = []) {
     let fresh = 0;
+    for (const el of hovers) {
+      if (!isElement(el) || hoverables.has(el)) continue;
+      hoverables.add(el);
+      if (!INTERACTIVE.has(roleOf(el))) fresh++;
+    }
     for (const root of roots) {
       if (!isElement(root) || delegating.has(root)) continue;
       delegating.add(root);
@@ -679,7 +697,7 @@
     changes.observe(document, { childList: true, subtree: true });
     // A shadow root's or a frame's changes do not reach the document's
     // observer: watch the ones a mark was found in.
-    for (const el of els) {
+    for (const el of [...els, ...hovers]) {
       const root = isElement(el) ? el.getRootNode() : el;
       if (root && root !== document) changes.observe(root, { childList: true, subtree: true });
     }

@@ -150,6 +150,17 @@ test('an element a script listens on for clicks gets a ref, though no role says 
   assert.ok(nodes.every((n) => typeof n.ref === 'number'));
 });
 
+test('an element a script listens on for the pointer coming over it is clickable, unless a control in it is what is used', () => {
+  const page = new TestPage(`
+    <nav><div id=account>Account</div><div id=wrap><button>Products</button></div></nav>`);
+  const fresh = page.ns.tree.markClickable([], [], [page.$('#account'), page.$('#wrap'), page.document]);
+  assert.equal(fresh, 2, 'a document that listens is nothing to mark');
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.ref !== undefined);
+  assert.deepEqual(nodes.map((n) => [n.role, n.name, !!n.clickable]), [
+    ['navigation', undefined, false], ['generic', 'Account', true], ['button', 'Products', false],
+  ], 'the wrapper of a button is not one: the button is what a person uses');
+});
+
 test('a shape a script listens on is named by its <title>, as a chart\'s bar', () => {
   const page = new TestPage(`<svg>
     <rect id=q1 x=0 y=0 width=10 height=40><title>Q1: 80</title></rect>

@@ -69,6 +69,13 @@ const rootsPass = (fresh) => `(() => {
 /** The listeners that make an element clickable to a person. */
 const CLICKS = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu',
   'auxclick', 'dragstart']);
+/**
+ * The listeners that make an element one a person acts on by pointing at
+ * it: a menu that opens as the pointer comes over it (jQuery's hover()
+ * listens for mouseover). An element's own only: a document that listens
+ * for them (a tooltip library's) says nothing of what is below it.
+ */
+const HOVERS = new Set(['mouseenter', 'mouseover', 'pointerenter', 'pointerover']);
 const GROUP = 'openchrome-clickables';
 
 /** tabId -> CDP frame id -> the execution context of our world in it. @type {Map<number, Map<string, number>>} */
@@ -244,16 +251,17 @@ async function markWorld(tabId, w, signal) {
     const found = await Promise.all(docs.map((d) => listenersIn(tabId, d, opts)));
     const ids = [...new Set(found.flatMap((f) => f.clicks))];
     const roots = [...new Set(found.flatMap((f) => f.roots))];
-    if (!ids.length && !roots.length) return 0;
+    const hovers = [...new Set(found.flatMap((f) => f.hovers))].filter((id) => !ids.includes(id));
+    if (!ids.length && !roots.length && !hovers.length) return 0;
     const resolve = (/** @type {number[]} */ list) => Promise.all(list.map((backendNodeId) =>
       cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.ours, objectGroup: GROUP }, opts)
         .catch(() => undefined)))
       .then((nodes) => nodes.flatMap((n) => (n?.object?.objectId ? [{ objectId: n.object.objectId }] : [])));
-    const [rootArgs, args] = await Promise.all([resolve(roots), resolve(ids)]);
+    const [rootArgs, args, hoverArgs] = await Promise.all([resolve(roots), resolve(ids), resolve(hovers)]);
     const res = await cdp.send(tabId, 'Runtime.callFunctionOn', {
       executionContextId: w.ours,
-      functionDeclaration: 'function (n, ...els) { return globalThis.__openchrome?.tree?.markClickable?.(els.slice(n), els.slice(0, n)) ?? -1; }',
-      arguments: [{ value: rootArgs.length }, ...rootArgs, ...args],
+      functionDeclaration: 'function (n, m, ...els) { return globalThis.__openchrome?.tree?.markClickable?.(els.slice(n, n + m), els.slice(0, n), els.slice(n + m)) ?? -1; }',
+      arguments: [{ value: rootArgs.length }, { value: args.length }, ...rootArgs, ...args, ...hoverArgs],
       returnByValue: true,
     }, opts);
     return typeof res.result?.value === 'number' ? res.result.value : -1;
@@ -299,11 +307,12 @@ async function documentIn(tabId, contextId, ours, fresh, opts) {
  * its elements, those in its shadow roots, and the document itself when
  * its window listens (a framework's, jQuery's: they hear every click of
  * it); and of the elements a framework listens for every event on (roots:
- * React's root, which hears its tree's clicks as a document does).
+ * React's root, which hears its tree's clicks as a document does); and of
+ * the elements that listen for the pointer coming over them (hovers).
  * @param {number} tabId
  * @param {Scanned} d
  * @param {Session} opts
- * @returns {Promise<{ clicks: number[], roots: number[] }>}
+ * @returns {Promise<{ clicks: number[], roots: number[], hovers: number[] }>}
  */
 async function listenersIn(tabId, d, opts) {
   const [own, win, shadows] = await Promise.all([
@@ -322,9 +331,9 @@ async function listenersIn(tabId, d, opts) {
     types.set(l.backendNodeId, t);
   }
   const roots = new Set([...types].filter(([, t]) => t.size >= ROOT_TYPES).map(([id]) => id));
-  const clicks = all.filter((l) => CLICKS.has(l.type) && l.backendNodeId && !roots.has(l.backendNodeId))
+  const on = (/** @type {Set<string>} */ kinds) => all.filter((l) => kinds.has(l.type) && l.backendNodeId && !roots.has(l.backendNodeId))
     .map((l) => /** @type {number} */ (l.backendNodeId));
-  return { clicks: [...clicks, ...(win ? [win] : [])], roots: [...roots] };
+  return { clicks: [...on(CLICKS), ...(win ? [win] : [])], roots: [...roots], hovers: on(HOVERS) };
 }
 
 /**

@@ -197,7 +197,7 @@ interface PageSnapshot {
 interface PageTree {
   snapshot(args: { refBase: number }): PageSnapshot;
   /** Marks elements a script listens on for clicks, and documents whose tree or window does; how many are new and have no interactive role. */
-  markClickable(els: Array<Element | Document>, roots?: Element[]): number;
+  markClickable(els: Array<Element | Document>, roots?: Element[], hovers?: Array<Element | Document>): number;
   /** Whether no element was added or removed since the last markClickable. */
   marksFresh(): boolean;
   /** Sets on node the states of el that the tree shows (checked, expanded, selected…). */
