@@ -513,6 +513,22 @@ export class Target {
   }
 
   /**
+   * pointAt, or when something covers the element, blocked's answer:
+   * nothing was sent. Any other reason it cannot be reached is thrown.
+   * @param {string} action as pointAt says it ("drop files on")
+   * @param {string} [name] as the answer says it ("upload")
+   * @returns {Promise<{ point: Point, covered?: undefined } | { covered: Record<string, unknown> }>}
+   */
+  async pointOrCovered(action, name = action) {
+    try {
+      return { point: await this.pointAt(action) };
+    } catch (err) {
+      if (err instanceof Unreachable && err.reach.state === 'covered') return { covered: await this.blocked(name, err.reach) };
+      throw err instanceof Unreachable ? err.error : err;
+    }
+  }
+
+  /**
    * The result for an element something covers: nothing was clicked; what
    * covers it, and the controls that would dismiss that.
    * @param {string} action
@@ -638,15 +654,9 @@ export class Target {
       throw new ActionError('bad_request', 'drag needs target (the ref to drop on) or to ([x, y] in the viewport)');
     }
     this.ownMoves = true;
-    /** @type {Point} */
-    let p;
-    try {
-      p = await this.pointAt('drag');
-    } catch (err) {
-      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked('drag', err.reach);
-      throw err instanceof Unreachable ? err.error : err;
-    }
-    const from = this.tabPoint(p);
+    const at = await this.pointOrCovered('drag');
+    if (at.covered) return at.covered;
+    const from = this.tabPoint(at.point);
     const aim = await toward();
     /** @type {{ html5?: boolean }} */
     let how = {};
@@ -663,15 +673,9 @@ export class Target {
    */
   async dropFiles(files) {
     await this.locate();
-    /** @type {Point} */
-    let p;
-    try {
-      p = await this.pointAt('drop files on');
-    } catch (err) {
-      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked('upload', err.reach);
-      throw err instanceof Unreachable ? err.error : err;
-    }
-    const at = this.tabPoint(p);
+    const on = await this.pointOrCovered('drop files on', 'upload');
+    if (on.covered) return on.covered;
+    const at = this.tabPoint(on.point);
     let dropped = false;
     await this.call('dom', { op: 'dropWatch' });
     const taken = () => this.call('dom', { op: 'dropTaken' }).then((r) => !!r.taken);
@@ -685,12 +689,8 @@ export class Target {
 
   async hover() {
     await this.locate();
-    try {
-      await this.pointAt('hover');
-    } catch (err) {
-      if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked('hover', err.reach);
-      throw err instanceof Unreachable ? err.error : err;
-    }
+    const at = await this.pointOrCovered('hover');
+    if (at.covered) return at.covered;
     // pointAt's move was the hover: this only looks at what it did.
     const a = await this.attempt(() => Promise.resolve());
     return this.done('hover', 'pointer', a);
