@@ -2214,6 +2214,14 @@ func TestWaitFor(t *testing.T) {
 	fails(t, cs, "wait_for", map[string]any{"text": "a", "url": "b", "tabId": tab}, protocol.CodeBadRequest)
 	fails(t, cs, "wait_for", map[string]any{"text": "a", "state": "visible", "tabId": tab}, protocol.CodeBadRequest)
 	fails(t, cs, "wait_for", map[string]any{"predicate": "throw new Error('nope')", "tabId": tab}, protocol.CodeBadRequest)
+
+	// Words a web component shows in its shadow root, open or closed, as
+	// an agent writes them: any case, any spacing.
+	tab = openTab(t, cs, site.URL+"/shadow.html")
+	wait(map[string]any{"text": "shadow  heading", "timeoutMs": 1000})
+	wait(map[string]any{"text": "Hidden in closed shadow", "timeoutMs": 1000})
+	err = fails(t, cs, "wait_for", map[string]any{"textGone": "closed tile", "timeoutMs": 300, "tabId": tab}, protocol.CodeTimeout)
+	assert.Contains(t, err.Message, "still on the page")
 }
 
 // TestTheTypedPasswordNeverComesBack runs the login flow and checks that

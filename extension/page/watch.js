@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid } = oc.roles;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf } = oc.roles;
   const { deepActive } = oc.dom;
   const { states } = oc.tree;
 
@@ -634,13 +634,12 @@
    *   predicate?: string, state?: string }} c
    */
   function check(c) {
-    const body = document.body?.innerText ?? '';
     if (c.text !== undefined) {
-      const found = body.includes(c.text);
+      const found = onPage(c.text);
       return { ok: found, seen: found ? `text "${c.text}" is on the page` : `no text "${c.text}" on the page` };
     }
     if (c.textGone !== undefined) {
-      const found = body.includes(c.textGone);
+      const found = onPage(c.textGone);
       return { ok: !found, seen: found ? `text "${c.textGone}" is still on the page` : `text "${c.textGone}" is gone` };
     }
     if (c.selector !== undefined) {
@@ -662,6 +661,35 @@
     }
     throw new PageError('bad_request', 'nothing to wait for');
   }
+
+  /**
+   * Whether the page shows text, as find reads a query: in any case, with
+   * any run of white space for a space. Its body's words first, then those
+   * of the shadow roots in it (a web component's toast), which the body's
+   * innerText leaves out.
+   * @param {string} text
+   */
+  function onPage(text) {
+    const want = text.replace(/\s+/g, ' ').trim().toLowerCase();
+    const has = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').toLowerCase().includes(want);
+    if (has(document.body?.innerText ?? '')) return true;
+    /** @param {Document | ShadowRoot} root */
+    const inShadows = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        const shadow = shadowOf(el);
+        if (!shadow) continue;
+        for (const c of shadow.children) {
+          if (c instanceof HTMLElement && !UNSHOWN.has(c.tagName) && has(c.innerText)) return true;
+        }
+        if (inShadows(shadow)) return true;
+      }
+      return false;
+    };
+    return inShadows(document);
+  }
+
+  /** Elements whose innerText is their source, not words a person sees. */
+  const UNSHOWN = new Set(['STYLE', 'SCRIPT', 'TEMPLATE']);
 
   /**
    * @param {string} state visible | hidden | attached | detached | enabled

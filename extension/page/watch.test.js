@@ -219,6 +219,17 @@ test('check: text, text gone, selectors and refs in each state', () => {
   assert.equal(page.call('check', {}).error.message, 'nothing to wait for');
 });
 
+test('check: text in any case and spacing, and in a web component\'s shadow root', () => {
+  const page = new TestPage(`<p>Order   confirmed</p><x-toast></x-toast>`);
+  const root = page.$('x-toast').attachShadow({ mode: 'open' });
+  root.innerHTML = '<style>.saved { color: green }</style><p class=saved>Saved successfully</p>';
+  const check = (/** @type {PageCondition} */ c) => page.ok('check', c);
+  assert.equal(check({ text: 'order confirmed' }).ok, true, 'any case, any white space');
+  assert.equal(check({ text: 'Saved successfully' }).ok, true, 'a shadow root\'s words');
+  assert.equal(check({ textGone: 'saved' }).ok, false);
+  assert.equal(check({ text: 'color: green' }).ok, false, 'a stylesheet is no words a person sees');
+});
+
 test('what is typed into an editor is its value, not a change of the page', () => {
   const page = new TestPage('<div id=ed contenteditable=true>Hi</div><p id=p>Old</p>');
   // jsdom has no editing: an element is an editor when it says it is.

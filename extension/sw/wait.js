@@ -109,7 +109,9 @@ async function inAFrame(tabId, text) {
       world: 'ISOLATED',
       injectImmediately: true,
       // Runs in each frame: self-contained, no closure.
-      func: (/** @type {string} */ t) => (document.body?.innerText ?? '').includes(t),
+      // As page/watch.js's onPage reads it: any case, any white space.
+      func: (/** @type {string} */ t) => (document.body?.innerText ?? '').replace(/\s+/g, ' ').toLowerCase()
+        .includes(t.replace(/\s+/g, ' ').trim().toLowerCase()),
       args: [text],
     });
     return results.some((r) => r.frameId !== 0 && r.result === true);
