@@ -143,7 +143,7 @@ func TestAClickHappensOnce(t *testing.T) {
 
 		r := call(t, cs, "interact", map[string]any{"query": "Drift", "action": "click", "tabId": tab})
 		require.True(t, r.IsError, textOf(r))
-		assert.Contains(t, textOf(r), "kept moving: nothing was clicked")
+		assert.Contains(t, textOf(r), "kept moving: nothing was done")
 		assert.Equal(t, `"pulse 1"`, status(t, cs, tab), "the sliding button never ran")
 	})
 

@@ -507,8 +507,8 @@ export class Target {
         return new Unreachable(r, new ActionError('conflict', `${this.label} is covered by ${r.blocker?.name ?? 'something else'}`,
           'dismiss what covers it first'));
       default:
-        return new Unreachable(r, new ActionError('conflict', `${this.label} kept moving: nothing was clicked`,
-          'wait_for the page to settle, then try again'));
+        return new Unreachable(r, new ActionError('conflict', `${this.label} kept moving: nothing was done`,
+          'wait_for the page to settle, then try again; if it never stops (an endless animation), take a screenshot and use computer left_click at its point'));
     }
   }
 
