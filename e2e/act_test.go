@@ -1940,6 +1940,21 @@ func TestAKeyThatChangesAFieldSaysWhatItHolds(t *testing.T) {
 	assert.Equal(t, `option "Banana" active`, a.Change.Summary)
 	assert.Contains(t, ok(t, cs, "computer", map[string]any{"action": "key", "text": "Return", "tabId": tab}), `its value is now \"Banana\"`)
 
+	// What the person copied is theirs: a chord that pastes it is refused,
+	// by ref, at the focus and by computer, and the field stays as it was.
+	for _, chord := range []map[string]any{
+		{"tool": "interact", "ref": tags.Ref, "action": "press", "key": "ctrl+v"},
+		{"tool": "interact", "action": "press", "key": "shift+Insert"},
+		{"tool": "computer", "action": "key", "text": "ctrl+shift+v"},
+	} {
+		tool := chord["tool"].(string)
+		delete(chord, "tool")
+		chord["tabId"] = tab
+		err := fails(t, cs, tool, chord, protocol.CodeUnauthorized)
+		assert.Contains(t, err.Message, "would paste what the person last copied")
+	}
+	assert.Equal(t, `"bl"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#tags").value`}))
+
 	tab = openTab(t, cs, site.URL+"/login.html")
 	pw := interact(t, cs, map[string]any{"query": "Password", "action": "fill", "text": "SuperSecretPassword!", "tabId": tab})
 	r := call(t, cs, "interact", map[string]any{"ref": pw.Ref, "action": "press", "key": "Backspace", "tabId": tab})

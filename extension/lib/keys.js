@@ -98,13 +98,31 @@ export function followsLink(chord) {
 }
 
 /**
- * Refuses chord when it would follow a link to another application: app,
- * the address of the link it is aimed at (what names it), if it is one.
+ * Whether chord pastes: ctrl+V or cmd+V (with shift: as plain text), and
+ * shift+Insert.
+ * @param {string} chord
+ */
+export function pastes(chord) {
+  const { modifiers, key } = parseChord(chord);
+  return ((modifiers & (MODIFIER_BITS.Control | MODIFIER_BITS.Meta)) !== 0 && key.key.toLowerCase() === 'v') ||
+    (key.key === 'Insert' && (modifiers & MODIFIER_BITS.Shift) !== 0);
+}
+
+/**
+ * Refuses a chord an agent may not press: one that pastes, which would
+ * hand the page, and through it the agent, what the person last copied (a
+ * password from their password manager); and one that would follow a link
+ * to another application: app, the address of the link it is aimed at
+ * (what names it), if it is one.
  * @param {string} chord
  * @param {string | undefined} app
  * @param {string | undefined} what
  */
-export function refuseFollowing(chord, app, what) {
+export function refuseChord(chord, app, what) {
+  if (pastes(chord)) {
+    throw new ActionError('unauthorized', `${chord} would paste what the person last copied, which may be a secret: nothing was pressed`,
+      'type the text instead (interact type or fill)');
+  }
   if (app && followsLink(chord)) throw opensApp(what, app, 'pressed');
 }
 

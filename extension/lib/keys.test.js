@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { charKey, chordEvents, parseChord, followsLink, refuseFollowing } from './keys.js';
+import { charKey, chordEvents, parseChord, followsLink, pastes, refuseChord } from './keys.js';
 
 test('named keys and their aliases', () => {
   for (const [input, key, code] of [['Enter', 'Enter', 'Enter'], ['return', 'Enter', 'Enter'], ['esc', 'Escape', 'Escape'],
@@ -59,8 +59,16 @@ test('Enter follows a link, whatever is held; a link to another application is r
   assert.equal(followsLink('ctrl+Enter'), true, 'opens it in a new tab');
   assert.equal(followsLink('space'), false, 'Space does not follow a link');
   assert.equal(followsLink('Tab'), false);
-  assert.throws(() => refuseFollowing('Enter', 'mailto:a@example.com', 'link "Mail us"'),
+  assert.throws(() => refuseChord('Enter', 'mailto:a@example.com', 'link "Mail us"'),
     { code: 'domain_blocked', message: 'link "Mail us" opens mailto:a@example.com in another application, not in the browser: nothing was pressed' });
-  refuseFollowing('Enter', undefined, 'link "Home"'); // a page's link: followed
-  refuseFollowing('Tab', 'mailto:a@example.com', 'link "Mail us"'); // moves the focus on
+  refuseChord('Enter', undefined, 'link "Home"'); // a page's link: followed
+  refuseChord('Tab', 'mailto:a@example.com', 'link "Mail us"'); // moves the focus on
+});
+
+test('a chord that pastes is refused: the person\'s clipboard is theirs', () => {
+  for (const chord of ['ctrl+v', 'Control+V', 'cmd+v', 'ctrl+shift+v', 'shift+Insert']) {
+    assert.equal(pastes(chord), true, chord);
+    assert.throws(() => refuseChord(chord, undefined, undefined), { code: 'unauthorized' }, chord);
+  }
+  for (const chord of ['v', 'shift+v', 'ctrl+c', 'ctrl+a', 'Insert', 'alt+v']) assert.equal(pastes(chord), false, chord);
 });

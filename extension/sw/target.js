@@ -24,7 +24,7 @@
 import { sleep } from '../lib/abort.js';
 import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError, opensApp } from '../lib/errors.js';
-import { refuseFollowing } from '../lib/keys.js';
+import { refuseChord } from '../lib/keys.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
@@ -1058,7 +1058,7 @@ export class Target {
   /** @param {string} key */
   async press(key) {
     const loc = await this.locate();
-    refuseFollowing(key, loc.app, this.label);
+    refuseChord(key, loc.app, this.label);
     await this.call('dom', { op: 'focus' });
     await this.watch();
     const a = await this.attempt(() => input.press(this.t.tabId, key, this.signal), { late: true });

@@ -5,7 +5,7 @@
 
 import { ACT_ACTIONS, DIRECTIONS } from '../../lib/act.js';
 import { ActionError } from '../../lib/errors.js';
-import { refuseFollowing } from '../../lib/keys.js';
+import { refuseChord } from '../../lib/keys.js';
 import { boolParam, enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import * as cdp from '../cdp.js';
@@ -54,7 +54,7 @@ async function actOnce(params, { tabId, signal }) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
     const focused = () => pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
     const before = await focused();
-    refuseFollowing(key, before?.app, `the focused ${before?.name}`);
+    refuseChord(key, before?.app, `the focused ${before?.name}`);
     // What the key did is watched on the whole page: Escape closing a
     // dialog, a shortcut opening a panel.
     const out = await runWatched(tabId, (s) => input.press(tabId, key, s), signal, { keys: true });

@@ -3,7 +3,7 @@
 // tool: what a person does looking at a screenshot.
 
 import { ActionError, opensApp } from '../../lib/errors.js';
-import { followsLink, refuseFollowing } from '../../lib/keys.js';
+import { followsLink, refuseChord } from '../../lib/keys.js';
 import { enumParam, intParam, stringParam } from '../../lib/params.js';
 import { tabAction } from '../../lib/router.js';
 import { devicePixelRatio } from '../../lib/shot-scale.js';
@@ -88,11 +88,9 @@ async function type(params, { tabId, signal }) {
 async function key(params, { tabId, signal }) {
   const chord = stringParam(params, 'key');
   if (!chord) throw new ActionError('bad_request', 'key needs a key, e.g. "Enter" or "ctrl+a"');
-  if (followsLink(chord)) {
-    // As element.act's press refuses it.
-    const now = await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
-    refuseFollowing(chord, now?.app, `the focused ${now?.name}`);
-  }
+  // As element.act's press refuses it.
+  const now = followsLink(chord) ? await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined) : undefined;
+  refuseChord(chord, now?.app, `the focused ${now?.name}`);
   return runWatched(tabId, (s) => input.press(tabId, chord, s), signal, { keys: true });
 }
 
