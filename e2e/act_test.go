@@ -1042,6 +1042,12 @@ func TestDragByRef(t *testing.T) {
 		"target": refOf(t, tree, `listitem "Star"`), "tabId": tab})
 	assert.Equal(t, "Drag: Moon,Star,Sun", a.Title, "the answer comes once the dropped item is in its place")
 
+	// A list that lifts an item only once the press is held still.
+	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	interact(t, cs, map[string]any{"ref": refOf(t, tree, `listitem "Red"`), "action": "drag",
+		"target": refOf(t, tree, `listitem "Blue"`), "tabId": tab})
+	assert.Equal(t, `"Green,Blue,Red"`, eval("document.getElementById('colours').textContent"))
+
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "tabId": tab}, protocol.CodeBadRequest)
 	fails(t, cs, "interact", map[string]any{"ref": alpha, "action": "drag", "target": "No such place", "tabId": tab}, protocol.CodeNotFound)
 }

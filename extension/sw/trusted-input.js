@@ -5,6 +5,7 @@
 // viewport. Each entry point shows the tab first when it may
 // (sw/tab-group.js showForInput).
 
+import { sleep } from '../lib/abort.js';
 import { charKey, chordEvents, parseChord } from '../lib/keys.js';
 import * as cdp from './cdp.js';
 import { showForInput } from './tab-group.js';
@@ -57,8 +58,8 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
 }
 
 /**
- * Drags from a with the left button, in steps, as a hand would: press, a
- * first few pixels toward where it goes (so the page knows a drag has
+ * Drags from a with the left button, in steps, as a hand would: press,
+ * hold still a moment, a first few pixels toward where it goes (so the page knows a drag has
  * begun: an HTML5 drag, a list's activation distance), then where(), which
  * may scroll the page while the button is held, as a person's page
  * scrolls under a drag, and answers the drop point; then the moves there
@@ -88,6 +89,10 @@ export async function drag(tabId, a, toward, where, signal) {
   try {
     await moveTo(tabId, a, signal);
     await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: a.x, y: a.y, button: 'left', buttons: 1, clickCount: 1 }, { signal });
+    // Held a moment before it moves, as a hand does: a list that starts a
+    // drag only after a press held still (dnd-kit's delay, a touch-friendly
+    // sortable's) takes an early move for a click or a scroll.
+    await sleep(HOLD_MS, signal);
     const d = Math.hypot(toward.x - a.x, toward.y - a.y);
     const unit = d > 0 ? { x: (toward.x - a.x) / d, y: (toward.y - a.y) / d } : { x: 0, y: 1 };
     let at = a;
@@ -149,6 +154,8 @@ export async function dropFiles(tabId, p, files, taken, signal) {
   return true;
 }
 
+/** How long a drag's press is held still before it moves: past the 250 ms such lists wait. */
+const HOLD_MS = 300;
 /** How far a drag goes before its drop point is looked up: past the few pixels pages wait for. */
 const START_PX = 12;
 /** The moves from there to the drop point. */
