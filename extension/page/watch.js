@@ -581,9 +581,11 @@
   function watch({ ref, ownMoves = false, keys = false }) {
     const id = ++watchSeq;
     if (ref === undefined && keys) {
-      // Keys go where the focus is: that element is watched, as a named one.
+      // Keys go where the focus is: that element is watched, as a named one,
+      // when it is in this document (a frame's would have its document
+      // watched instead of this one).
       const a = deepActive();
-      const at = a && a !== a.ownerDocument.body && a !== a.ownerDocument.documentElement ? a : null;
+      const at = a && a.ownerDocument === document && a !== document.body && a !== document.documentElement ? a : null;
       watches.set(id, new Watch(at, ownMoves, true));
     } else {
       watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
