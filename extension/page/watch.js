@@ -590,7 +590,7 @@
     } else {
       watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
     }
-    return { watch: id };
+    return { watch: id, url: location.href };
   }
 
   /**

@@ -108,7 +108,8 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     w.look(true);
     return out;
   }
-  const now = await w.look(false);
+  // The address changed in place: an app's route, drawn after.
+  const now = out.url !== w.url ? await w.look(false) : undefined;
   if (now?.urlChanged) {
     await routeDrawn(tabId, start, () => w.look(false), now, signal);
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
@@ -126,11 +127,13 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
  * @param {number} tabId
  * @param {AbortSignal} signal
  * @param {boolean} [keys] keys are sent: the element that has the focus is watched too
- * @returns {Promise<{ look: (stop: boolean) => Promise<any> }>}
+ * @returns {Promise<{ look: (stop: boolean) => Promise<any>, url?: string }>} url: where the
+ *   document was when the watch began
  */
 export async function watchPage(tabId, signal, keys = false) {
   const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', { keys }, signal).catch(() => undefined);
   return {
+    url: w?.data.url,
     look: (stop) => (w
       ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop }, signal)
         .then((r) => r.data, () => undefined)
@@ -155,10 +158,10 @@ const ROUTE_POLL_MS = 50;
  * to ROUTE_MS, until something was drawn and the page, and the requests of
  * tabId since start, have been still for ROUTE_STILL_MS (ROUTE_IDLE_MS
  * while nothing was drawn), so that the agent reads the route it went to,
- * not the one it left. A jump to a part of the page (#section) is no route. look says what a watch
- * begun before the input has seen; report is what it said last. Answers
- * what it says at the end, or, when the page went or a dialog holds it,
- * what it said then.
+ * not the one it left. A jump to a part of the page (#section) is no
+ * route. look says what a watch begun before the input has seen; report
+ * is what it said last. Answers what it says at the end, or, when the page
+ * went or a dialog holds it, what it said then.
  * @param {number} tabId
  * @param {number} start
  * @param {() => Promise<any>} look
@@ -167,10 +170,10 @@ const ROUTE_POLL_MS = 50;
  * @returns {Promise<any>}
  */
 export async function routeDrawn(tabId, start, look, report, signal) {
+  if (report.jumped) return report;
   const drawn = (/** @type {any} */ r) => (r.added ?? 0) + (r.removed ?? 0) + (r.texts ?? 0);
   const deadline = Date.now() + ROUTE_MS;
   let still = 0;
-  if (report.jumped) return report;
   while (Date.now() < deadline && !dialogs.current(tabId)) {
     await sleep(ROUTE_POLL_MS, signal);
     const next = await look();

@@ -285,7 +285,7 @@ interface PageCondition {
 
 /** page/watch.js */
 interface PageWatch {
-  watch(args: { ref?: number }): { watch: number };
+  watch(args: { ref?: number, ownMoves?: boolean, keys?: boolean }): { watch: number, url: string };
   changes(args: { watch: number; stop?: boolean }): Record<string, unknown>;
   check(c: PageCondition): { ok: boolean; seen: string };
 }
