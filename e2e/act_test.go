@@ -1521,6 +1521,14 @@ func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
 	interact(t, cs, map[string]any{"query": "Sign out", "action": "click", "tabId": tab})
 	assert.Equal(t, `"signed out"`, status(t, cs, tab))
 
+	// The page's own context menu, which nothing says the item opens: a
+	// right click offers what it shows, with refs.
+	ctx := interact(t, cs, map[string]any{"query": "report.pdf", "action": "right_click", "tabId": tab})
+	require.Len(t, ctx.Offers, 2, "%+v", ctx)
+	assert.Equal(t, `menuitem "Rename"`, ctx.Offers[0].Name)
+	interact(t, cs, map[string]any{"ref": ctx.Offers[0].Ref, "action": "click", "tabId": tab})
+	assert.Equal(t, `"renamed report.pdf"`, status(t, cs, tab))
+
 	// A button that opens nothing offers nothing.
 	tab = openTab(t, cs, site.URL+"/form.html")
 	show := interact(t, cs, map[string]any{"query": "Show nickname", "action": "click", "tabId": tab})

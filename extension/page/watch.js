@@ -316,6 +316,10 @@
           .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
         redrawn: this.redrawn(),
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
+        // A menu or a list to pick from came up (a context menu, a "⋯"
+        // button's): what it offers can be said with refs.
+        listShown: [...appeared, ...this.addedEls].some((e) => e.isConnected &&
+          (e.matches(LISTS) || !!e.querySelector(LISTS)) && visible(e)) || undefined,
         urlChanged: location.href !== this.url,
         // Only the fragment changed, and not as a route (#/inbox, #!/inbox)
         // is written: a jump to a part of the page, which draws nothing.
@@ -689,6 +693,9 @@
     };
     return inShadows(document);
   }
+
+  /** A menu, or a list to pick from. */
+  const LISTS = '[role="menu"], [role="listbox"]';
 
   /** Elements whose innerText is their source, not words a person sees. */
   const UNSHOWN = new Set(['STYLE', 'SCRIPT', 'TEMPLATE']);

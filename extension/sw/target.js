@@ -473,9 +473,11 @@ export class Target {
       }
     }
     const out = await this.done(action, 'pointer', a);
-    if (offers && action === 'click' && opensList(loc) && !out.navigated && !out.dialog && !out.closed) {
-      // A dropdown or menu it opened, with refs: the next click, without a
-      // read_page between.
+    const opened = (action === 'click' && opensList(loc)) || (action !== 'double_click' && a.report?.listShown);
+    if (offers && opened && !out.navigated && !out.dialog && !out.closed) {
+      // A dropdown or menu it opened (a context menu too, and one of a
+      // button that does not say it opens one), with refs: the next click,
+      // without a read_page between.
       const r = await pageScript.onRefHanding(this.t, 'listOptions', { value: '' }, this.signal).catch(() => undefined);
       if (r?.listed && r.offered.length) {
         out.offers = offersOf(r.offered);
