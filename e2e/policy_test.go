@@ -193,12 +193,16 @@ func TestATokenInTheAddressNeverComesBack(t *testing.T) {
 func TestAPasswordThePersonTypedNeverComesBack(t *testing.T) {
 	e := newEnv(t)
 	const pass, framed, shadowed, away = "CANARY-PASS-41c9e0", "CANARY-FRAMED-77ab3", "CANARY-SHADOW-5e2f1", "CANARY-AWAY-0c4d2"
+	// A password its "show" button turned into text, and a PIN the page
+	// draws as dots: a person reads them as secrets.
+	const unhidden, dotted = "CANARY-SHOWN-6a1f03", "CANARY-DOTS-93e7c5"
 	var srv *httptest.Server
 	srv = siteWith(t, map[string]http.HandlerFunc{
 		"/signin.html": func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `<!doctype html><title>Sign in</title><h1>Sign in</h1>
 <form action="/echo.html"><input type="password" name="pw" id="pw"><button>Sign in</button></form>
 <iframe srcdoc="<input type=password id=inner>"></iframe><x-login></x-login>
+<label>Password <input type="text" id="shown" value="`+unhidden+`"></label> <label>PIN <input id="dotted" style="-webkit-text-security: disc" value="`+dotted+`"></label>
 <iframe src="`+siteOnLocalhost(srv, "/card.html")+`"></iframe>
 <script>document.getElementById("pw").value = "`+pass+`";
 document.querySelector("x-login").attachShadow({mode: "closed"}).innerHTML = '<input type="password" value="`+shadowed+`">';
@@ -215,10 +219,11 @@ onload = () => { document.querySelector("iframe").contentDocument.getElementById
 	cs := e.client("e2e")
 	tab := openTab(t, cs, srv.URL+"/signin.html")
 	read := ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `[document.getElementById("pw").value,
-document.querySelector("iframe").contentDocument.getElementById("inner").value, "` + shadowed + `"].join(" ")`})
-	assert.Equal(t, `"[redacted] [redacted] [redacted]"`, read)
+document.querySelector("iframe").contentDocument.getElementById("inner").value, "` + shadowed + `",
+document.getElementById("shown").value, document.getElementById("dotted").value].join(" ")`})
+	assert.Equal(t, `"[redacted] [redacted] [redacted] [redacted] [redacted]"`, read)
 	// The cross-site frame, once read, is looked into too.
-	ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	shownTree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	shown := ok(t, cs, "interact", map[string]any{"tabId": tab, "query": "Show", "action": "click"})
 	assert.Contains(t, shown, "you typed [redacted]")
 	assert.NotContains(t, shown, away)
@@ -232,5 +237,9 @@ document.querySelector("iframe").contentDocument.getElementById("inner").value, 
 	assert.Contains(t, outputs[2], "you sent [redacted]", "the field is gone; what it held is still masked")
 	for _, out := range outputs {
 		assert.NotContains(t, out, pass)
+	}
+	for _, out := range []string{read, shownTree} {
+		assert.NotContains(t, out, unhidden)
+		assert.NotContains(t, out, dotted)
 	}
 }

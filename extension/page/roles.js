@@ -77,7 +77,7 @@
   /**
    * The labels of a labelable control; its .labels is asked only when a
    * label may be there: one around it, or one whose for is its id.
-   * @param {HTMLInputElement} control
+   * @param {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement | HTMLButtonElement} control
    * @returns {HTMLLabelElement[]}
    */
   function labelsOf(control) {
@@ -919,6 +919,12 @@
     if (/password|one-time-code|cc-number|cc-csc|cc-exp/.test(ac)) return 'secret';
     const id = `${el.name} ${el.id}`.toLowerCase();
     if (/pass(word|wd|code)?\b|pwd|secret|token|otp|\bpin\b|cvv|cvc|ssn|api[-_]?key/.test(id)) return 'secret';
+    // Drawn as dots by its style sheet, as a password field is.
+    if (/^(disc|circle|square)$/.test(getComputedStyle(el).getPropertyValue('-webkit-text-security'))) return 'password';
+    // A password field its "show" button turned into text: a person reads
+    // "Password" beside it.
+    const said = labelsOf(el).map((l) => l.textContent).join(' ') + ` ${el.getAttribute('aria-label') ?? ''} ${el.getAttribute('placeholder') ?? ''}`;
+    if (/\b(password|passcode|passphrase|pin|cvv|cvc|security code)\b/i.test(said)) return 'secret';
     return '';
   }
 

@@ -122,6 +122,17 @@ test('secretOf: passwords, one-time codes, card numbers and secret-looking names
   assert.deepEqual(got, { pw: 'password', otp: 'secret', cc: 'secret', key: 'secret', token: 'secret', email: '', user: '' });
 });
 
+test('secretOf: a password field shown as text, and one drawn as dots', () => {
+  const page = new TestPage(`
+    <label>Password <input id=shown type=text></label><label for=pin>PIN</label><input id=pin>
+    <input id=code aria-label="Security code"><input id=phrase placeholder="Passphrase">
+    <input id=dots style="-webkit-text-security: disc"><label>Passport number <input id=passport></label>
+    <label>Pinterest handle <input id=handle></label>`);
+  const { secretOf } = page.ns.roles;
+  const got = Object.fromEntries(['shown', 'pin', 'code', 'phrase', 'passport', 'handle'].map((id) => [id, secretOf(page.$(`#${id}`))]));
+  assert.deepEqual(got, { shown: 'secret', pin: 'secret', code: 'secret', phrase: 'secret', passport: '', handle: '' });
+});
+
 test('values: a select shows its chosen label, text fields their text, checkboxes none', () => {
   const page = new TestPage(`
     <select id=country><option value=no>Norway</option><option value=se selected>Sweden</option></select>
