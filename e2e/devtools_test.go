@@ -7,6 +7,8 @@ import (
 	"image"
 	_ "image/png"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -84,6 +86,49 @@ func TestConsoleMessages(t *testing.T) {
 	assert.Contains(t, text, "read on with since=")
 
 	fails(t, cs, "console_messages", map[string]any{"tabId": tab, "level": "loud"}, protocol.CodeBadRequest)
+}
+
+// TestACrossSiteFramesConsoleAndRequestsAreThePages: a frame from another
+// site runs in its own process, which the tab's debugger session does not
+// hear; what it logs and fetches as the page loads is the page's all the
+// same, body included.
+func TestACrossSiteFramesConsoleAndRequestsAreThePages(t *testing.T) {
+	e := newEnv(t)
+	var srv *httptest.Server
+	srv = siteWith(t, map[string]http.HandlerFunc{
+		"/shop.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Shop</title><h1>Shop</h1><iframe src="`+siteOnLocalhost(srv, "/pay.html")+`"></iframe>`)
+		},
+		"/pay.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><p>Pay</p><script>console.error("card form failed to start");
+fetch("/api/pay-config").then((r) => r.json()).then((c) => document.body.append("pay mode " + c.mode));</script>`)
+		},
+		"/api/pay-config": func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"mode":"sandbox"}`)
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/shop.html")
+	// The frame says when its fetch came back.
+	ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "pay mode sandbox"})
+
+	logged := ok(t, cs, "console_messages", map[string]any{"tabId": tab, "pattern": "card form*"})
+	assert.Contains(t, logged, "card form failed to start", "the frame's console is the page's")
+	var list struct {
+		Requests []struct {
+			ID  int    `json:"id"`
+			URL string `json:"url"`
+		} `json:"requests"`
+	}
+	r := call(t, cs, "network_requests", map[string]any{"tabId": tab, "filter": map[string]any{"url": "pay-config"}})
+	require.False(t, r.IsError, textOf(r))
+	b, err := json.Marshal(r.StructuredContent)
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(b, &list), "%s", b)
+	require.Len(t, list.Requests, 1, "%s", b)
+	assert.Contains(t, ok(t, cs, "network_request", map[string]any{"tabId": tab, "id": list.Requests[0].ID}), `{\"mode\":\"sandbox\"}`,
+		"its body, from the frame's own session")
 }
 
 func TestNetworkRequests(t *testing.T) {

@@ -32,8 +32,10 @@ const AWAITED = new Set(['XHR', 'Fetch', 'Script', 'Preflight']);
 
 /**
  * What the log keeps of a request beyond what it lists.
+ * sessionId: the out-of-process frame's session that made it, whose
+ * browser-side buffers hold its body.
  * @typedef {Request & { requestId: string, started: number, ended?: number,
- *   responseHeaders?: Record<string, string> }} Kept
+ *   responseHeaders?: Record<string, string>, sessionId?: string }} Kept
  */
 
 /**
@@ -64,8 +66,9 @@ export class NetworkLog {
    * starts.
    * @param {{ requestId: string, request: { url: string, method: string }, type?: string,
    *   timestamp?: number, redirectResponse?: { status?: number, statusText?: string } }} p
+   * @param {string} [sessionId] the frame session it came from, if not the tab's
    */
-  sent(p) {
+  sent(p, sessionId) {
     const before = this.byRequestId.get(p.requestId);
     if (before && p.redirectResponse) {
       before.status = p.redirectResponse.status;
@@ -77,6 +80,7 @@ export class NetworkLog {
       id: this.nextId++, method: p.request.method, url: clip(p.request.url, MAX_URL), type: p.type ?? 'Other',
       state: 'pending', ts: this.now(), requestId: p.requestId, started: p.timestamp ?? 0,
     };
+    if (sessionId) r.sessionId = sessionId;
     this.requests.push(r);
     this.byRequestId.set(p.requestId, r);
     if (this.requests.length > this.capacity) {
@@ -211,7 +215,7 @@ export class NetworkLog {
  * @returns {Request}
  */
 function shown(r) {
-  const { requestId: _requestId, started: _started, ended: _ended, responseHeaders: _headers, ...rest } = r;
+  const { requestId: _requestId, started: _started, ended: _ended, responseHeaders: _headers, sessionId: _session, ...rest } = r;
   return rest;
 }
 

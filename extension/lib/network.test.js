@@ -25,6 +25,12 @@ test('a request from sent to finished', () => {
   }], 'the list holds no headers');
   assert.equal(n.get(1)?.responseHeaders?.['set-cookie'], 'session=secret', 'the detail has the response headers, for the host to redact');
   assert.equal(n.get(1)?.requestId, 'r1');
+  assert.equal(n.get(1)?.sessionId, undefined, 'the tab\'s own');
+
+  n.sent({ requestId: 'f1', request: { url: 'http://pay.test/config', method: 'GET' }, type: 'Fetch' }, 'frame-session');
+  assert.equal(n.get(2)?.sessionId, 'frame-session', 'a cross-site frame\'s: its body is asked of its session');
+  assert.equal(n.list().requests[1].url, 'http://pay.test/config');
+  assert.equal('sessionId' in n.list().requests[1], false, 'the list does not say it');
 });
 
 test('failures, cache hits and redirects', () => {

@@ -109,14 +109,27 @@ function network(tabId, apply, requestId) {
 // Registered at the top level, in the worker's first evaluation: an event
 // that wakes a stopped worker is dispatched only to the listeners present
 // then.
-cdp.onEvent('Runtime.consoleAPICalled', (tabId, p) => recordLogged(tabId, p.timestamp, fromConsoleAPI(p)));
-cdp.onEvent('Runtime.exceptionThrown', (tabId, p) => recordLogged(tabId, p.timestamp, fromException(p)));
-cdp.onEvent('Log.entryAdded', (tabId, p) => recordLogged(tabId, p.entry?.timestamp, fromLogEntry(p)));
-cdp.onEvent('Network.requestWillBeSent', (tabId, p) => network(tabId, (log) => log.sent(p), p.redirectResponse ? p.requestId : undefined));
-cdp.onEvent('Network.responseReceived', (tabId, p) => network(tabId, (log) => log.responded(p)));
-cdp.onEvent('Network.requestServedFromCache', (tabId, p) => network(tabId, (log) => log.cached(p)));
-cdp.onEvent('Network.loadingFinished', (tabId, p) => network(tabId, (log) => log.finished(p), p.requestId));
-cdp.onEvent('Network.loadingFailed', (tabId, p) => network(tabId, (log) => log.failed(p), p.requestId));
+// The tab's own session's, and those of its out-of-process frames (a
+// cross-site frame's console and requests are the page's too).
+/** @type {Array<(method: string, fn: (tabId: number, params: any, sessionId?: string) => void) => void>} */
+const sessions = [cdp.onEvent, cdp.onChildEvent];
+for (const on of sessions) {
+  on('Runtime.consoleAPICalled', (tabId, p) => recordLogged(tabId, p.timestamp, fromConsoleAPI(p)));
+  on('Runtime.exceptionThrown', (tabId, p) => recordLogged(tabId, p.timestamp, fromException(p)));
+  on('Log.entryAdded', (tabId, p) => recordLogged(tabId, p.entry?.timestamp, fromLogEntry(p)));
+  on('Network.requestWillBeSent', (tabId, p, sessionId) => network(tabId, (log) => log.sent(p, sessionId), p.redirectResponse ? p.requestId : undefined));
+  on('Network.responseReceived', (tabId, p) => network(tabId, (log) => log.responded(p)));
+  on('Network.requestServedFromCache', (tabId, p) => network(tabId, (log) => log.cached(p)));
+  on('Network.loadingFinished', (tabId, p) => network(tabId, (log) => log.finished(p), p.requestId));
+  on('Network.loadingFailed', (tabId, p) => network(tabId, (log) => log.failed(p), p.requestId));
+  // An out-of-process frame attached: its console and requests are kept
+  // as the tab's are (sw/clickables.js enables its Runtime).
+  on('Target.attachedToTarget', (tabId, { sessionId, targetInfo }) => {
+    if (!watched.has(tabId) || targetInfo?.type !== 'iframe' || !sessionId) return;
+    cdp.send(tabId, 'Log.enable', {}, { sessionId }).catch(() => {});
+    cdp.send(tabId, 'Network.enable', { maxTotalBufferSize: 2_000_000, maxResourceBufferSize: 1_000_000 }, { sessionId }).catch(() => {});
+  });
+}
 // A new debugger session (after the user dismissed the bar, a crash, a
 // worker restart) has none of our domains: enable them again, keeping what
 // was kept.
@@ -179,6 +192,9 @@ async function enable(tabId, again) {
   await cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
   // The person's site policy on the navigations the tab makes itself.
   await policy.enable(tabId);
+  // Its out-of-process frames attach as child sessions from the start, so
+  // that what they log and fetch as the page loads is kept.
+  await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
 }
 
 /**

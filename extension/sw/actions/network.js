@@ -35,7 +35,7 @@ async function get(params, { tabId, signal }) {
     throw new ActionError('not_found', `no request ${id} in tab ${tabId} (it is older than what the tab keeps, or the tab never made it)`,
       'call network_requests for the ids there are');
   }
-  const { requestId, started: _started, responseHeaders, ...request } = r;
+  const { requestId, started: _started, responseHeaders, sessionId: _session, ...request } = r;
   /** @type {Record<string, unknown>} */
   const out = { ...request, responseHeaders: responseHeaders ?? {} };
   if (r.state !== 'done' || !textual(r.mimeType)) {
@@ -45,7 +45,7 @@ async function get(params, { tabId, signal }) {
   /** @type {{ body: string, base64Encoded: boolean }} */
   let res;
   try {
-    res = await cdp.send(tabId, 'Network.getResponseBody', { requestId }, { signal });
+    res = await cdp.send(tabId, 'Network.getResponseBody', { requestId }, { signal, sessionId: r.sessionId });
   } catch (err) {
     if (signal.aborted) throw err;
     out.body = { omitted: 'the browser no longer holds the body (the page moved on)' };
