@@ -76,6 +76,8 @@ const CLICKS = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdow
  * for them (a tooltip library's) says nothing of what is below it.
  */
 const HOVERS = new Set(['mouseenter', 'mouseover', 'pointerenter', 'pointerover']);
+/** The most elements of a frame that listen for the pointer and are marked. */
+const HOVERS_MAX = 40;
 const GROUP = 'openchrome-clickables';
 
 /** tabId -> CDP frame id -> the execution context of our world in it. @type {Map<number, Map<string, number>>} */
@@ -251,7 +253,10 @@ async function markWorld(tabId, w, signal) {
     const found = await Promise.all(docs.map((d) => listenersIn(tabId, d, opts)));
     const ids = [...new Set(found.flatMap((f) => f.clicks))];
     const roots = [...new Set(found.flatMap((f) => f.roots))];
-    const hovers = [...new Set(found.flatMap((f) => f.hovers))].filter((id) => !ids.includes(id));
+    const hovering = [...new Set(found.flatMap((f) => f.hovers))].filter((id) => !ids.includes(id));
+    // A page's menus open from a few elements; many that listen (every cell
+    // of a table that lights up under the pointer) are decoration.
+    const hovers = hovering.length <= HOVERS_MAX ? hovering : [];
     if (!ids.length && !roots.length && !hovers.length) return 0;
     const resolve = (/** @type {number[]} */ list) => Promise.all(list.map((backendNodeId) =>
       cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.ours, objectGroup: GROUP }, opts)
