@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"encoding/json"
+	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -188,6 +190,32 @@ func TestReadPage(t *testing.T) {
 		assert.Contains(t, text, "[Logout](login.html)")
 		fails(t, cs, "read_page", map[string]any{"tabId": tab, "mode": "text", "filter": "interactive"}, protocol.CodeBadRequest)
 	})
+}
+
+// TestCellsThatLightUpAreNoMenus: a table whose every cell listens for
+// the pointer (a highlight) gives no cell a ref for it, where one element
+// that opens a menu on hover has one.
+func TestCellsThatLightUpAreNoMenus(t *testing.T) {
+	e := newEnv(t)
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/table.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Table</title><table>`)
+			for i := range 50 {
+				fmt.Fprintf(w, `<tr><td>Row %d</td></tr>`, i)
+			}
+			fmt.Fprint(w, `</table><script>for (const td of document.querySelectorAll("td")) td.addEventListener("mouseover", () => { td.style.background = "#eee"; });</script>`)
+		},
+		"/menu.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Menu</title><div id="a">Account</div><div id="m" hidden><button>Sign out</button></div>
+<script>document.getElementById("a").addEventListener("mouseenter", () => { document.getElementById("m").hidden = false; });</script>`)
+		},
+	})
+	cs := e.client("e2e")
+	table := ok(t, cs, "read_page", map[string]any{"tabId": openTab(t, cs, srv.URL+"/table.html")})
+	assert.Contains(t, table, "| Row 49")
+	assert.NotContains(t, table, "clickable")
+	menu := ok(t, cs, "read_page", map[string]any{"tabId": openTab(t, cs, srv.URL+"/menu.html")})
+	assert.Regexp(t, `generic "Account" e\d+ clickable`, menu)
 }
 
 func TestFind(t *testing.T) {
