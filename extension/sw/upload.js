@@ -94,7 +94,7 @@ async function answerChooser(tabId, files, signal) {
   const open = chooser.current(tabId);
   if (!open) {
     throw new ActionError('bad_request', 'no file chooser is open in this tab',
-      'pass ref, the file input (read_page shows it), or click what opens the chooser first');
+      'pass ref: the file input (read_page shows it), or a drop zone (find "drop files"); or click what opens the chooser first');
   }
   if (open.backendNodeId === undefined) {
     throw new ActionError('bad_request', 'the open file chooser has no file input behind it',
