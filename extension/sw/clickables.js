@@ -350,11 +350,12 @@ const ROOT_TYPES = 40;
 
 /**
  * Has the tab's out-of-process frames attach as child sessions, once a
- * session: their listeners are out of the tab's own session's reach.
+ * session: their listeners are out of the tab's own session's reach, and
+ * so are their console and requests (sw/evidence.js asks as it watches).
  * @param {number} tabId
- * @param {AbortSignal} signal
+ * @param {AbortSignal} [signal]
  */
-async function autoAttach(tabId, signal) {
+export async function autoAttach(tabId, signal) {
   if (autoAttached.has(tabId)) return;
   autoAttached.add(tabId);
   await cdp.send(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { signal })

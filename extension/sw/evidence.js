@@ -19,6 +19,7 @@ import { fromCommit, fromConsoleAPI, fromException, fromLogEntry } from '../lib/
 import { NetworkLog } from '../lib/network.js';
 import { Ring } from '../lib/ring.js';
 import * as cdp from './cdp.js';
+import * as clickables from './clickables.js';
 import * as policy from './policy.js';
 import { isAgentTab, listTabs } from './tab-group.js';
 
@@ -194,7 +195,7 @@ async function enable(tabId, again) {
   await policy.enable(tabId);
   // Its out-of-process frames attach as child sessions from the start, so
   // that what they log and fetch as the page loads is kept.
-  await cdp.send(tabId, 'Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }).catch(() => {});
+  await clickables.autoAttach(tabId);
 }
 
 /**
