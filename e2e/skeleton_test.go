@@ -166,6 +166,40 @@ func TestNavigateAnswersAPageAnImageHoldsBack(t *testing.T) {
 	assert.Equal(t, "Slow Image", a.Title)
 }
 
+// TestNavigateAnswersAPageAScriptHoldsBack navigates to a page whose
+// parsing a script holds back for a minute: a person sees the words above
+// it at once, so navigate answers, as still loading, once they are drawn,
+// and not at the call's timeout; a click on a link to it answers so too.
+func TestNavigateAnswersAPageAScriptHoldsBack(t *testing.T) {
+	e := newEnv(t)
+	site := fixtures(t)
+	t.Cleanup(site.CloseClientConnections) // the script's request is held open
+	cs := e.client("e2e")
+
+	var p struct {
+		page
+		Loading bool `json:"loading"`
+	}
+	start := time.Now()
+	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/slow-script.html"}, &p)
+	assert.Less(t, time.Since(start), 20*time.Second, "not the minute, nor the call's 30 s")
+	assert.True(t, p.Loading)
+	assert.Equal(t, "Slow Script", p.Title)
+	assert.Equal(t, 200, p.Status)
+	tree := ok(t, cs, "read_page", map[string]any{})
+	assert.Contains(t, tree, "The words above the script are here.")
+	assert.NotContains(t, tree, "The words below it")
+
+	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/index.html"})
+	ok(t, cs, "javascript_tool", map[string]any{"code": `const a = document.createElement('a');
+		a.href = '/slow-script.html'; a.textContent = 'The news'; document.body.prepend(a); 'ok'`})
+	start = time.Now()
+	a := actedOf(t, call(t, cs, "interact", map[string]any{"query": "The news", "action": "click"}))
+	assert.Less(t, time.Since(start), 12*time.Second, "not the 15 s an action waits for a navigation")
+	assert.True(t, a.Navigated)
+	assert.Equal(t, "Slow Script", a.Title)
+}
+
 func TestTabsCreateAndClose(t *testing.T) {
 	e := newEnv(t)
 	site := fixtures(t)

@@ -15,6 +15,7 @@ import { ActionError } from './errors.js';
 /**
  * One event of a tab's main frame.
  * @typedef {{ kind: 'start', url: string }
+ *   | { kind: 'commit', url: string }
  *   | { kind: 'status', url: string, status: number }
  *   | { kind: 'ready', url: string }
  *   | { kind: 'complete', url: string }
@@ -22,7 +23,8 @@ import { ActionError } from './errors.js';
  *   | { kind: 'error', error: string, documentId?: string }
  *   | { kind: 'removed' }} NavigationEvent
  *   start: webNavigation.onBeforeNavigate; status: the HTTP status of a
- *   main_frame response for url (webRequest); ready: onDOMContentLoaded
+ *   main_frame response for url (webRequest); commit: onCommitted (the
+ *   new document's content is arriving); ready: onDOMContentLoaded
  *   (the document is parsed; images and late scripts may still load);
  *   complete: onCompleted (the load event);
  *   same-document: onReferenceFragmentUpdated or onHistoryStateUpdated;
@@ -54,13 +56,19 @@ export class NavigationWatch {
    * @param {() => void} [options.onReady] called when the document is
    *   ready (parsed), for the caller to give its load event a while before
    *   it calls stillLoading
+   * @param {() => void} [options.onCommit] called when the new document
+   *   commits, for the caller to look, after a while, whether it drew
+   *   anything before it is ready (stillLoading(true))
    */
-  constructor({ expectUrl, replaces, onReady } = {}) {
+  constructor({ expectUrl, replaces, onReady, onCommit } = {}) {
     this.expectUrl = expectUrl;
     this.replaces = replaces;
     this.onReady = onReady;
+    this.onCommit = onCommit;
     this.started = false;
     this.settled = false;
+    /** @type {string | undefined} the URL of the document that committed */
+    this.committedUrl = undefined;
     /** @type {string | undefined} the URL of the document that is ready */
     this.readyUrl = undefined;
     /**
@@ -94,6 +102,12 @@ export class NavigationWatch {
     switch (event.kind) {
       case 'start':
         this.started = true;
+        break;
+      case 'commit':
+        if (this.started) {
+          this.committedUrl = event.url;
+          this.onCommit?.();
+        }
         break;
       case 'status':
         this.statuses.set(event.url, event.status);
@@ -131,13 +145,18 @@ export class NavigationWatch {
   }
 
   /**
-   * Ends the wait for the load event of a document that is ready: the
-   * navigation is answered as still loading. Before the document is ready
-   * (nothing of the page to read yet), or once answered, it does nothing.
+   * Ends the wait for the load event of a document that is ready, or, with
+   * drawn, of one that committed and shows a person something though it is
+   * not parsed yet (a script that hangs, or a response that streams, holds
+   * the rest back): the navigation is answered as still loading. Before
+   * then (nothing of the page to read yet), or once answered, it does
+   * nothing.
+   * @param {boolean} [drawn]
    */
-  stillLoading() {
-    if (this.settled || this.readyUrl === undefined) return;
-    this.settle(this.readyUrl, this.statuses.get(this.readyUrl), true);
+  stillLoading(drawn = false) {
+    const url = this.readyUrl ?? (drawn ? this.committedUrl : undefined);
+    if (this.settled || url === undefined) return;
+    this.settle(url, this.statuses.get(url), true);
   }
 
   /**

@@ -60,6 +60,24 @@ test('a document ready whose load event is held back is answered as still loadin
   ]), { ok: { url: URL_B } });
 });
 
+test('a document that drew something but is not parsed is answered as still loading, when the caller has seen it drawn', async () => {
+  let commits = 0;
+  const watch = new NavigationWatch({ onCommit: () => { commits++; } });
+  watch.feed({ kind: 'commit', url: URL_A }); // the old page's, before ours started
+  watch.stillLoading(true);
+  assert.equal(watch.settled, false, 'nothing of ours committed yet');
+  for (const event of /** @type {NavigationEvent[]} */ ([
+    { kind: 'start', url: URL_B },
+    { kind: 'status', url: URL_B, status: 200 },
+    { kind: 'commit', url: URL_B },
+  ])) watch.feed(event);
+  assert.equal(commits, 1);
+  watch.stillLoading();
+  assert.equal(watch.settled, false, 'committed but not ready: only when it drew something');
+  watch.stillLoading(true);
+  assert.deepEqual(await watch.done, { url: URL_B, status: 200, loading: true });
+});
+
 test('the load of the page being left, called off once ours has started, is not ours failing', async () => {
   const OLD = 'doc-old';
   const watch = new NavigationWatch({ replaces: OLD });

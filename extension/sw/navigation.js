@@ -4,7 +4,7 @@
 // before the navigation starts, so no event of it can be missed; the
 // listeners feed every watch of the tab.
 
-import { raceSignal } from '../lib/abort.js';
+import { raceSignal, sleep } from '../lib/abort.js';
 import { NavigationWatch } from '../lib/navigation.js';
 
 /** @typedef {import('../lib/navigation.js').NavigationEvent} NavigationEvent */
@@ -17,6 +17,14 @@ import { NavigationWatch } from '../lib/navigation.js';
  * navigate and by an action that navigated.
  */
 export const LOAD_GRACE_MS = 5000;
+
+/**
+ * How often, once LOAD_GRACE_MS have passed since a document committed and
+ * it is still not parsed, it is looked at for something drawn.
+ */
+const DRAWN_POLL_MS = 500;
+/** How long after its commit a document is looked at, at most. */
+const DRAWN_MS = 60000;
 
 /** Watches by tab id. @type {Map<number, Set<NavigationWatch>>} */
 const watches = new Map();
@@ -68,6 +76,11 @@ function track(tabId, event) {
       end();
     };
     inProgress.set(tabId, entry);
+  } else if (event.kind === 'commit') {
+    // A document a hanging script or a stream keeps from being parsed
+    // answers once it shows something, as navigate answers it.
+    const going = inProgress.get(tabId);
+    if (going) whenDrawn(tabId, going.ended, going.end);
   } else if (event.kind === 'ready') {
     // Its words are there: a load event a slow image holds back is given
     // LOAD_GRACE_MS, as navigate gives it.
@@ -130,6 +143,7 @@ chrome.webNavigation.onCommitted.addListener((d) => {
   shown.set(d.tabId, d.documentId);
   const nav = last.get(d.tabId);
   if (nav) nav.committed = true;
+  deliver(d.tabId, { kind: 'commit', url: d.url });
   for (const fn of commitSubscribers) fn(d.tabId);
 });
 
@@ -176,6 +190,58 @@ chrome.webRequest.onCompleted.addListener(onResponse, MAIN_FRAME);
 chrome.tabs.onRemoved.addListener((tabId) => deliver(tabId, { kind: 'removed' }));
 
 /**
+ * Calls then once the document tabId has just committed, LOAD_GRACE_MS on
+ * and still loading, shows a person something: a page whose parsing a
+ * script that hangs, or a response that streams, holds back shows what came
+ * before, but has no DOMContentLoaded until the rest comes. It stops
+ * looking when ended settles, or DRAWN_MS after the commit.
+ * @param {number} tabId
+ * @param {Promise<unknown>} ended
+ * @param {() => void} then
+ */
+function whenDrawn(tabId, ended, then) {
+  const stop = AbortSignal.any([AbortSignal.timeout(DRAWN_MS), settles(ended)]);
+  (async () => {
+    await sleep(LOAD_GRACE_MS, stop);
+    while (!await drawn(tabId)) await sleep(DRAWN_POLL_MS, stop);
+    if (!stop.aborted) then();
+  })().catch(() => {}); // stopped first
+}
+
+/**
+ * A signal that aborts when p settles, either way.
+ * @param {Promise<unknown>} p
+ */
+function settles(p) {
+  const c = new AbortController();
+  p.then(() => c.abort(), () => c.abort());
+  return c.signal;
+}
+
+/**
+ * Whether tabId's main-frame document shows anything: words, or an image,
+ * canvas, video or frame with a size. False when no script may run there.
+ * @param {number} tabId
+ */
+async function drawn(tabId) {
+  const [r] = await chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    world: 'ISOLATED',
+    injectImmediately: true, // not held until the document is ready
+    func: () => {
+      const body = document.body;
+      if (!body) return false;
+      if (body.innerText.trim() !== '') return true;
+      return [...body.querySelectorAll('img, svg, canvas, video, iframe')].some((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0;
+      });
+    },
+  }).catch(() => []);
+  return r?.result === true;
+}
+
+/**
  * @param {number} tabId
  * @param {NavigationWatch} watch
  * @returns {() => void} removes the watch
@@ -192,7 +258,8 @@ function addWatch(tabId, watch) {
 
 /**
  * Starts a navigation of tabId with begin and waits for its main frame to
- * finish it: its load event, or LOAD_GRACE_MS after its document is ready.
+ * finish it: its load event, or LOAD_GRACE_MS after its document is ready
+ * (or, not ready, committed and showing something).
  * @param {number} tabId
  * @param {() => Promise<unknown>} begin e.g. () => chrome.tabs.reload(tabId)
  * @param {object} options
@@ -205,10 +272,14 @@ export async function navigate(tabId, begin, { signal, expectUrl }) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let grace;
   const now = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
+  /** @type {() => void} */
+  let over = () => {};
+  const answered = new Promise((r) => { over = () => r(undefined); });
   const watch = new NavigationWatch({
     expectUrl,
     replaces: now?.documentId,
     onReady: () => { grace = setTimeout(() => watch.stillLoading(), LOAD_GRACE_MS); },
+    onCommit: () => whenDrawn(tabId, answered, () => watch.stillLoading(true)),
   });
   const remove = addWatch(tabId, watch);
   try {
@@ -216,6 +287,7 @@ export async function navigate(tabId, begin, { signal, expectUrl }) {
     return await raceSignal(watch.done, signal);
   } finally {
     clearTimeout(grace);
+    over();
     remove();
   }
 }
