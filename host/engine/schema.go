@@ -40,24 +40,18 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 // the property an argument meant when they differ only in case, '_' or '-'
 // (taskId for task_id, full_page for fullPage); the list they belong in when
 // they are the fields of its items (form_input's ref and value sent without
-// "fields"); else the arguments the tool takes.
+// "fields"); else the arguments the tool takes. An unknown field of a list's
+// item (form_input's {"query": …} for {"label": …}) is told the same way,
+// of the item.
 func argsHint(s *jsonschema.Schema, v map[string]any) string {
-	fold := func(k string) string {
-		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
-	}
-	var unknown []string
-	for _, arg := range slices.Sorted(maps.Keys(v)) {
-		if _, known := s.Properties[arg]; known {
-			continue
-		}
-		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
-			if fold(name) == fold(arg) {
-				return fmt.Sprintf("did you mean %q? (for %q)", name, arg)
-			}
-		}
-		unknown = append(unknown, arg)
+	unknown, meant := unknownArgs(s, v)
+	if meant != "" {
+		return meant
 	}
 	if len(unknown) == 0 || len(s.Properties) == 0 {
+		if hint := itemsHint(s, v); hint != "" {
+			return hint
+		}
 		return "see the tool's input schema in tools/list"
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
@@ -77,6 +71,51 @@ func argsHint(s *jsonschema.Schema, v map[string]any) string {
 		}
 	}
 	return "it takes " + quoteAll(slices.Sorted(maps.Keys(s.Properties)))
+}
+
+// unknownArgs returns the arguments of v that s does not have, or, for the
+// first that differs from one of them only in case, '_' or '-', the hint
+// naming the one it meant.
+func unknownArgs(s *jsonschema.Schema, v map[string]any) (unknown []string, meant string) {
+	fold := func(k string) string {
+		return strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(k))
+	}
+	for _, arg := range slices.Sorted(maps.Keys(v)) {
+		if _, known := s.Properties[arg]; known {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+			if fold(name) == fold(arg) {
+				return nil, fmt.Sprintf("did you mean %q? (for %q)", name, arg)
+			}
+		}
+		unknown = append(unknown, arg)
+	}
+	return unknown, ""
+}
+
+// itemsHint is argsHint for the first item of a list argument with a field
+// its items do not have: "did you mean" for a near miss, else the fields an
+// item takes.
+func itemsHint(s *jsonschema.Schema, v map[string]any) string {
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		items := s.Properties[name].Items
+		list, _ := v[name].([]any)
+		if items == nil || len(items.Properties) == 0 {
+			continue
+		}
+		for _, item := range list {
+			fields, _ := item.(map[string]any)
+			unknown, meant := unknownArgs(items, fields)
+			if meant != "" {
+				return fmt.Sprintf("in %s[]: %s", name, meant)
+			}
+			if len(unknown) > 0 {
+				return fmt.Sprintf("an item of %q takes %s", name, quoteAll(slices.Sorted(maps.Keys(items.Properties))))
+			}
+		}
+	}
+	return ""
 }
 
 // quoteAll is `"a", "b"`.

@@ -77,6 +77,8 @@ func TestAnUnknownArgumentNamesTheOneItMeant(t *testing.T) {
 		{`{"url":"x","colour":1}`, `it takes "format", "quality", "steps", "url"`},
 		{`{"url":"x","action":"click","ref":"e1"}`, `put "action", "ref" in the items of "steps", like {"steps": [{"action": …, "ref": …}]}`},
 		{`{"url":"x","action":"click","colour":1}`, `it takes "format", "quality", "steps", "url"`},
+		{`{"url":"x","steps":[{"action":"a"},{"action":"b","query":"Send"}]}`, `an item of "steps" takes "action", "ref"`},
+		{`{"url":"x","steps":[{"Action":"a"}]}`, `in steps[]: did you mean "action"? (for "Action")`},
 	}
 	for _, tt := range tests {
 		var in schemaIn
