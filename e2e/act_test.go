@@ -1385,6 +1385,36 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Secure Area"})
 	})
 
+	t.Run("a cross-site frame inside a same-origin frame", func(t *testing.T) {
+		// A checkout page's own frame around a payment provider's form.
+		tab := openTab(t, cs, a.URL+"/frame-wrap.html?cross="+siteOnLocalhost(b, "/login.html"))
+		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "predicate": "document.querySelector('#wrap').contentWindow.crossLoaded === true"})
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Contains(t, tree, `textbox "Username"`)
+		assert.Contains(t, tree, `button "Inner button"`, "the same-origin frames.html's own")
+		r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{
+			{"label": "Username", "value": "tomsmith"},
+			{"label": "Password", "value": "SuperSecretPassword!"},
+		}})
+		require.False(t, r.IsError, textOf(r))
+		c := interact(t, cs, map[string]any{"query": "button Login", "action": "click", "tabId": tab})
+		assert.Equal(t, "pointer", c.Strategy)
+		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Secure Area"})
+	})
+
+	t.Run("a sandboxed srcdoc frame beside a same-origin one", func(t *testing.T) {
+		// Both frames are at about:srcdoc; the sandboxed one shows its own
+		// words, not a second copy of the other's.
+		tab := openTab(t, cs, a.URL+"/srcdoc.html")
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		assert.Equal(t, 1, strings.Count(tree, `textbox "Coupon code"`), tree)
+		assert.Contains(t, tree, "Terms of sale")
+		agree := refOf(t, tree, `checkbox "I agree"`)
+		c := interact(t, cs, map[string]any{"ref": agree, "action": "check", "tabId": tab})
+		assert.Equal(t, "pointer", c.Strategy)
+		assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `status "agreed"`)
+	})
+
 	t.Run("shadow roots, open and closed", func(t *testing.T) {
 		tab := openTab(t, cs, a.URL+"/shadow.html")
 		interact(t, cs, map[string]any{"query": "Shadow button", "action": "click", "tabId": tab})

@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE, CHECKABLE,
-    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe,
+    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -125,7 +125,7 @@
       viewport: { width: innerWidth, height: innerHeight },
       content: el.tagName === 'IFRAME' ? contentOrigin(el, box) : undefined,
       // A frame whose document this script cannot read: where it comes from.
-      crossFrame: isFrame(el) && !sameOriginDocument(el) ? { url: /** @type {HTMLIFrameElement} */ (el).src } : undefined,
+      crossFrame: isFrame(el) && !sameOriginDocument(el) ? frameSource(el) : undefined,
     };
   }
 
@@ -909,7 +909,7 @@
     if (!iframe || !shown(iframe)) return { blocker, dismiss };
     const inner = sameOriginDocument(iframe);
     if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
-    return { blocker, dismiss, frame: { ref: refFor(iframe), url: /** @type {HTMLIFrameElement} */ (iframe).src } };
+    return { blocker, dismiss, frame: { ref: refFor(iframe), ...frameSource(iframe) } };
   }
 
   /**

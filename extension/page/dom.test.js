@@ -346,7 +346,7 @@ test('a banner drawn in a cross-origin frame is named by the frame, for the work
   assert.equal(out.state, 'covered');
   assert.equal(out.blocker.ref, refFor(page.$('#cmp-box')));
   assert.deepEqual(out.dismiss, []);
-  assert.deepEqual(out.frame, { ref: refFor(page.$('#cmp')), url: 'https://consent.example/banner' });
+  assert.deepEqual(out.frame, { ref: refFor(page.$('#cmp')), url: 'https://consent.example/banner', path: [0] });
 });
 
 test('dismissers names the controls of a frame document that would dismiss it', () => {

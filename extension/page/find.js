@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf, SVG_NS,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf, SVG_NS, frameSource,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -737,7 +737,7 @@
       } catch {
         // cross-origin
       }
-      if (!inner) frames.push({ ref: refFor(el), url: /** @type {HTMLIFrameElement} */ (el).src });
+      if (!inner) frames.push({ ref: refFor(el), ...frameSource(el) });
     }
     return { frames, ...handed() };
   }

@@ -169,12 +169,16 @@ test('crossFrames names the shown iframes whose documents the script cannot walk
   const page = new TestPage(`
     <iframe id=pay src="https://pay.example/card"></iframe>
     <iframe id=own></iframe>
-    <iframe id=hidden src="https://ads.example/" style="display:none"></iframe>`);
-  for (const id of ['#pay', '#hidden']) Object.defineProperty(page.$(id), 'contentDocument', { get: () => null });
+    <iframe id=hidden src="https://ads.example/" style="display:none"></iframe>
+    <iframe id=sandboxed sandbox srcdoc="<button>Go</button>"></iframe>`);
+  for (const id of ['#pay', '#hidden', '#sandboxed']) Object.defineProperty(page.$(id), 'contentDocument', { get: () => null });
   const { refFor } = page.ns.refs;
   const out = page.ok('crossFrames', { refBase: 1 });
-  assert.deepEqual(out.frames, [{ ref: refFor(page.$('#pay')), url: 'https://pay.example/card' }],
-    'not the same-origin frame (walked in place), not the hidden one');
+  assert.deepEqual(out.frames, [
+    { ref: refFor(page.$('#pay')), url: 'https://pay.example/card', path: [0] },
+    // Its path among the windows' frames tells it from the srcdocs read in place.
+    { ref: refFor(page.$('#sandboxed')), url: 'about:srcdoc', path: [3] },
+  ], 'not the same-origin frame (walked in place), not the hidden one');
 });
 
 test('find says what part of the page each match is in, and where a link goes', () => {

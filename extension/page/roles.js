@@ -1056,6 +1056,45 @@
   }
 
   /**
+   * Where a frame element whose document this script cannot walk shows it,
+   * for the service worker to find that document among the tab's frames:
+   * its URL as Chrome reports the frame's (about:srcdoc for a srcdoc), and
+   * its path from the top window (its place among its window's frames, that
+   * window's among its parent's, and so on up), which the frame's own
+   * script can tell too. The path tells apart frames of one URL (two
+   * srcdocs, one of them sandboxed) and finds a frame inside a same-origin
+   * frame read in place. A frame in a shadow root is among no window's
+   * frames: it has no path.
+   * @param {Element} el
+   * @returns {{ url: string, path?: number[] }}
+   */
+  function frameSource(el) {
+    const f = /** @type {HTMLIFrameElement} */ (el);
+    const url = f.hasAttribute('srcdoc') ? 'about:srcdoc' : f.src || 'about:blank';
+    const path = f.contentWindow ? framePath(f.contentWindow) : undefined;
+    return path ? { url, path } : { url };
+  }
+
+  /**
+   * A window's place among its parent's frames, its parent's among its
+   * grandparent's, and so on, from the top; undefined when one is not
+   * there. The service worker asks a frame for its own (the same code).
+   * @param {Window} win
+   * @returns {number[] | undefined}
+   */
+  function framePath(win) {
+    const path = [];
+    for (let w = win; w !== w.parent; w = w.parent) {
+      const up = w.parent;
+      let i = 0;
+      while (i < up.frames.length && up.frames[i] !== w) i++;
+      if (i === up.frames.length) return undefined;
+      path.unshift(i);
+    }
+    return path;
+  }
+
+  /**
    * s cut to at most max characters, at the end of a word, marked cut.
    * @param {string} s
    * @param {number} max
@@ -1132,7 +1171,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    CHECKABLE, hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround,
+    CHECKABLE, hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround, frameSource,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -542,7 +542,7 @@
     }
     // Its page script says whether its document scrolls (snapshot's
     // scrolls); whether the frame lets it is said here.
-    node.frame = { url: el.src || 'about:blank', crossOrigin: true };
+    node.frame = { ...frameSource(el), crossOrigin: true };
     if (noScroll) node.frame.noScroll = true;
   }
 

@@ -325,12 +325,13 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
   visit(tree);
   if (!holes.length || depth > 3) return;
   const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
-  const children = frames.filter((f) => f.parentFrameId === frameId);
   const used = new Set();
   for (const hole of holes) {
-    const { noScroll } = hole.frame;
-    delete hole.frame.noScroll; // the page script's word to us, not the tree's
-    const f = matchFrame(children, hole.frame.url, used);
+    const { noScroll, path } = hole.frame;
+    // The page script's words to us, not the tree's.
+    delete hole.frame.noScroll;
+    delete hole.frame.path;
+    const f = await matchFrame(tabId, frames, frameId, { url: hole.frame.url, path }, used);
     if (!f) continue;
     used.add(f.frameId);
     try {
@@ -350,15 +351,70 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
 }
 
 /**
- * The child frame that an iframe whose src is url shows: the first not yet
- * used at that URL, else at its origin (a frame may have navigated on).
- * @param {chrome.webNavigation.GetAllFrameResultDetails[]} children
- * @param {string} url
+ * The frame that an iframe of frame parentFrameId's document shows. It is
+ * one of the frames below parentFrameId not yet used (a grandchild, when
+ * the iframe is in a same-origin frame read in place), at its URL, else at
+ * its origin (a frame may have navigated on). A child frame alone at its
+ * URL is it. Otherwise (several alike, a deeper one, or about:srcdoc and
+ * about:blank, which a sandboxed frame shares with the same-origin frames
+ * read in place) each says its path from the top window, and the one at
+ * the iframe's path is it.
+ * @param {number} tabId
+ * @param {chrome.webNavigation.GetAllFrameResultDetails[]} frames the tab's
+ * @param {number} parentFrameId
+ * @param {{ url: string, path?: number[] }} source the iframe's src and path
  * @param {Set<number>} used
  */
-function matchFrame(children, url, used) {
-  return children.find((c) => !used.has(c.frameId) && c.url === url) ??
-    children.find((c) => !used.has(c.frameId) && sameOrigin(c.url, url));
+async function matchFrame(tabId, frames, parentFrameId, { url, path }, used) {
+  const below = descendants(frames, parentFrameId).filter((f) => !used.has(f.frameId));
+  const atUrl = below.filter((f) => f.url === url);
+  const alike = atUrl.length ? atUrl : below.filter((f) => sameOrigin(f.url, url));
+  const child = alike.find((f) => f.parentFrameId === parentFrameId);
+  if (!path) return child ?? alike[0];
+  if (alike.length === 1 && child && !url.startsWith('about:')) return child;
+  for (const f of alike) {
+    const at = await framePath(tabId, f.frameId);
+    if (at && at.length === path.length && at.every((i, k) => i === path[k])) return f;
+  }
+  return undefined;
+}
+
+/**
+ * The frames below frameId, children first.
+ * @param {chrome.webNavigation.GetAllFrameResultDetails[]} frames
+ * @param {number} frameId
+ */
+function descendants(frames, frameId) {
+  const out = frames.filter((f) => f.parentFrameId === frameId);
+  for (let i = 0; i < out.length; i++) out.push(...frames.filter((f) => f.parentFrameId === out[i].frameId));
+  return out;
+}
+
+/**
+ * A frame's path from the top window, as its own script sees it (the page
+ * script's framePath); undefined when no script may run there.
+ * @param {number} tabId
+ * @param {number} frameId
+ * @returns {Promise<number[] | undefined>}
+ */
+async function framePath(tabId, frameId) {
+  const [r] = await chrome.scripting.executeScript({
+    target: { tabId, frameIds: [frameId] },
+    world: 'ISOLATED',
+    injectImmediately: true,
+    func: () => {
+      const path = [];
+      for (let w = /** @type {Window} */ (window); w !== w.parent; w = w.parent) {
+        const up = w.parent;
+        let i = 0;
+        while (i < up.frames.length && up.frames[i] !== w) i++;
+        if (i === up.frames.length) return undefined;
+        path.unshift(i);
+      }
+      return path;
+    },
+  }).catch(() => []);
+  return Array.isArray(r?.result) ? r.result : undefined;
 }
 
 /**
@@ -367,7 +423,8 @@ function matchFrame(children, url, used) {
  */
 function sameOrigin(a, b) {
   try {
-    return new URL(a).origin === new URL(b).origin;
+    const origin = new URL(a).origin;
+    return origin !== 'null' && origin === new URL(b).origin;
   } catch {
     return false;
   }
@@ -478,16 +535,16 @@ export function placeOf(tabId, frameId) {
 
 /**
  * The frame that the iframe element iframeRef of frame parentFrameId shows:
- * the one the last read placed there, else the child frame at its URL (or
- * the one child of its origin), which is then placed there, so that refs
- * handed out in it can be acted on.
+ * the one the last read placed there, else the one matchFrame finds, which
+ * is then placed there, so that refs handed out in it can be acted on.
  * @param {number} tabId
  * @param {number} parentFrameId
  * @param {number} iframeRef
- * @param {string} url the iframe's src
+ * @param {{ url: string, path?: number[] }} source the iframe's src, and
+ *   its path from the top window
  * @returns {Promise<number | undefined>}
  */
-export async function frameAt(tabId, parentFrameId, iframeRef, url) {
+export async function frameAt(tabId, parentFrameId, iframeRef, source) {
   const known = places.get(tabId) ?? new Map();
   /** @type {Set<number>} frames placed at another iframe */
   const used = new Set();
@@ -496,9 +553,8 @@ export async function frameAt(tabId, parentFrameId, iframeRef, url) {
     if (p.iframeRef === iframeRef) return frameId;
     used.add(frameId);
   }
-  const children = ((await chrome.webNavigation.getAllFrames({ tabId })) ?? [])
-    .filter((f) => f.parentFrameId === parentFrameId);
-  const f = matchFrame(children, url, used);
+  const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
+  const f = await matchFrame(tabId, frames, parentFrameId, source, used);
   if (!f) return undefined;
   known.set(f.frameId, { parentFrameId, iframeRef });
   places.set(tabId, known);
@@ -529,7 +585,7 @@ export async function crossFrames(tabId, signal) {
     const { frames } = await callHandingIn({ tabId, frameId }, 'crossFrames', {}, signal);
     for (const f of frames) {
       if (out.length >= MAX_SEARCHED_FRAMES) return;
-      const child = await frameAt(tabId, frameId, f.ref, f.url);
+      const child = await frameAt(tabId, frameId, f.ref, f);
       if (child === undefined || out.includes(child)) continue;
       out.push(child);
       await visit(child, depth + 1).catch((err) => {

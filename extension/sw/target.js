@@ -330,12 +330,12 @@ export class Target {
    * The controls that would dismiss a cross-origin frame covering the
    * element: its banner's close, accept or reject buttons, with refs.
    * @param {number} parentFrameId the frame the iframe element is in
-   * @param {{ ref: number, url: string }} frame the iframe element
+   * @param {{ ref: number, url: string, path?: number[] }} frame the iframe element
    * @returns {Promise<Array<{ ref: number, name: string }>>}
    */
   async dismissInFrame(parentFrameId, frame) {
     try {
-      const frameId = await pageScript.frameAt(this.t.tabId, parentFrameId, frame.ref, frame.url);
+      const frameId = await pageScript.frameAt(this.t.tabId, parentFrameId, frame.ref, frame);
       if (frameId === undefined) return [];
       const res = await pageScript.callHandingIn({ tabId: this.t.tabId, frameId }, 'dismissers', {}, this.signal);
       return res.dismiss ?? [];
@@ -1113,7 +1113,7 @@ export class Target {
    */
   async wheeled(loc, point, box) {
     const frameId = loc.crossFrame && box && loc.content
-      ? await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame.url)
+      ? await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame)
       : undefined;
     if (frameId === undefined || !box) return scrollStateAt({ tabId: this.t.tabId, frameId: this.t.frameId }, point, this.signal);
     // Past the iframe's border and padding, from where it is now (reaching

@@ -66,6 +66,8 @@ interface PageTreeNode {
 /** A frame the tree could not walk into: the service worker fills it in. */
 interface PageFrameRef {
   url: string;
+  /** Its path from the top window through the frames of each (window.frames), when it has one. */
+  path?: number[];
   crossOrigin?: boolean;
   /** scrolling="no": the frame does not scroll, however tall its document. */
   noScroll?: boolean;
@@ -172,6 +174,8 @@ interface PageRoles {
   readOnly(el: Element): boolean;
   shownLabel(el: Element): HTMLLabelElement | undefined;
   describe(el: Element): string;
+  /** Where a frame element shows the document this script cannot walk: its URL and its path from the top window. */
+  frameSource(el: Element): { url: string; path?: number[] };
   /** The elements of doc whose ::before or ::after its style sheets may give words. */
   drawnOn(doc: Document): Set<Element>;
   /** drawnOn, found once per call. */
@@ -230,7 +234,7 @@ interface PageFind {
     alike?: Array<{ ref: number; role: string; name: string; near?: string }>;
     nextRef: number;
   };
-  crossFrames(args: { refBase: number }): { frames: Array<{ ref: number; url: string }>; nextRef: number };
+  crossFrames(args: { refBase: number }): { frames: Array<{ ref: number; url: string; path?: number[] }>; nextRef: number };
 }
 
 /** page/dom.js */
