@@ -1442,13 +1442,21 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		where := regexp.MustCompile(`menuitem "Laptops" is there but hidden, inside (.+) (e\d+)$`).FindStringSubmatch(err.Message)
 		require.NotNil(t, where, err.Message)
 		assert.Equal(t, "hover or click "+where[2]+" to show it, then act again", err.Hint)
-		interact(t, cs, map[string]any{"ref": where[2], "action": "hover", "tabId": tab})
-		interact(t, cs, map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab})
+		// The hover offers what it showed, with refs: the next click.
+		h := interact(t, cs, map[string]any{"ref": where[2], "action": "hover", "tabId": tab})
+		var laptops string
+		for _, o := range h.Offers {
+			if o.Name == `menuitem "Laptops"` {
+				laptops = o.Ref
+			}
+		}
+		require.NotEmpty(t, laptops, "%+v", h.Offers)
+		interact(t, cs, map[string]any{"ref": laptops, "action": "click", "tabId": tab})
 		assert.Equal(t, `"chose: Laptops"`, status(t, cs, tab))
 
 		tab = openTab(t, cs, a.URL+"/menu.html")
 		ok(t, cs, "read_page", map[string]any{"tabId": tab})
-		h := interact(t, cs, map[string]any{"query": "Products", "action": "hover", "snapshot": "diff", "tabId": tab})
+		h = interact(t, cs, map[string]any{"query": "Products", "action": "hover", "snapshot": "diff", "tabId": tab})
 		assert.Contains(t, h.Snapshot, `+ menuitem "Laptops"`, "the diff shows what opened")
 		assert.Contains(t, h.Snapshot, `button "Products"`)
 		interact(t, cs, map[string]any{"query": "menuitem Laptops", "action": "click", "tabId": tab})

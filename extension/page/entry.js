@@ -28,6 +28,7 @@
     watch: oc.watch.watch,
     changes: oc.watch.changes,
     check: oc.watch.check,
+    shownControls: oc.watch.shownControls,
     crawl: oc.text.crawl,
     handoffState: oc.handoff.handoffState,
     feedbackMarks: oc.feedback.feedbackMarks,

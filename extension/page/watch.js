@@ -7,14 +7,16 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
-  const { element, lookup } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf } = oc.roles;
+  const { element, lookup, refFor, advance, handed } = oc.refs;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, clip, isInvalid, shadowOf, INTERACTIVE } = oc.roles;
   const { deepActive } = oc.dom;
   const { states } = oc.tree;
 
   /** @type {Map<number, Watch>} */
   const watches = new Map();
   let watchSeq = 0;
+  /** The watch changes stopped last, for shownControls to ask after. @type {{ id: number, w: Watch } | undefined} */
+  let ended;
 
   /**
    * What a text field or editor holds, for a watch to see change;
@@ -73,6 +75,8 @@
       this.spoke = new Set();
       /** The first elements added, to quote or to weigh against those removed. @type {Element[]} */
       this.addedEls = [];
+      /** The outermost elements the last report saw show. @type {Element[]} */
+      this.appeared = [];
       /**
        * The first elements removed, with their words as they went (a row
        * deleted, a toast dismissed), likewise.
@@ -282,6 +286,7 @@
         return !!text && whys.some((w) => w.includes(text));
       };
       if (appeared.length && appeared.every(saysWhy)) shown = 0;
+      this.appeared = appeared;
       // A dialog that opened is named whole: its words are not quoted again.
       const told = [...this.spoke, ...opened];
       const now = alive ? stateOf(el) : undefined;
@@ -630,8 +635,41 @@
     if (stop) {
       w.stop();
       watches.delete(id);
+      ended = { id, w };
     }
     return r;
+  }
+
+  /** How many controls shownControls offers. */
+  const MAX_OFFERED = 10;
+
+  /**
+   * shownControls: the controls a person can use now in what a watch saw
+   * show or be added (the items of a menu that opened on hover), with
+   * refs, at most MAX_OFFERED, for the answer to offer: the next click,
+   * without a read_page between.
+   * @param {{ watch: number, refBase: number, refSkip?: [number, number][] }} args
+   */
+  function shownControls({ watch: id, refBase, refSkip }) {
+    advance(refBase, refSkip);
+    const w = watches.get(id) ?? (ended?.id === id ? ended.w : undefined);
+    /** @type {Element[]} */
+    const controls = [];
+    let more = 0;
+    const roots = w ? [...(w.appeared ?? []), ...w.addedEls] : [];
+    for (const root of roots) {
+      if (!root.isConnected || controls.some((c) => c.contains(root))) continue;
+      for (const e of [root, ...root.querySelectorAll('*')]) {
+        if (controls.includes(e) || !INTERACTIVE.has(roleOf(e)) || isDisabled(e) || inBanner(e) || !visible(e)) continue;
+        if (controls.length < MAX_OFFERED) controls.push(e);
+        else more++;
+      }
+    }
+    const offered = controls.map((e) => {
+      const role = roleOf(e);
+      return { ref: refFor(e), role, name: clip(nameOf(e, role)) };
+    });
+    return { offered, more, ...handed() };
   }
 
   /**
@@ -724,5 +762,5 @@
     throw new PageError('bad_request', `unknown state ${state}`, 'use visible, hidden, attached, detached or enabled');
   }
 
-  oc.watch = { watch, changes, check };
+  oc.watch = { watch, changes, check, shownControls };
 })();

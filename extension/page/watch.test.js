@@ -166,6 +166,27 @@ test('a watch counts the elements that show and hide around the element', () => 
   assert.deepEqual(r.shownText, ['"Profile Log out"'], 'what showed, quoted once: the list, not again its items');
 });
 
+test('shownControls offers, with refs, the controls in what a watch saw show or be added', () => {
+  const page = new TestPage(`
+    <style>.menu { display: none } .open .menu { display: block }</style>
+    <div id=dd><button id=b>Account</button><ul class=menu><li><a href="/me">Profile</a></li>
+      <li><button disabled>Billing</button></li><li><a href="/out">Log out</a></li></ul></div>
+    <a href="/help">Help</a>`);
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+  page.$('#dd').classList.add('open');
+  page.document.body.insertAdjacentHTML('beforeend', '<div role=menu><a role=menuitem href="/x">Added item</a></div>');
+  page.ok('changes', { watch, stop: true });
+  const { refFor } = page.ns.refs;
+  const r = page.ok('shownControls', { watch, refBase: 1 });
+  assert.deepEqual(r.offered, [
+    { ref: refFor(page.$('a[href="/me"]')), role: 'link', name: 'Profile' },
+    { ref: refFor(page.$('a[href="/out"]')), role: 'link', name: 'Log out' },
+    { ref: refFor(page.$('a[href="/x"]')), role: 'menuitem', name: 'Added item' },
+  ], 'not the disabled one, nor Help, which was there before');
+  assert.equal(r.more, 0);
+  assert.deepEqual(page.ok('shownControls', { watch: watch + 1, refBase: 1 }).offered, [], 'an unknown watch offers nothing');
+});
+
 test('a watch reports the element\'s value, never a secret one, and its removal', () => {
   const page = new TestPage('<input id=u><input id=p type=password>');
   const { refFor } = page.ns.refs;

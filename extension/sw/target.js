@@ -695,7 +695,17 @@ export class Target {
     if (at.covered) return at.covered;
     // pointAt's move was the hover: this only looks at what it did.
     const a = await this.attempt(() => Promise.resolve());
-    return this.done('hover', 'pointer', a);
+    const out = await this.done('hover', 'pointer', a);
+    if (this.watchId !== undefined && !out.navigated && !out.dialog && (a.report?.shown || a.report?.added)) {
+      // What the hover showed (a menu that opens under the pointer), with
+      // refs: the next click, without a read_page between.
+      const r = await pageScript.onRefHanding(this.t, 'shownControls', { watch: this.watchId }, this.signal).catch(() => undefined);
+      if (r?.offered.length) {
+        out.offers = offersOf(r.offered);
+        if (r.more) out.moreOffers = r.more;
+      }
+    }
+    return out;
   }
 
   async focus() {

@@ -292,6 +292,11 @@ interface PageWatch {
   watch(args: { ref?: number, ownMoves?: boolean, keys?: boolean }): { watch: number, url: string };
   changes(args: { watch: number; stop?: boolean }): Record<string, unknown>;
   check(c: PageCondition): { ok: boolean; seen: string };
+  shownControls(args: { watch: number; refBase: number; refSkip?: [number, number][] }): {
+    offered: Array<{ ref: number; role: string; name: string }>;
+    more: number;
+    nextRef: number;
+  };
 }
 
 /** page/handoff.js */
