@@ -1078,7 +1078,8 @@
   /**
    * A window's place among its parent's frames, its parent's among its
    * grandparent's, and so on, from the top; undefined when one is not
-   * there. The service worker asks a frame for its own (the same code).
+   * there. The service worker asks a frame for its own (sw/page-script.js
+   * framePath, a copy of this).
    * @param {Window} win
    * @returns {number[] | undefined}
    */

@@ -23,8 +23,6 @@ export const LOAD_GRACE_MS = 5000;
  * it is still not parsed, it is looked at for something drawn.
  */
 const DRAWN_POLL_MS = 500;
-/** How long after its commit a document is looked at, at most. */
-const DRAWN_MS = 60000;
 
 /** Watches by tab id. @type {Map<number, Set<NavigationWatch>>} */
 const watches = new Map();
@@ -40,7 +38,7 @@ const inProgress = new Map();
  * committed a document, its error if it failed, and the documentId of the
  * document it leaves (whose load, if still going, Chrome calls off after
  * this one has begun).
- * @type {Map<number, { at: number, committed: boolean, error?: string, leaves?: string }>}
+ * @type {Map<number, { at: number, committed: boolean, committedAt?: number, error?: string, leaves?: string }>}
  */
 const last = new Map();
 /** The documentId of each tab's main-frame document, as it committed. @type {Map<number, string>} */
@@ -76,11 +74,6 @@ function track(tabId, event) {
       end();
     };
     inProgress.set(tabId, entry);
-  } else if (event.kind === 'commit') {
-    // A document a hanging script or a stream keeps from being parsed
-    // answers once it shows something, as navigate answers it.
-    const going = inProgress.get(tabId);
-    if (going) whenDrawn(tabId, going.ended, going.end);
   } else if (event.kind === 'ready') {
     // Its words are there: a load event a slow image holds back is given
     // LOAD_GRACE_MS, as navigate gives it.
@@ -115,7 +108,20 @@ export async function settleNavigation(tabId, since, timeoutMs, signal) {
   const nav = last.get(tabId);
   if (!nav || nav.at < since) return false;
   const going = inProgress.get(tabId);
-  if (going) await raceSignal(Promise.race([going.ended, new Promise((r) => setTimeout(r, timeoutMs))]), signal);
+  if (going) {
+    // A document a hanging script or a stream keeps from being parsed ends
+    // the wait once it shows something, as navigate answers it.
+    const stop = new AbortController();
+    try {
+      await raceSignal(Promise.race([
+        going.ended,
+        new Promise((r) => setTimeout(r, timeoutMs)),
+        drawnSinceCommit(tabId, stop.signal),
+      ]), signal);
+    } finally {
+      stop.abort();
+    }
+  }
   return nav.committed || inProgress.has(tabId) || (nav.error !== undefined && nav.error !== 'net::ERR_ABORTED');
 }
 
@@ -142,7 +148,10 @@ chrome.webNavigation.onCommitted.addListener((d) => {
   if (d.frameId !== 0) return;
   shown.set(d.tabId, d.documentId);
   const nav = last.get(d.tabId);
-  if (nav) nav.committed = true;
+  if (nav) {
+    nav.committed = true;
+    nav.committedAt = Date.now();
+  }
   deliver(d.tabId, { kind: 'commit', url: d.url });
   for (const fn of commitSubscribers) fn(d.tabId);
 });
@@ -190,32 +199,22 @@ chrome.webRequest.onCompleted.addListener(onResponse, MAIN_FRAME);
 chrome.tabs.onRemoved.addListener((tabId) => deliver(tabId, { kind: 'removed' }));
 
 /**
- * Calls then once the document tabId has just committed, LOAD_GRACE_MS on
- * and still loading, shows a person something: a page whose parsing a
- * script that hangs, or a response that streams, holds back shows what came
- * before, but has no DOMContentLoaded until the rest comes. It stops
- * looking when ended settles, or DRAWN_MS after the commit.
+ * Resolves once the document tabId committed last has, LOAD_GRACE_MS after
+ * its commit and still loading, shown a person something: a page whose
+ * parsing a script that hangs, or a response that streams, holds back shows
+ * what came before, but has no DOMContentLoaded until the rest comes. Only
+ * the agent's own waits ask, so only its tabs are looked at. Rejects when
+ * stop aborts.
  * @param {number} tabId
- * @param {Promise<unknown>} ended
- * @param {() => void} then
+ * @param {AbortSignal} stop
+ * @returns {Promise<void>}
  */
-function whenDrawn(tabId, ended, then) {
-  const stop = AbortSignal.any([AbortSignal.timeout(DRAWN_MS), settles(ended)]);
-  (async () => {
-    await sleep(LOAD_GRACE_MS, stop);
-    while (!await drawn(tabId)) await sleep(DRAWN_POLL_MS, stop);
-    if (!stop.aborted) then();
-  })().catch(() => {}); // stopped first
-}
-
-/**
- * A signal that aborts when p settles, either way.
- * @param {Promise<unknown>} p
- */
-function settles(p) {
-  const c = new AbortController();
-  p.then(() => c.abort(), () => c.abort());
-  return c.signal;
+async function drawnSinceCommit(tabId, stop) {
+  for (;;) {
+    const at = last.get(tabId)?.committedAt;
+    if (at !== undefined && Date.now() - at >= LOAD_GRACE_MS && await drawn(tabId)) return;
+    await sleep(DRAWN_POLL_MS, stop);
+  }
 }
 
 /**
@@ -272,14 +271,13 @@ export async function navigate(tabId, begin, { signal, expectUrl }) {
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let grace;
   const now = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
-  /** @type {() => void} */
-  let over = () => {};
-  const answered = new Promise((r) => { over = () => r(undefined); });
+  const over = new AbortController();
+  const answered = over.signal;
   const watch = new NavigationWatch({
     expectUrl,
     replaces: now?.documentId,
     onReady: () => { grace = setTimeout(() => watch.stillLoading(), LOAD_GRACE_MS); },
-    onCommit: () => whenDrawn(tabId, answered, () => watch.stillLoading(true)),
+    onCommit: () => drawnSinceCommit(tabId, answered).then(() => watch.stillLoading(true), () => {}),
   });
   const remove = addWatch(tabId, watch);
   try {
@@ -287,7 +285,7 @@ export async function navigate(tabId, begin, { signal, expectUrl }) {
     return await raceSignal(watch.done, signal);
   } finally {
     clearTimeout(grace);
-    over();
+    over.abort();
     remove();
   }
 }

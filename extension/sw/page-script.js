@@ -331,7 +331,7 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
     // The page script's words to us, not the tree's.
     delete hole.frame.noScroll;
     delete hole.frame.path;
-    const f = await matchFrame(tabId, frames, frameId, { url: hole.frame.url, path }, used);
+    const f = await matchFrame(tabId, frames, frameId, { url: hole.frame.url, path }, used, signal);
     if (!f) continue;
     used.add(f.frameId);
     try {
@@ -364,8 +364,9 @@ async function fillFrames(tabId, frameId, tree, framePlaces, signal, depth) {
  * @param {number} parentFrameId
  * @param {{ url: string, path?: number[] }} source the iframe's src and path
  * @param {Set<number>} used
+ * @param {AbortSignal} signal
  */
-async function matchFrame(tabId, frames, parentFrameId, { url, path }, used) {
+async function matchFrame(tabId, frames, parentFrameId, { url, path }, used, signal) {
   const below = descendants(frames, parentFrameId).filter((f) => !used.has(f.frameId));
   const atUrl = below.filter((f) => f.url === url);
   const alike = atUrl.length ? atUrl : below.filter((f) => sameOrigin(f.url, url));
@@ -373,7 +374,7 @@ async function matchFrame(tabId, frames, parentFrameId, { url, path }, used) {
   if (!path) return child ?? alike[0];
   if (alike.length === 1 && child && !url.startsWith('about:')) return child;
   for (const f of alike) {
-    const at = await framePath(tabId, f.frameId);
+    const at = await framePath(tabId, f.frameId, signal);
     if (at && at.length === path.length && at.every((i, k) => i === path[k])) return f;
   }
   return undefined;
@@ -391,14 +392,19 @@ function descendants(frames, frameId) {
 }
 
 /**
- * A frame's path from the top window, as its own script sees it (the page
- * script's framePath); undefined when no script may run there.
+ * A frame's path from the top window, as its own script sees it; undefined
+ * when no script may run there. It repeats roles.framePath, because
+ * executeScript takes a self-contained function, and runs without the page
+ * script: a same-origin frame the top's script reads in place must not get
+ * a page script of its own (sw/clickables.js would hand it the frame's
+ * listeners).
  * @param {number} tabId
  * @param {number} frameId
+ * @param {AbortSignal} signal
  * @returns {Promise<number[] | undefined>}
  */
-async function framePath(tabId, frameId) {
-  const [r] = await chrome.scripting.executeScript({
+async function framePath(tabId, frameId, signal) {
+  const [r] = await raceSignal(chrome.scripting.executeScript({
     target: { tabId, frameIds: [frameId] },
     world: 'ISOLATED',
     injectImmediately: true,
@@ -413,7 +419,7 @@ async function framePath(tabId, frameId) {
       }
       return path;
     },
-  }).catch(() => []);
+  }).catch(() => []), signal);
   return Array.isArray(r?.result) ? r.result : undefined;
 }
 
@@ -542,9 +548,10 @@ export function placeOf(tabId, frameId) {
  * @param {number} iframeRef
  * @param {{ url: string, path?: number[] }} source the iframe's src, and
  *   its path from the top window
+ * @param {AbortSignal} signal
  * @returns {Promise<number | undefined>}
  */
-export async function frameAt(tabId, parentFrameId, iframeRef, source) {
+export async function frameAt(tabId, parentFrameId, iframeRef, source, signal) {
   const known = places.get(tabId) ?? new Map();
   /** @type {Set<number>} frames placed at another iframe */
   const used = new Set();
@@ -554,7 +561,7 @@ export async function frameAt(tabId, parentFrameId, iframeRef, source) {
     used.add(frameId);
   }
   const frames = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
-  const f = await matchFrame(tabId, frames, parentFrameId, source, used);
+  const f = await matchFrame(tabId, frames, parentFrameId, source, used, signal);
   if (!f) return undefined;
   known.set(f.frameId, { parentFrameId, iframeRef });
   places.set(tabId, known);
@@ -585,7 +592,7 @@ export async function crossFrames(tabId, signal) {
     const { frames } = await callHandingIn({ tabId, frameId }, 'crossFrames', {}, signal);
     for (const f of frames) {
       if (out.length >= MAX_SEARCHED_FRAMES) return;
-      const child = await frameAt(tabId, frameId, f.ref, f);
+      const child = await frameAt(tabId, frameId, f.ref, f, signal);
       if (child === undefined || out.includes(child)) continue;
       out.push(child);
       await visit(child, depth + 1).catch((err) => {

@@ -335,7 +335,7 @@ export class Target {
    */
   async dismissInFrame(parentFrameId, frame) {
     try {
-      const frameId = await pageScript.frameAt(this.t.tabId, parentFrameId, frame.ref, frame);
+      const frameId = await pageScript.frameAt(this.t.tabId, parentFrameId, frame.ref, frame, this.signal);
       if (frameId === undefined) return [];
       const res = await pageScript.callHandingIn({ tabId: this.t.tabId, frameId }, 'dismissers', {}, this.signal);
       return res.dismiss ?? [];
@@ -1123,7 +1123,7 @@ export class Target {
    */
   async wheeled(loc, point, box) {
     const frameId = loc.crossFrame && box && loc.content
-      ? await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame)
+      ? await pageScript.frameAt(this.t.tabId, this.t.frameId, this.t.ref, loc.crossFrame, this.signal)
       : undefined;
     if (frameId === undefined || !box) return scrollStateAt({ tabId: this.t.tabId, frameId: this.t.frameId }, point, this.signal);
     // Past the iframe's border and padding, from where it is now (reaching
