@@ -2007,6 +2007,20 @@ func TestAKeyThatChangesAFieldSaysWhatItHolds(t *testing.T) {
 	}
 	assert.Equal(t, `"bl"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#tags").value`}))
 
+	// The browser's own keys reach the page, not the browser: the answer
+	// says what a person's would have done, and the call that does it.
+	a = interact(t, cs, map[string]any{"action": "press", "key": "F5", "tabId": tab})
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Contains(t, a.Change.Summary, "F5 reloads the page in a browser, which keys sent to the page do not do")
+	require.Len(t, a.NextActions, 1)
+	assert.Equal(t, "navigate", a.NextActions[0].Tool)
+	assert.Equal(t, "reload", a.NextActions[0].Args["url"])
+	assert.Contains(t, ok(t, cs, "computer", map[string]any{"action": "key", "text": "ctrl+w", "tabId": tab}),
+		"ctrl+w closes the tab in a browser")
+	var tc tabsContext
+	okJSON(t, cs, "tabs_context", map[string]any{}, &tc)
+	assert.Len(t, tc.Tabs, 1, "the tab is still open")
+
 	tab = openTab(t, cs, site.URL+"/login.html")
 	pw := interact(t, cs, map[string]any{"query": "Password", "action": "fill", "text": "SuperSecretPassword!", "tabId": tab})
 	r := call(t, cs, "interact", map[string]any{"ref": pw.Ref, "action": "press", "key": "Backspace", "tabId": tab})

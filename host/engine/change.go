@@ -43,6 +43,7 @@ type effects struct {
 	answered  string // the dialog the input answered
 	focused   string // where a key moved the focus: `textbox "Bio" e9`
 	offers    int    // the options a combobox's list showed for the text, after a pause
+	key       string // the chord a press or a computer key sent
 	// A closed select that was clicked: its ref, value and options.
 	selectRef, value string
 	options          []string
@@ -62,6 +63,9 @@ func actedEffects(a browser.Acted) effects {
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
 	}
 	e.offers = len(a.Offers) + a.MoreOffers
+	if a.Action == "press" {
+		e.key = a.Key
+	}
 	if a.Focused != nil {
 		e.focused = a.Focused.Name + " " + a.Focused.Ref
 	}
@@ -149,7 +153,7 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"none", "input delivered; the focus moved to " + e.focused}, nil
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
-		return change{"none", "input delivered"}, nil
+		return unshortcut(tab, e.key, change{"none", "input delivered"})
 	case !strings.HasPrefix(e.changes, "no visible change") && e.focused != "":
 		return change{"dom", e.changes + "; the focus moved to " + e.focused}, nil
 	case !strings.HasPrefix(e.changes, "no visible change"):
@@ -166,7 +170,21 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		// or the agent tries again and again.
 		summary += "; the page threw an error (pageErrors)"
 	}
-	return change{"none", summary}, nil
+	return unshortcut(tab, e.key, change{"none", summary})
+}
+
+// unshortcut adds to a key's change that nothing happened what the key does
+// in a browser, when it is one of the browser's own chords, and the call
+// that does it.
+func unshortcut(tab int, key string, ch change) (change, []nextAction) {
+	if key == "" {
+		return ch, nil
+	}
+	does, next := browserShortcut(tab, key)
+	if does != "" {
+		ch.Summary += ": " + does
+	}
+	return ch, next
 }
 
 // blockedError is the error of an action something covered: nothing was

@@ -109,7 +109,9 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 	if out.NavigationBlocked != nil {
 		return nil, out.NavigationBlocked.Error()
 	}
-	ch, next := changeOf(tab, inputEffects(out))
+	e := inputEffects(out)
+	e.key = p.Key
+	ch, next := changeOf(tab, e)
 	if saidIn(ch.Summary, out.Changes) {
 		out.Changes = ""
 	}
