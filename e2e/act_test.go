@@ -2450,3 +2450,22 @@ func TestATabLeavingTheGroupIsReleased(t *testing.T) {
 		"its debugger (and the infobar) goes")
 	fails(t, cs, "read_page", map[string]any{"tabId": tab}, protocol.CodeTabNotAllowed)
 }
+
+// TestALongTextIsKeptWhole fills a text area with more than an answer
+// quotes: the field keeps it all, the answer says so, and quotes only its
+// start.
+func TestALongTextIsKeptWhole(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/form.html")
+	text := strings.Repeat("A line of the letter, long enough to matter.\n", 30)
+	a := interact(t, cs, map[string]any{"query": "Notes", "action": "fill", "text": text, "tabId": tab})
+	require.NotNil(t, a.Verified, "%+v", a)
+	assert.True(t, *a.Verified, "the field holds all of it")
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "input delivered; the value is set, nothing else changed", a.Change.Summary)
+	quoted, _ := a.Value.(string)
+	assert.Less(t, len(quoted), 300, "the answer quotes its start only")
+	assert.Equal(t, strconv.Itoa(len(text)), ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#notes").value.length`}))
+}

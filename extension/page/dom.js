@@ -114,6 +114,8 @@
       maxLength: (isInput(el) || isTextArea(el)) && el.maxLength > 0 ? el.maxLength : undefined,
       checked: checkedOf(el, role),
       value: secretOf(el) ? undefined : valueOf(el, role),
+      // All of it, for fill to check the field kept a long text.
+      held: secretOf(el) ? undefined : valueOf(el, role, true),
       secret: secretOf(el) || undefined,
       // A closed select's list is the browser's own: what it offers.
       options: choicesOf(el)?.slice(0, MAX_LISTED),

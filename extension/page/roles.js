@@ -943,12 +943,16 @@
   }
 
   /**
-   * A control's current value, when it has one worth showing.
+   * A control's current value, when it has one worth showing: at most
+   * VALUE_MAX characters of a text, or, whole, all of it (what fill checks
+   * the field kept).
    * @param {Element} el
    * @param {string} role
+   * @param {boolean} [whole]
    * @returns {string | undefined}
    */
-  function valueOf(el, role) {
+  function valueOf(el, role, whole = false) {
+    const cut = whole ? (/** @type {string} */ v) => v : clipped;
     if (isSelect(el)) {
       const picked = [...el.selectedOptions].map((o) => o.label || o.text);
       return el.multiple ? picked.join(', ') : picked[0];
@@ -956,19 +960,19 @@
     if (isInput(el)) {
       if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image'].includes(el.type)) return undefined;
       if (el.type === 'file') return el.files?.length ? `${el.files.length} file(s)` : undefined;
-      return el.value ? clipValue(el.value) : undefined;
+      return el.value ? cut(el.value) : undefined;
     }
-    if (isTextArea(el)) return el.value ? clipValue(el.value) : undefined;
+    if (isTextArea(el)) return el.value ? cut(el.value) : undefined;
     if (role === 'textbox' && /** @type {HTMLElement} */ (el).isContentEditable) {
       const t = /** @type {HTMLElement} */ (el).innerText.trim();
-      return t ? clipValue(t) : undefined;
+      return t ? cut(t) : undefined;
     }
     if (isGauge(el)) return String(el.value);
     if (role === 'video' || role === 'audio') return playing(/** @type {HTMLMediaElement} */ (el));
     if (role === 'combobox' && !el.querySelector('input, textarea, [contenteditable]')) {
       // A combobox drawn with elements shows its choice as its text.
       const t = /** @type {HTMLElement} */ (el).innerText?.trim().replace(/\s+/g, ' ');
-      if (t) return clipValue(t);
+      if (t) return cut(t);
     }
     const now = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
     return now ?? undefined;
@@ -1007,7 +1011,7 @@
   }
 
   /** @param {string} v */
-  function clipValue(v) {
+  function clipped(v) {
     return v.length > VALUE_MAX ? `${v.slice(0, VALUE_MAX)}…` : v;
   }
 

@@ -808,7 +808,7 @@ export class Target {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field
     } else if (want !== undefined && now) {
-      const k = kept(want, now.value, loc.maxLength);
+      const k = kept(want, now.held ?? now.value, loc.maxLength);
       out.verified = k.kept;
       if (k.formatted) out.formatted = true;
       if (k.why) out.unkept = k.why;

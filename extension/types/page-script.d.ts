@@ -169,7 +169,7 @@ interface PageRoles {
   secretOf(el: Element): string;
   /** Whether an aria-invalid value says invalid ("true", "grammar", "spelling"). */
   isInvalid(v: string | null): boolean;
-  valueOf(el: Element, role: string): string | undefined;
+  valueOf(el: Element, role: string, whole?: boolean): string | undefined;
   choicesOf(el: Element): string[] | undefined;
   readOnly(el: Element): boolean;
   shownLabel(el: Element): HTMLLabelElement | undefined;
