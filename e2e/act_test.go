@@ -2469,3 +2469,41 @@ func TestALongTextIsKeptWhole(t *testing.T) {
 	assert.Less(t, len(quoted), 300, "the answer quotes its start only")
 	assert.Equal(t, strconv.Itoa(len(text)), ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#notes").value.length`}))
 }
+
+// TestAnAgentTabBehindThePersonsOwn acts in an agent tab while its window
+// shows the person's own tab, which stays shown: Chrome draws no frame of
+// the agent's, and a mouse move or a wheel waits for one. A click still
+// lands at once, once; a scroll moves the page; a drag, which needs the
+// page to answer each move, is refused with nothing dragged.
+func TestAnAgentTabBehindThePersonsOwn(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/menu.html")
+	e.personOpens(site.URL + "/index.html?who=person")
+	require.Equal(t, map[int]bool{tab: false}, activeOf(t, cs, tab))
+
+	start := time.Now()
+	a := interact(t, cs, map[string]any{"query": "Products", "action": "click", "tabId": tab})
+	assert.Less(t, time.Since(start), 4*time.Second, "not the seconds Chrome takes to answer a hidden tab's move")
+	require.NotNil(t, a.Change)
+	assert.Contains(t, a.Change.Summary, "now expanded")
+	interact(t, cs, map[string]any{"ref": a.Offers[0].Ref, "action": "click", "tabId": tab})
+	assert.Equal(t, `"chose: Laptops"`, status(t, cs, tab))
+
+	tab = openTab(t, cs, site.URL+"/list.html")
+	e.personOpens(site.URL + "/index.html?who=person")
+	a = interact(t, cs, map[string]any{"action": "scroll", "direction": "down", "amount": 400, "tabId": tab})
+	require.NotNil(t, a.Change)
+	assert.Contains(t, a.Change.Summary, "scrolled the page to y 400")
+	assert.Equal(t, "400", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "Math.round(scrollY)"}))
+
+	tab = openTab(t, cs, site.URL+"/drag.html")
+	e.personOpens(site.URL + "/index.html?who=person")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	err := fails(t, cs, "interact", map[string]any{"ref": refOf(t, tree, `listitem "Gamma"`), "action": "drag",
+		"target": refOf(t, tree, `listitem "Alpha"`), "tabId": tab}, protocol.CodeConflict)
+	assert.Contains(t, err.Message, "nothing was dragged: the tab is hidden")
+	assert.Equal(t, `"Alpha,Beta,Gamma"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('order').textContent"}))
+	assert.Equal(t, map[int]bool{tab: false}, activeOf(t, cs, tab), "the person's tab stays shown")
+}

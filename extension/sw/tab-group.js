@@ -253,16 +253,19 @@ async function isGone(tabId) {
 
 /**
  * Shows tabId in its window before trusted input or a screenshot, when the
- * window shows one of the agent's tabs now: Chrome delivers input to a
- * hidden tab late (seconds) or not at all, and draws no frame of it. A
- * window that shows the person's own tab keeps showing it; the input then
- * goes to the hidden tab, slowly.
+ * window shows one of the agent's tabs now: Chrome draws no frame of a
+ * hidden tab, and a mouse move or a wheel, which the page gets with its
+ * next frame, is answered only after seconds. A window that shows the
+ * person's own tab keeps showing it; the input then goes to the hidden tab
+ * (sw/trusted-input.js says how). Reports whether the tab is shown.
  * @param {number} tabId
+ * @returns {Promise<boolean>}
  */
 export async function showForInput(tabId) {
   const tab = await chrome.tabs.get(tabId);
-  if (tab.active) return;
+  if (tab.active) return true;
   const [shown] = await chrome.tabs.query({ windowId: tab.windowId, active: true });
-  if (shown && !(await isGroupOurs(shown.groupId))) return;
+  if (shown && !(await isGroupOurs(shown.groupId))) return false;
   await chrome.tabs.update(tabId, { active: true });
+  return true;
 }

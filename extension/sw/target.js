@@ -391,7 +391,11 @@ export class Target {
       // Watched from here: what changed while it was waited for (a spinner
       // going) is not the action's doing; what the pointer's arrival does is.
       if (this.watchId === undefined) await this.watch();
-      await input.move(this.t.tabId, this.tabPoint(r.point), this.signal);
+      // A click's press follows, a hover's does not: in a tab the person's
+      // own hides, the page gets a move only with the next input that is
+      // not one, or a frame, which Chrome does not draw (trusted-input.js).
+      const pressFollows = action === 'click' || action === 'double_click' || action === 'right_click';
+      await input.move(this.t.tabId, this.tabPoint(r.point), this.signal, { pressFollows });
       // The pointer's arrival may move it (a button that dodges) or cover it.
       const again = await pageScript.onRefHanding(this.t, 'actionable', { at: r.point }, this.signal);
       if (again.state === 'ok' && again.point && (again.via === r.via) &&
@@ -621,6 +625,7 @@ export class Target {
    */
   async drag(targetRef, to) {
     await this.locate();
+    await input.showForDrag(this.t.tabId);
     /** @type {() => Promise<Point>} the drop point, brought into view */
     let where;
     /** @type {() => Promise<Point>} where the drop point lies now, without scrolling */

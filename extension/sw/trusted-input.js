@@ -5,7 +5,8 @@
 // viewport. Each entry point shows the tab first when it may
 // (sw/tab-group.js showForInput).
 
-import { sleep } from '../lib/abort.js';
+import { raceSignal, sleep } from '../lib/abort.js';
+import { ActionError } from '../lib/errors.js';
 import { charKey, chordEvents, parseChord } from '../lib/keys.js';
 import * as cdp from './cdp.js';
 import { showForInput } from './tab-group.js';
@@ -16,14 +17,18 @@ import { showForInput } from './tab-group.js';
 const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
 
 /**
- * Moves the mouse to p.
+ * Moves the mouse to p. pressFollows: a press comes next, at p, which in a
+ * hidden tab brings the move along (see click): it is not waited for.
  * @param {number} tabId
  * @param {Point} p
  * @param {AbortSignal} signal
+ * @param {{ pressFollows?: boolean }} [opts]
  */
-export async function move(tabId, p, signal) {
-  await showForInput(tabId);
-  await moveTo(tabId, p, signal);
+export async function move(tabId, p, signal, { pressFollows = false } = {}) {
+  const shown = await showForInput(tabId);
+  const moved = moveTo(tabId, p, signal);
+  if (shown || !pressFollows) await moved;
+  else moved.catch(() => {}); // the press's error says it
 }
 
 /** @param {number} tabId @param {Point} p @param {AbortSignal} signal */
@@ -40,8 +45,13 @@ function moveTo(tabId, p, signal) {
  * @param {AbortSignal} signal
  */
 export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0 }, signal) {
-  await showForInput(tabId);
-  await moveTo(tabId, p, signal);
+  const shown = await showForInput(tabId);
+  // A hidden tab's page gets a move with its next frame, which Chrome does
+  // not draw: the move is answered after seconds. The press behind it,
+  // which the page gets at once, brings it along, in order.
+  const moved = moveTo(tabId, p, signal);
+  if (shown) await moved;
+  else moved.catch(() => {}); // its error is the press's too
   for (let i = 1; i <= count; i++) {
     const base = { x: p.x, y: p.y, button, clickCount: i, modifiers };
     await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mousePressed', buttons: BUTTON_BITS[button] }, { signal });
@@ -55,6 +65,20 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
       return;
     }
   }
+}
+
+/**
+ * Shows tabId for a drag, or, when its window shows the person's own tab,
+ * says that nothing can be dragged: a drag is moves, which a hidden tab's
+ * page gets only with a frame Chrome does not draw, and the page answers
+ * each before the next (a drag begins, a list makes room). Nothing is sent.
+ * @param {number} tabId
+ */
+export async function showForDrag(tabId) {
+  if (await showForInput(tabId)) return;
+  throw new ActionError('conflict',
+    'nothing was dragged: the tab is hidden, its window shows the person\'s own tab, and a drag needs the frames Chrome draws only for a shown tab',
+    'ask the person to show the tab (browser_request_feedback), then drag again');
 }
 
 /**
@@ -77,7 +101,7 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
  * @returns {Promise<{ html5: boolean }>}
  */
 export async function drag(tabId, a, toward, where, signal) {
-  await showForInput(tabId);
+  await showForDrag(tabId);
   /** @type {unknown} */
   let data;
   const stop = onDragIntercepted(tabId, (d) => { data = d; });
@@ -186,8 +210,83 @@ function onDragIntercepted(tabId, fn) {
  * @param {AbortSignal} signal
  */
 export async function wheel(tabId, p, dx, dy, signal) {
-  await showForInput(tabId);
+  if (!(await showForInput(tabId))) return scrollHidden(tabId, p, dx, dy, signal);
   await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x: p.x, y: p.y, deltaX: dx, deltaY: dy }, { signal });
+}
+
+/**
+ * Scrolls, in a tab the person's own hides, what a wheel at p would: Chrome
+ * answers a wheel only with a frame, which it does not draw for a hidden
+ * tab, and scrolls nothing. The DOM scrolls it instead: the first pane
+ * under p (in the page, a same-origin frame or an open shadow root) with
+ * room that way, else the document it is in, as a wheel's scroll goes on
+ * from a pane at its end. No wheel event reaches the page.
+ * @param {number} tabId
+ * @param {Point} p
+ * @param {number} dx
+ * @param {number} dy
+ * @param {AbortSignal} signal
+ */
+async function scrollHidden(tabId, p, dx, dy, signal) {
+  await raceSignal(chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    world: 'ISOLATED',
+    injectImmediately: true,
+    // Runs in the page: self-contained.
+    func: (/** @type {number} */ x, /** @type {number} */ y, /** @type {number} */ dx, /** @type {number} */ dy) => {
+      /** @param {Element} el */
+      const hasRoom = (el) => (dy > 0 && el.scrollTop + el.clientHeight < el.scrollHeight - 1) || (dy < 0 && el.scrollTop > 0) ||
+        (dx > 0 && el.scrollLeft + el.clientWidth < el.scrollWidth - 1) || (dx < 0 && el.scrollLeft > 0);
+      // The innermost element under the point: into open shadow roots and
+      // same-origin frames.
+      /** @type {Document} */
+      let doc = document;
+      let at = { x, y };
+      /** @type {Element | null} */
+      let el = null;
+      for (let depth = 0; depth < 4; depth++) {
+        el = doc.elementFromPoint(at.x, at.y);
+        while (el?.shadowRoot) {
+          const inner = el.shadowRoot.elementFromPoint(at.x, at.y);
+          if (!inner || inner === el) break;
+          el = inner;
+        }
+        /** @type {Document | null} */
+        let inner = null;
+        try {
+          inner = el?.tagName === 'IFRAME' ? /** @type {HTMLIFrameElement} */ (el).contentDocument : null;
+        } catch {
+          // cross-origin: its pane is the frame's own
+        }
+        if (!inner || !el) break;
+        const box = el.getBoundingClientRect();
+        at = { x: at.x - box.x - el.clientLeft, y: at.y - box.y - el.clientTop };
+        doc = inner;
+      }
+      // Outward from it: the panes, and each document's own scroller, the
+      // frame's before the page's.
+      for (let e = el; e;) {
+        const d = e.ownerDocument;
+        if (e === d.body || e === d.documentElement) {
+          const root = d.scrollingElement ?? d.documentElement;
+          if (hasRoom(root)) {
+            root.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+            return;
+          }
+          e = d.defaultView?.frameElement ?? null;
+          continue;
+        }
+        const cs = getComputedStyle(e);
+        if (/(auto|scroll|overlay)/.test(`${cs.overflowX} ${cs.overflowY}`) && hasRoom(e)) {
+          e.scrollBy({ left: dx, top: dy, behavior: 'instant' });
+          return;
+        }
+        e = e.parentElement ?? /** @type {ShadowRoot | null} */ (e.parentNode)?.host ?? d.body;
+      }
+      scrollBy({ left: dx, top: dy, behavior: 'instant' });
+    },
+    args: [p.x, p.y, dx, dy],
+  }), signal);
 }
 
 /**
