@@ -2506,4 +2506,17 @@ func TestAnAgentTabBehindThePersonsOwn(t *testing.T) {
 	assert.Contains(t, err.Message, "nothing was dragged: the tab is hidden")
 	assert.Equal(t, `"Alpha,Beta,Gamma"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('order').textContent"}))
 	assert.Equal(t, map[int]bool{tab: false}, activeOf(t, cs, tab), "the person's tab stays shown")
+
+	// The agent's tab is shown, but its window is minimized: the person
+	// works in another app. Its page is as hidden.
+	tab = openTab(t, cs, site.URL+"/menu.html?minimized")
+	e.minimizeWindowOf(site.URL + "/menu.html?minimized")
+	require.Eventually(t, func() bool {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.visibilityState"}) == `"hidden"`
+	}, 5*time.Second, 100*time.Millisecond)
+	start = time.Now()
+	a = interact(t, cs, map[string]any{"query": "Products", "action": "click", "tabId": tab})
+	assert.Less(t, time.Since(start), 4*time.Second, "not the seconds Chrome takes to answer a hidden page's move")
+	require.NotNil(t, a.Change)
+	assert.Contains(t, a.Change.Summary, "now expanded")
 }

@@ -198,6 +198,25 @@ type person struct {
 // it to appear.
 func (e *env) personOn(prefix string) *person {
 	e.t.Helper()
+	return e.attachPerson(e.pageAt(prefix))
+}
+
+// minimizeWindowOf minimizes the window of the page whose URL starts with
+// prefix, as a person who goes on working in another app.
+func (e *env) minimizeWindowOf(prefix string) {
+	e.t.Helper()
+	var w struct {
+		WindowID int `json:"windowId"`
+	}
+	require.NoError(e.t, e.devtools().send("", "Browser.getWindowForTarget", map[string]any{"targetId": e.pageAt(prefix)}, &w))
+	require.NoError(e.t, e.devtools().send("", "Browser.setWindowBounds",
+		map[string]any{"windowId": w.WindowID, "bounds": map[string]any{"windowState": "minimized"}}, nil))
+}
+
+// pageAt is the target id of the page whose URL starts with prefix,
+// waiting for it to appear.
+func (e *env) pageAt(prefix string) string {
+	e.t.Helper()
 	c := e.devtools()
 	var targetID string
 	require.Eventually(e.t, func() bool {
@@ -217,7 +236,7 @@ func (e *env) personOn(prefix string) *person {
 		}
 		return false
 	}, 10*time.Second, 50*time.Millisecond, "no page at %s", prefix)
-	return e.attachPerson(targetID)
+	return targetID
 }
 
 // personOpens opens url in a new tab (outside the agent's group, as a person

@@ -3,7 +3,8 @@
 // user's mouse and keyboard would send (isTrusted events, hover, focus
 // changes, default actions). Coordinates are CSS pixels of the tab's
 // viewport. Each entry point shows the tab first when it may
-// (sw/tab-group.js showForInput).
+// (sw/tab-group.js showForInput); a page still hidden (pageShown) gets
+// mouse moves and wheels another way, as each says.
 
 import { raceSignal, sleep } from '../lib/abort.js';
 import { ActionError } from '../lib/errors.js';
@@ -17,6 +18,36 @@ import { showForInput } from './tab-group.js';
 const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
 
 /**
+ * Shows tabId for input when it may (tab-group.js showForInput) and reports
+ * whether its page is shown now. It is not when the window shows the
+ * person's own tab, nor when the window is minimized or other windows cover
+ * it (the person works in another app): Chrome then draws no frame of it,
+ * and its document says hidden. A tab just brought to the front is given a
+ * moment to say it is shown.
+ * @param {number} tabId
+ * @returns {Promise<boolean>}
+ */
+async function pageShown(tabId) {
+  const wasActive = (await chrome.tabs.get(tabId)).active;
+  if (!(await showForInput(tabId))) return false;
+  for (let waited = 0; ; waited += SHOWN_POLL_MS) {
+    const [r] = await chrome.scripting.executeScript({
+      target: { tabId, frameIds: [0] },
+      world: 'ISOLATED',
+      injectImmediately: true,
+      func: () => document.visibilityState,
+    }).catch(() => []);
+    if (r?.result !== 'hidden') return true; // shown, or not a page a script may read
+    if (wasActive || waited >= SHOWN_MS) return false;
+    await sleep(SHOWN_POLL_MS);
+  }
+}
+
+/** How long a tab brought to the front is given to say it is shown. */
+const SHOWN_MS = 500;
+const SHOWN_POLL_MS = 50;
+
+/**
  * Moves the mouse to p. pressFollows: a press comes next, at p, which in a
  * hidden tab brings the move along (see click): it is not waited for.
  * @param {number} tabId
@@ -25,7 +56,7 @@ const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
  * @param {{ pressFollows?: boolean }} [opts]
  */
 export async function move(tabId, p, signal, { pressFollows = false } = {}) {
-  const shown = await showForInput(tabId);
+  const shown = await pageShown(tabId);
   const moved = moveTo(tabId, p, signal);
   if (shown || !pressFollows) await moved;
   else moved.catch(() => {}); // the press's error says it
@@ -45,7 +76,7 @@ function moveTo(tabId, p, signal) {
  * @param {AbortSignal} signal
  */
 export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0 }, signal) {
-  const shown = await showForInput(tabId);
+  const shown = await pageShown(tabId);
   // A hidden tab's page gets a move with its next frame, which Chrome does
   // not draw: the move is answered after seconds. The press behind it,
   // which the page gets at once, brings it along, in order.
@@ -75,7 +106,7 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
  * @param {number} tabId
  */
 export async function showForDrag(tabId) {
-  if (await showForInput(tabId)) return;
+  if (await pageShown(tabId)) return;
   throw new ActionError('conflict',
     'nothing was dragged: the tab is hidden, its window shows the person\'s own tab, and a drag needs the frames Chrome draws only for a shown tab',
     'ask the person to show the tab (browser_request_feedback), then drag again');
@@ -210,7 +241,7 @@ function onDragIntercepted(tabId, fn) {
  * @param {AbortSignal} signal
  */
 export async function wheel(tabId, p, dx, dy, signal) {
-  if (!(await showForInput(tabId))) return scrollHidden(tabId, p, dx, dy, signal);
+  if (!(await pageShown(tabId))) return scrollHidden(tabId, p, dx, dy, signal);
   await cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseWheel', x: p.x, y: p.y, deltaX: dx, deltaY: dy }, { signal });
 }
 
