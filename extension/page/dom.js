@@ -511,12 +511,15 @@
    * viewport; or covered, with what would take the click instead and the
    * controls that would dismiss that, with refs. animating says a running
    * animation may still move it. at: the point the pointer was brought to,
-   * kept when the hit test there still lands on the element.
+   * kept when the hit test there still lands on the element. hidden: the
+   * page is not shown (a tab behind the person's own, a minimized window),
+   * so trusted input needs no look of its own to know (trusted-input.js).
    * @param {{ ref: number, refBase?: number, refSkip?: [number, number][], at?: PagePoint }} args
    */
   function actionable({ ref, refBase, refSkip, at }) {
     advance(refBase ?? 0, refSkip);
-    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, ...handed() });
+    const hidden = document.visibilityState === 'hidden' || undefined;
+    const out = (/** @type {Record<string, unknown>} */ o) => ({ ...o, hidden, ...handed() });
     const el = element(ref);
     if (isDisabled(el)) return out({ state: 'disabled' });
     // A checkbox styled away behind its label (transparent, clipped to a

@@ -17,6 +17,13 @@ import { unlessClosed } from './tab-group.js';
 
 /** How long a page may take to react to input before we look. */
 export const SETTLE_MS = 60;
+/**
+ * As long, for text written into a field: a page answers it in its input
+ * handler, in the same task (a count, a check mark, a fetch it starts), or
+ * after a debounce far longer than SETTLE_MS. Half saves a sign-in form a
+ * tenth of its time.
+ */
+export const WRITE_SETTLE_MS = 30;
 /** How long to wait for a navigation the input started. */
 export const NAVIGATION_MS = 15000;
 /** How long to wait for the requests the input started to end. */
@@ -38,17 +45,18 @@ const REQUESTS_POLL_MS = 25;
  * @param {number} tabId
  * @param {number} start
  * @param {AbortSignal} signal
+ * @param {number} [settleMs] SETTLE_MS, or WRITE_SETTLE_MS for text
  * @returns {Promise<number>}
  */
-export async function settleRequests(tabId, start, signal) {
-  await sleep(SETTLE_MS, signal);
+export async function settleRequests(tabId, start, signal, settleMs = SETTLE_MS) {
+  await sleep(settleMs, signal);
   const deadline = Date.now() + REQUESTS_MS;
   for (;;) {
     if (dialogs.current(tabId) || navigation.startedSince(tabId, start)) return 0;
     // Asked for each time: a tab's log is made with its first request.
     const a = evidence.requestsOf(tabId).activity(start);
     const now = Date.now();
-    if (!a.pending && now - a.lastEnded >= SETTLE_MS) return 0;
+    if (!a.pending && now - a.lastEnded >= settleMs) return 0;
     if (now >= deadline) return a.pending;
     await sleep(REQUESTS_POLL_MS, signal);
   }

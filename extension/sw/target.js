@@ -29,7 +29,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
+import { NAVIGATION_MS, WRITE_SETTLE_MS, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -91,8 +91,10 @@ const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
  *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
  *   asks?: Array<{ ref: number, name: string }>,
- *   passThrough?: boolean, frame?: { ref: number, url: string }, inFrame?: number, away?: Point }} Reach
+ *   passThrough?: boolean, frame?: { ref: number, url: string, path?: number[] }, inFrame?: number, away?: Point,
+ *   hidden?: boolean }} Reach
  *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
+ *   hidden: the page is not shown (its tab is behind the person's own, its window minimized);
  *   away: where the pointer goes to stop hovering the blocker, when it may be open because of the pointer;
  *   asks: the buttons of a dialog in the way that none plainly dismisses, its answers;
  *   inFrame: the frame whose page script said so; moving: reachable, but
@@ -114,6 +116,8 @@ export class Target {
     this.signal = signal;
     /** @type {string[] | undefined} a clicked closed select's options */
     this.options = undefined;
+    /** @type {boolean | undefined} the page said it is not shown, as the pointer was brought to it */
+    this.hidden = undefined;
     // A drag's element moving into its place (a sortable list's drop
     // animation, after which the page takes the new order) is waited for.
     this.ownMoves = false;
@@ -395,7 +399,8 @@ export class Target {
       // own hides, the page gets a move only with the next input that is
       // not one, or a frame, which Chrome does not draw (trusted-input.js).
       const pressFollows = action === 'click' || action === 'double_click' || action === 'right_click';
-      await input.move(this.t.tabId, this.tabPoint(r.point), this.signal, { pressFollows });
+      this.hidden = !!r.hidden;
+      await input.move(this.t.tabId, this.tabPoint(r.point), this.signal, { pressFollows, hidden: this.hidden });
       // The pointer's arrival may move it (a button that dodges) or cover it.
       const again = await pageScript.onRefHanding(this.t, 'actionable', { at: r.point }, this.signal);
       if (again.state === 'ok' && again.point && (again.via === r.via) &&
@@ -465,7 +470,7 @@ export class Target {
         if (err instanceof Unreachable && err.reach.state === 'covered') return this.blocked(action, err.reach);
         throw err instanceof Unreachable ? err.error : err;
       }
-      const guarded = await this.guarded(action, () => input.click(this.t.tabId, this.tabPoint(p), opts, this.signal));
+      const guarded = await this.guarded(action, () => input.click(this.t.tabId, this.tabPoint(p), { ...opts, hidden: this.hidden }, this.signal));
       a = guarded.a;
       // Something else came under the point as the click went: the guard
       // stopped it there, and nothing of it reached the page's listeners.
@@ -803,7 +808,7 @@ export class Target {
       return out;
     }
     // Suggestions a search box fetches as it is typed in.
-    const running = await settleRequests(this.t.tabId, start, this.signal);
+    const running = await settleRequests(this.t.tabId, start, this.signal, WRITE_SETTLE_MS);
     // The text went in: a page that reloads or leaves now does not undo it.
     const now = await this.locate().catch(() => undefined);
     const want = action === 'fill' ? text : undefined;

@@ -23,11 +23,16 @@ const BUTTON_BITS = { left: 1, right: 2, middle: 4 };
  * person's own tab, nor when the window is minimized or other windows cover
  * it (the person works in another app): Chrome then draws no frame of it,
  * and its document says hidden. A tab just brought to the front is given a
- * moment to say it is shown.
+ * moment to say it is shown. hidden: what the page said of itself just
+ * before, when it was asked (page/dom.js actionable), which saves a look.
  * @param {number} tabId
+ * @param {boolean} [hidden]
  * @returns {Promise<boolean>}
  */
-async function pageShown(tabId) {
+async function pageShown(tabId, hidden) {
+  // The page said so a moment ago; a tab just brought to the front may
+  // have been shown since, and then a move not waited for does no harm.
+  if (hidden !== undefined) return (await showForInput(tabId)) && !hidden;
   const wasActive = (await chrome.tabs.get(tabId)).active;
   if (!(await showForInput(tabId))) return false;
   for (let waited = 0; ; waited += SHOWN_POLL_MS) {
@@ -53,10 +58,11 @@ const SHOWN_POLL_MS = 50;
  * @param {number} tabId
  * @param {Point} p
  * @param {AbortSignal} signal
- * @param {{ pressFollows?: boolean }} [opts]
+ * @param {{ pressFollows?: boolean, hidden?: boolean }} [opts] hidden: as
+ *   the page said just before (pageShown)
  */
-export async function move(tabId, p, signal, { pressFollows = false } = {}) {
-  const shown = await pageShown(tabId);
+export async function move(tabId, p, signal, { pressFollows = false, hidden } = {}) {
+  const shown = await pageShown(tabId, hidden);
   const moved = moveTo(tabId, p, signal);
   if (shown || !pressFollows) await moved;
   else moved.catch(() => {}); // the press's error says it
@@ -72,11 +78,12 @@ function moveTo(tabId, p, signal) {
  * click, the second pair with clickCount 2 as a real double click sends).
  * @param {number} tabId
  * @param {Point} p
- * @param {{ button?: Button, count?: number, modifiers?: number }} opts
+ * @param {{ button?: Button, count?: number, modifiers?: number, hidden?: boolean }} opts
+ *   hidden: as the page said just before (pageShown)
  * @param {AbortSignal} signal
  */
-export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0 }, signal) {
-  const shown = await pageShown(tabId);
+export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0, hidden }, signal) {
+  const shown = await pageShown(tabId, hidden);
   // A hidden tab's page gets a move with its next frame, which Chrome does
   // not draw: the move is answered after seconds. The press behind it,
   // which the page gets at once, brings it along, in order.
