@@ -84,8 +84,8 @@ function moveTo(tabId, p, signal) {
  */
 export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0, hidden }, signal) {
   const shown = await pageShown(tabId, hidden);
-  // A hidden tab's page gets a move with its next frame, which Chrome does
-  // not draw: the move is answered after seconds. The press behind it,
+  // A hidden page gets a move with its next frame, which Chrome does not
+  // draw: the move is answered after seconds. The press behind it,
   // which the page gets at once, brings it along, in order.
   const moved = moveTo(tabId, p, signal);
   if (shown) await moved;
@@ -106,16 +106,17 @@ export async function click(tabId, p, { button = 'left', count = 1, modifiers = 
 }
 
 /**
- * Shows tabId for a drag, or, when its window shows the person's own tab,
- * says that nothing can be dragged: a drag is moves, which a hidden tab's
- * page gets only with a frame Chrome does not draw, and the page answers
- * each before the next (a drag begins, a list makes room). Nothing is sent.
+ * Shows tabId for a drag, or, when its page stays hidden (pageShown), says
+ * that nothing can be dragged: a drag is moves, which a hidden page gets
+ * only with a frame Chrome does not draw, and the page answers each before
+ * the next (a drag begins, a list makes room). Nothing is sent.
  * @param {number} tabId
  */
 export async function showForDrag(tabId) {
   if (await pageShown(tabId)) return;
   throw new ActionError('conflict',
-    'nothing was dragged: the tab is hidden, its window shows the person\'s own tab, and a drag needs the frames Chrome draws only for a shown tab',
+    'nothing was dragged: the tab is hidden (behind the person\'s own tab, or its window is minimized or covered), ' +
+    'and a drag needs the frames Chrome draws only for a page that is shown',
     'ask the person to show the tab (browser_request_feedback), then drag again');
 }
 
@@ -253,9 +254,9 @@ export async function wheel(tabId, p, dx, dy, signal) {
 }
 
 /**
- * Scrolls, in a tab the person's own hides, what a wheel at p would: Chrome
+ * Scrolls, in a hidden page (pageShown), what a wheel at p would: Chrome
  * answers a wheel only with a frame, which it does not draw for a hidden
- * tab, and scrolls nothing. The DOM scrolls it instead: the first pane
+ * page, and scrolls nothing. The DOM scrolls it instead: the first pane
  * under p (in the page, a same-origin frame or an open shadow root) with
  * room that way, else the document it is in, as a wheel's scroll goes on
  * from a pane at its end. No wheel event reaches the page.
