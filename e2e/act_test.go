@@ -2507,6 +2507,16 @@ func TestAnAgentTabBehindThePersonsOwn(t *testing.T) {
 	assert.Equal(t, `"Alpha,Beta,Gamma"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('order').textContent"}))
 	assert.Equal(t, map[int]bool{tab: false}, activeOf(t, cs, tab), "the person's tab stays shown")
 
+	// Files dropped on a drop zone: the drag events carry their point.
+	uploads, _ := uploadSite(t)
+	photo := writeFile(t, filepath.Join(e.home.Path("uploads"), "photo.png"), "png")
+	tab = openTab(t, cs, uploads+"/upload.html")
+	e.personOpens(site.URL + "/index.html?who=person")
+	zone := regexp.MustCompile(`e\d+`).FindString(ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Drop photos here"}))
+	start = time.Now()
+	assert.Contains(t, ok(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": zone, "paths": []string{photo}}), "dropped 1 file(s) on")
+	assert.Less(t, time.Since(start), 4*time.Second, "not the seconds Chrome takes to answer a hidden page's move")
+
 	// The agent's tab is shown, but its window is minimized: the person
 	// works in another app. Its page is as hidden.
 	tab = openTab(t, cs, site.URL+"/menu.html?minimized")

@@ -398,7 +398,8 @@ export class Target {
       // A click's press follows, a hover's does not: in a tab the person's
       // own hides, the page gets a move only with the next input that is
       // not one, or a frame, which Chrome does not draw (trusted-input.js).
-      const pressFollows = action === 'click' || action === 'double_click' || action === 'right_click';
+      // (A drop of files carries its point, as a press does.)
+      const pressFollows = ['click', 'double_click', 'right_click', 'drop files on'].includes(action);
       this.hidden = !!r.hidden;
       await input.move(this.t.tabId, this.tabPoint(r.point), this.signal, { pressFollows, hidden: this.hidden });
       // The pointer's arrival may move it (a button that dodges) or cover it.

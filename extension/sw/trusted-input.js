@@ -203,8 +203,12 @@ export async function drag(tabId, a, toward, where, signal) {
  * @param {AbortSignal} signal
  */
 export async function dropFiles(tabId, p, files, taken, signal) {
-  await showForInput(tabId);
-  await moveTo(tabId, p, signal);
+  // The drag events carry their point: a hidden page's move, which waits
+  // for a frame, need not be waited for.
+  const shown = await pageShown(tabId);
+  const moved = moveTo(tabId, p, signal);
+  if (shown) await moved;
+  else moved.catch(() => {});
   const data = { items: [], files, dragOperationsMask: 1 }; // copy
   for (const type of ['dragEnter', 'dragOver']) {
     await cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data }, { signal });
