@@ -1111,8 +1111,21 @@
     return { dismiss: dismissIn(document.documentElement), ...handed() };
   }
 
-  /** How many of a drawn list's options an answer names. */
+  /** How many of a drawn list's options, or of what a hover showed, an answer names. */
   const MAX_OFFERED = 10;
+
+  /**
+   * What an answer offers of els, the next click's choices: the first
+   * MAX_OFFERED with refs, and how many more there are.
+   * @param {Element[]} els
+   */
+  function offers(els) {
+    const offered = els.slice(0, MAX_OFFERED).map((o) => {
+      const role = roleOf(o);
+      return { ref: refFor(o), role, name: clip(nameOf(o, role)) };
+    });
+    return { offered, more: Math.max(0, els.length - MAX_OFFERED) };
+  }
 
   /**
    * listOptions: the options a combobox's own list shows now (a list the
@@ -1136,16 +1149,11 @@
     const norm = (/** @type {string} */ s) => s.replace(/\s+/g, ' ').trim().toLowerCase();
     const want = norm(value);
     const named = options.filter((o) => norm(nameOf(o, roleOf(o))) === want);
-    const offered = options.slice(0, MAX_OFFERED).map((o) => {
-      const role = roleOf(o);
-      return { ref: refFor(o), role, name: clip(nameOf(o, role)) };
-    });
     return {
       match: named.length === 1 ? refFor(named[0]) : undefined,
       listed: lists.length > 0,
       suggests: suggests(el),
-      offered,
-      more: Math.max(0, options.length - MAX_OFFERED),
+      ...offers(options),
       ...handed(),
     };
   }
@@ -1253,5 +1261,5 @@
     return { app: el ? appLink(el) : undefined };
   }
 
-  oc.dom = { locate, dom, deepActive, focused, actionable, guard, unguard, reaches, dismissers, listOptions, scrollState, appAt };
+  oc.dom = { locate, dom, deepActive, focused, actionable, guard, unguard, reaches, dismissers, listOptions, offers, scrollState, appAt };
 })();

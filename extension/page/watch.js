@@ -7,9 +7,9 @@
   const oc = /** @type {PageNamespace} */ (globalThis.__openchrome);
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
-  const { element, lookup, refFor, advance, handed } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, clip, isInvalid, shadowOf, INTERACTIVE } = oc.roles;
-  const { deepActive } = oc.dom;
+  const { element, lookup, advance, handed } = oc.refs;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, INTERACTIVE } = oc.roles;
+  const { deepActive, offers } = oc.dom;
   const { states } = oc.tree;
 
   /** @type {Map<number, Watch>} */
@@ -640,14 +640,11 @@
     return r;
   }
 
-  /** How many controls shownControls offers. */
-  const MAX_OFFERED = 10;
-
   /**
    * shownControls: the controls a person can use now in what a watch saw
    * show or be added (the items of a menu that opened on hover), with
-   * refs, at most MAX_OFFERED, for the answer to offer: the next click,
-   * without a read_page between.
+   * refs, as dom.offers names them, for the answer to offer: the next
+   * click, without a read_page between.
    * @param {{ watch: number, refBase: number, refSkip?: [number, number][] }} args
    */
   function shownControls({ watch: id, refBase, refSkip }) {
@@ -655,21 +652,13 @@
     const w = watches.get(id) ?? (ended?.id === id ? ended.w : undefined);
     /** @type {Element[]} */
     const controls = [];
-    let more = 0;
-    const roots = w ? [...(w.appeared ?? []), ...w.addedEls] : [];
-    for (const root of roots) {
+    for (const root of w ? [...w.appeared, ...w.addedEls] : []) {
       if (!root.isConnected || controls.some((c) => c.contains(root))) continue;
       for (const e of [root, ...root.querySelectorAll('*')]) {
-        if (controls.includes(e) || !INTERACTIVE.has(roleOf(e)) || isDisabled(e) || inBanner(e) || !visible(e)) continue;
-        if (controls.length < MAX_OFFERED) controls.push(e);
-        else more++;
+        if (!controls.includes(e) && INTERACTIVE.has(roleOf(e)) && !isDisabled(e) && !inBanner(e) && visible(e)) controls.push(e);
       }
     }
-    const offered = controls.map((e) => {
-      const role = roleOf(e);
-      return { ref: refFor(e), role, name: clip(nameOf(e, role)) };
-    });
-    return { offered, more, ...handed() };
+    return { ...offers(controls), ...handed() };
   }
 
   /**

@@ -272,12 +272,11 @@ export async function navigate(tabId, begin, { signal, expectUrl }) {
   let grace;
   const now = await chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null);
   const over = new AbortController();
-  const answered = over.signal;
   const watch = new NavigationWatch({
     expectUrl,
     replaces: now?.documentId,
     onReady: () => { grace = setTimeout(() => watch.stillLoading(), LOAD_GRACE_MS); },
-    onCommit: () => drawnSinceCommit(tabId, answered).then(() => watch.stillLoading(true), () => {}),
+    onCommit: () => drawnSinceCommit(tabId, over.signal).then(() => watch.stillLoading(true), () => {}),
   });
   const remove = addWatch(tabId, watch);
   try {

@@ -63,14 +63,21 @@ const SHOWN_POLL_MS = 50;
  */
 export async function move(tabId, p, signal, { pressFollows = false, hidden } = {}) {
   const shown = await pageShown(tabId, hidden);
-  const moved = moveTo(tabId, p, signal);
-  if (shown || !pressFollows) await moved;
-  else moved.catch(() => {}); // the press's error says it
+  await moveTo(tabId, p, signal, !shown && pressFollows);
 }
 
-/** @param {number} tabId @param {Point} p @param {AbortSignal} signal */
-function moveTo(tabId, p, signal) {
-  return cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' }, { signal });
+/**
+ * Sends the mouse to p. unwaited: the page is hidden and the input that
+ * comes next brings the move along (a press, which a hidden page gets at
+ * once, or a drop, whose events carry their point), so the move, which
+ * Chrome answers only with a frame it does not draw, is not waited for;
+ * its error is the next input's too.
+ * @param {number} tabId @param {Point} p @param {AbortSignal} signal @param {boolean} [unwaited]
+ */
+async function moveTo(tabId, p, signal, unwaited = false) {
+  const moved = cdp.send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: p.x, y: p.y, button: 'none' }, { signal });
+  if (unwaited) moved.catch(() => {});
+  else await moved;
 }
 
 /**
@@ -85,11 +92,9 @@ function moveTo(tabId, p, signal) {
 export async function click(tabId, p, { button = 'left', count = 1, modifiers = 0, hidden }, signal) {
   const shown = await pageShown(tabId, hidden);
   // A hidden page gets a move with its next frame, which Chrome does not
-  // draw: the move is answered after seconds. The press behind it,
-  // which the page gets at once, brings it along, in order.
-  const moved = moveTo(tabId, p, signal);
-  if (shown) await moved;
-  else moved.catch(() => {}); // its error is the press's too
+  // draw: the press behind it, which the page gets at once, brings it
+  // along, in order.
+  await moveTo(tabId, p, signal, !shown);
   for (let i = 1; i <= count; i++) {
     const base = { x: p.x, y: p.y, button, clickCount: i, modifiers };
     await cdp.send(tabId, 'Input.dispatchMouseEvent', { ...base, type: 'mousePressed', buttons: BUTTON_BITS[button] }, { signal });
@@ -203,12 +208,7 @@ export async function drag(tabId, a, toward, where, signal) {
  * @param {AbortSignal} signal
  */
 export async function dropFiles(tabId, p, files, taken, signal) {
-  // The drag events carry their point: a hidden page's move, which waits
-  // for a frame, need not be waited for.
-  const shown = await pageShown(tabId);
-  const moved = moveTo(tabId, p, signal);
-  if (shown) await moved;
-  else moved.catch(() => {});
+  await moveTo(tabId, p, signal, !(await pageShown(tabId)));
   const data = { items: [], files, dragOperationsMask: 1 }; // copy
   for (const type of ['dragEnter', 'dragOver']) {
     await cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data }, { signal });

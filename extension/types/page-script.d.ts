@@ -253,6 +253,8 @@ interface PageDom {
   listOptions(args: { ref: number; value: string; refBase: number; refSkip?: [number, number][] }): {
     match?: number; listed: boolean; suggests: boolean; offered: Offered[]; more: number; startRef: number; nextRef: number;
   };
+  /** What an answer offers of els: the first ten with refs, and how many more. */
+  offers(els: Element[]): { offered: Offered[]; more: number };
   /** The focused element with a ref, unless it is the page itself. */
   focused(args: { refBase?: number; refSkip?: [number, number][] }): { ref?: number; name?: string; startRef: number; nextRef: number };
   scrollState(args: { x: number; y: number }): ScrollState;
