@@ -34,8 +34,11 @@ func health(ctx context.Context, c *call, _ healthIn) (*protocol.ToolResult, err
 	}
 	infos := c.engine.browsers.List()
 	if len(infos) == 0 {
-		_, err := c.browser() // the registry's browser_not_connected, with its hint
-		return nil, err
+		if _, err := c.browser(); err != nil {
+			return nil, err // the registry's browser_not_connected, with its hint
+		}
+		// A browser joined between the two looks: it is listed now.
+		infos = c.engine.browsers.List()
 	}
 	out := struct {
 		OK       bool               `json:"ok"`
