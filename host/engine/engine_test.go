@@ -314,6 +314,11 @@ func TestUnknownToolAndBadArguments(t *testing.T) {
 		{"act", `{"steps":[{"ref":"e1","action":"smash"}]}`, "action: must be one of click"},
 		{"act", `{"steps":[{"ref":"e1","action":"click","force":true}]}`, `unknown field "force"`},
 		{"act", `{"steps":[]}`, "steps"},
+		// null is not given: a list inferred from a Go slice would take it.
+		{"act", `{"steps":null}`, `missing required field "steps"`},
+		{"form_input", `{"fields":null}`, `missing required field "fields"`},
+		{"wait_for", `{"text":""}`, "text is empty"},
+		{"wait_for", `{"url":" "}`, "url is empty"},
 		{"downloads", `{"tabId":0}`, "tabId: must be at least 1"},
 	}
 	for _, tt := range tests {

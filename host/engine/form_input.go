@@ -63,10 +63,17 @@ type formInputIn struct {
 }
 
 func (in *formInputIn) validate() error {
+	named := map[string]int{} // a ref, or a label folded, to its field
 	for i, f := range in.Fields {
 		if (f.Ref == "") == (f.Label == "") {
 			return protocol.Errorf(protocol.CodeBadRequest, "fields[%d]: pass ref or label", i)
 		}
+		name := cmp.Or(f.Ref, "label "+strings.ToLower(strings.Join(strings.Fields(f.Label), " ")))
+		if j, ok := named[name]; ok {
+			return protocol.Errorf(protocol.CodeBadRequest, "fields[%d] names the field of fields[%d] again: each field is filled once", i, j).
+				WithHint("give each field once, with the value it should keep")
+		}
+		named[name] = i
 	}
 	return nil
 }
@@ -111,8 +118,9 @@ func formInput(ctx context.Context, c *call, tab int, in formInputIn) (*protocol
 		NextActions []nextAction `json:"nextActions,omitempty"`
 	}{Fields: make([]fieldResult, 0, len(in.Fields))}
 	var did fillChanges
+	filled := map[string]string{} // a ref to the field that filled it
 	for i, f := range in.Fields {
-		r, done := c.fillField(ctx, tab, f, i == len(in.Fields)-1)
+		r, done := c.fillField(ctx, tab, f, i == len(in.Fields)-1, filled)
 		if r.OK {
 			out.Filled++
 		} else {
@@ -248,8 +256,10 @@ func notFilled(f formField, field string, ch change) fieldResult {
 
 // fillField fills one field, and says what filling it did; every failure
 // is the field's, not the call's. The last field brings the site's secrets
-// with its answer (elementAct).
-func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (fieldResult, browser.Acted) {
+// with its answer (elementAct). A label that finds a control an earlier
+// field of the call filled (filled: ref to that field) fills nothing: a
+// field is filled once.
+func (c *call) fillField(ctx context.Context, tab int, f formField, last bool, filled map[string]string) (fieldResult, browser.Acted) {
 	r := fieldResult{Field: f.Ref}
 	if f.Label != "" {
 		r.Field = f.Label
@@ -257,6 +267,14 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 	fail := func(err error) (fieldResult, browser.Acted) {
 		r.Error = protocol.AsError(err)
 		return r, browser.Acted{}
+	}
+	claim := func(ref string) error {
+		if by, ok := filled[ref]; ok && by != r.Field {
+			return protocol.Errorf(protocol.CodeBadRequest, "not filled: %s is the field %s filled above: each field is filled once", ref, by).
+				WithHint("give each field once, with the value it should keep")
+		}
+		filled[ref] = r.Field
+		return nil
 	}
 	value := f.Value.text
 	done, err := refinding(f.Label != "", func() (browser.Acted, error) {
@@ -275,6 +293,9 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 			}
 			ref = fmt.Sprintf("e%d", found.Ref)
 			r.Ref = ref // the group's answer returns before the field's is set below
+			if err := claim(ref); err != nil {
+				return browser.Acted{}, err
+			}
 			switch {
 			case found.Boxes != nil:
 				return c.fillGroup(ctx, tab, f, found, last)
@@ -287,6 +308,9 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool) (
 			}
 		}
 		r.Ref = ref
+		if err := claim(ref); err != nil {
+			return browser.Acted{}, err
+		}
 		if f.Value.options != nil {
 			// The options a multi-select keeps; a control of one value
 			// says it takes one.

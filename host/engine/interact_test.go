@@ -81,6 +81,41 @@ func TestAFormFieldIsWaitedForByItsLabel(t *testing.T) {
 	assert.EqualValues(t, 3, looks.Load(), "looked until the form was there")
 }
 
+// TestAFormFieldIsFilledOnce: a call that names a field twice, by one ref
+// or one label, sends nothing; a label that finds the control a ref filled
+// earlier in the call fills nothing more, and says which field did.
+func TestAFormFieldIsFilledOnce(t *testing.T) {
+	var filled []string
+	e, fb := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/login", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "element.field":
+				return browser.Field{Ref: 4, Role: "textbox", Name: "Email"}, nil
+			case "element.act":
+				var p browser.Act
+				if err := json.Unmarshal(cmd.Params, &p); err != nil {
+					return nil, protocol.Errorf(protocol.CodeInternal, "%v", err)
+				}
+				filled = append(filled, p.Ref+" "+*p.Text)
+				return browser.Acted{Action: "fill", Ref: p.Ref}, nil
+			}
+			return pageBrowser(cmd)
+		}))
+	for _, args := range []string{
+		`{"tabId":7,"fields":[{"ref":"e4","value":"a"},{"ref":"e4","value":"b"}]}`,
+		`{"tabId":7,"fields":[{"label":"Email","value":"a"},{"label":" email ","value":"b"}]}`,
+	} {
+		err := wantError(t, run(t, e, "form_input", args), protocol.CodeBadRequest)
+		assert.Contains(t, err.Message, "fields[1] names the field of fields[0] again")
+	}
+	assert.Empty(t, fb.actions(), "nothing was sent")
+
+	r := run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e4","value":"a"},{"label":"Email","value":"b"}]}`)
+	require.True(t, r.IsError)
+	assert.Equal(t, []string{"e4 a"}, filled, "the label found e4, which the ref filled")
+	assert.Contains(t, textOf(t, r), "e4 is the field e4 filled above")
+}
+
 func TestAFormValueMayBeABooleanANumberOrAList(t *testing.T) {
 	var got []string
 	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/form", Active: true}},

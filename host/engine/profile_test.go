@@ -101,7 +101,7 @@ func TestAnActionsSecretsComeWithItsAnswer(t *testing.T) {
 	assert.Equal(t, []bool{true, false, true}, withSecrets, "interact's step, then act's last only")
 
 	// form_input likewise: its last field.
-	textOf(t, run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e3","value":"a"},{"ref":"e3","value":"b"}]}`))
+	textOf(t, run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e3","value":"a"},{"ref":"e4","value":"b"}]}`))
 	assert.Zero(t, *asked)
 	fb.mu.Lock()
 	seen = append([]protocol.Command(nil), fb.seen[len(fb.seen)-2:]...)

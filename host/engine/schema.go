@@ -16,7 +16,9 @@ import (
 
 // decodeArgs validates raw against a tool's schema and decodes it into in.
 // Errors are bad_request and name the field first, e.g.
-// `invalid arguments: quality: must be at most 100`.
+// `invalid arguments: quality: must be at most 100`. An argument given as
+// null is taken as not given: the schema a Go slice or map infers allows
+// null, and act's {"steps": null} would otherwise run no step and succeed.
 func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) error {
 	v := map[string]any{}
 	if len(raw) > 0 && string(raw) != "null" {
@@ -24,6 +26,7 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 			return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: not a JSON object")
 		}
 	}
+	maps.DeleteFunc(v, func(_ string, x any) bool { return x == nil })
 	if err := resolved.Validate(v); err != nil {
 		hint := argsHint(resolved.Schema(), v)
 		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", describeSchemaError(err.Error())).

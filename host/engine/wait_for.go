@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -40,6 +41,14 @@ func (in *waitForIn) validate() error {
 	if set != 1 {
 		return protocol.Errorf(protocol.CodeBadRequest, "wait_for takes exactly one of text, textGone, ref, selector, url, predicate (got %d)", set).
 			WithHint("or timeoutMs alone, to wait that long")
+	}
+	// An empty condition holds on every page at once: it would answer met
+	// without waiting for anything.
+	for name, s := range map[string]*string{"text": in.Text, "textGone": in.TextGone, "selector": in.Selector, "url": in.URL, "predicate": in.Predicate} {
+		if s != nil && strings.TrimSpace(*s) == "" {
+			return protocol.Errorf(protocol.CodeBadRequest, "%s is empty: it would hold at once", name).
+				WithHint("give what to wait for, or timeoutMs alone to wait that long")
+		}
 	}
 	return nil
 }
