@@ -115,7 +115,7 @@ func (l *Link) Do(ctx context.Context, cmd protocol.Command) (json.RawMessage, e
 func sentError(ctx context.Context, what string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return protocol.Errorf(protocol.CodeTimeout, "%s did not finish in time: it may have been done in part", what).
-			WithHint("look before trying again (read_page shows where the page is), or pass a larger timeoutMs")
+			WithHint("look before trying again (read_page shows where the page is)")
 	}
 	return protocol.Errorf(protocol.CodeCancelled, "%s was cancelled: it may have been done in part", what)
 }
@@ -176,7 +176,7 @@ func (l *Link) forget(id string) {
 func ContextError(ctx context.Context, what string) error {
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return protocol.Errorf(protocol.CodeTimeout, "%s did not finish in time", what).
-			WithHint("retry, or pass a larger timeoutMs")
+			WithHint("retry")
 	}
 	return protocol.Errorf(protocol.CodeCancelled, "%s was cancelled", what)
 }

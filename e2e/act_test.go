@@ -3,12 +3,14 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"net/url"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -2529,4 +2531,38 @@ func TestAnAgentTabBehindThePersonsOwn(t *testing.T) {
 	assert.Less(t, time.Since(start), 4*time.Second, "not the seconds Chrome takes to answer a hidden page's move")
 	require.NotNil(t, a.Change)
 	assert.Contains(t, a.Change.Summary, "now expanded")
+}
+
+// TestAPageThatStopsAnsweringIsSaidSo: a click whose handler never gives
+// the page back holds every input, read and navigation on it. The click
+// runs once; its answer says the page stopped answering, and how to get
+// out, within the call rather than at its minute; the next call on the page
+// says so at once; closing the tab works.
+func TestAPageThatStopsAnsweringIsSaidSo(t *testing.T) {
+	var ran atomic.Int32
+	site := siteWith(t, map[string]http.HandlerFunc{"/api/ran": func(w http.ResponseWriter, r *http.Request) {
+		ran.Add(1)
+	}})
+	e := newEnv(t)
+	cs := e.client("e2e")
+	var p page
+	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/freeze.html"}, &p)
+
+	start := time.Now()
+	err := fails(t, cs, "interact", map[string]any{"query": "Build the report", "action": "click"}, protocol.CodeTimeout)
+	assert.Less(t, time.Since(start), 45*time.Second, "not the action's minute")
+	assert.Contains(t, err.Message, "the page has not answered for 16 s: a script of its own keeps it busy")
+	assert.Contains(t, err.Hint, "tabs_close ends it")
+	assert.EqualValues(t, 1, ran.Load(), "the click ran once")
+
+	start = time.Now()
+	err = fails(t, cs, "read_page", map[string]any{}, protocol.CodeTimeout)
+	assert.Less(t, time.Since(start), 10*time.Second, "a page found stuck is told at once")
+	assert.Contains(t, err.Message, "has not answered")
+
+	ok(t, cs, "tabs_close", map[string]any{"tabId": p.TabID})
+	var again page
+	okJSON(t, cs, "tabs_create", map[string]any{"url": site.URL + "/index.html"}, &again)
+	assert.NotEqual(t, p.TabID, again.TabID)
+	assert.EqualValues(t, 1, ran.Load())
 }

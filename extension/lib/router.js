@@ -10,6 +10,14 @@
 // entry (tabAction), and the router reads its tabId and asks checkTab before
 // the action runs. A refused tab ends the command there, so no action
 // checks a tab itself.
+//
+// The router also watches a tab action's page: one still running after
+// BUSY_AFTER_MS asks the page, through `answers`, whether its main thread
+// takes a command. A page whose own script keeps it busy (a loop a click
+// started) holds every input, read and navigation on it until the script
+// ends, which may be never; after BUSY_LOOKS looks in a row that it did not
+// answer, the command is answered so, with the way out, instead of a
+// timeout that says nothing of why.
 
 import { ActionError, toWireError } from './errors.js';
 import {
@@ -59,10 +67,32 @@ import { tabIdParam } from './params.js';
  */
 
 /**
- * One wire action: its name, whether it takes a tab, and what runs it.
+ * One wire action: its name, whether it takes a tab, and what runs it. A
+ * tab action whose page the router does not watch (`unwatched`) minds a
+ * busy page itself: page.evaluate's own script is what keeps it busy.
  * @typedef {{ name: string, tab: false, run: Action }
- *   | { name: string, tab: true, run: TabAction }} ActionEntry
+ *   | { name: string, tab: true, run: TabAction, unwatched?: boolean }} ActionEntry
  */
+
+/**
+ * Whether tabId's page answers a command now; false when its main thread
+ * has not within ANSWER_MS. It never rejects.
+ * @typedef {(tabId: number) => Promise<boolean>} Answers
+ */
+
+/** How long a look waits for the page's answer. */
+export const ANSWER_MS = 1000;
+/** How long a tab action runs before the router looks at its page. */
+export const BUSY_AFTER_MS = 5000;
+/** The pause between two looks at a page that did not answer. */
+export const BUSY_EVERY_MS = 2000;
+/**
+ * How many looks in a row the page must not answer to count as stuck: they
+ * span 16 s, past the 15 s after which Chrome offers the person to end a
+ * page that does not answer.
+ */
+export const BUSY_LOOKS = 6;
+const BUSY_SECONDS = (BUSY_LOOKS * ANSWER_MS + (BUSY_LOOKS - 1) * BUSY_EVERY_MS) / 1000;
 
 /**
  * The gate: returns the tab when the agent may use it, or throws an
@@ -88,10 +118,11 @@ export function action(name, run) {
 /**
  * @param {string} name
  * @param {TabAction} run
+ * @param {{ unwatched?: boolean }} [options]
  * @returns {ActionEntry}
  */
-export function tabAction(name, run) {
-  return { name, tab: true, run };
+export function tabAction(name, run, { unwatched = false } = {}) {
+  return unwatched ? { name, tab: true, run, unwatched } : { name, tab: true, run };
 }
 
 /**
@@ -150,10 +181,12 @@ export class Router {
    * @param {(frame: BrowserFrame) => void} options.send sends one frame
    * @param {(data: unknown) => void} [options.onState] takes each state
    *   frame's data; without it state frames are ignored
+   * @param {Answers} [options.answers] asks a tab's page whether it answers;
+   *   without it no page is watched
    * @param {Logger} [options.log]
    * @param {Timers} [options.timers]
    */
-  constructor({ actions, checkTab, send, onState, log = console, timers = TIMERS }) {
+  constructor({ actions, checkTab, send, onState, answers, log = console, timers = TIMERS }) {
     /** @type {Map<string, ActionEntry>} action name -> entry */
     this.actions = new Map();
     for (const entry of actions) {
@@ -164,10 +197,13 @@ export class Router {
     this.checkTab = checkTab;
     this.send = send;
     this.onState = onState;
+    this.answers = answers;
     this.log = log;
     this.timers = timers;
     /** @type {Map<string, Running>} commands in flight, by id */
     this.running = new Map();
+    /** @type {Set<number>} tabs whose page was found stuck, until it answers */
+    this.stuck = new Set();
   }
 
   /**
@@ -270,7 +306,51 @@ export class Router {
     const tab = await /** @type {CheckTab} */ (this.checkTab)(tabId);
     // Answered already (timeout, cancel): the action does not start.
     ctx.signal.throwIfAborted();
-    return entry.run(p, { ...ctx, tabId, tab });
+    const unwatch = entry.unwatched ? () => {} : this.watch(ctx.id, tabId);
+    try {
+      return await entry.run(p, { ...ctx, tabId, tab });
+    } finally {
+      unwatch();
+    }
+  }
+
+  /**
+   * Watches command id's page while it runs: from BUSY_AFTER_MS on, asks
+   * whether the page answers, and answers the command once it has not
+   * BUSY_LOOKS times in a row. Returns the function that stops watching.
+   * @param {string} id
+   * @param {number} tabId
+   * @returns {() => void}
+   */
+  watch(id, tabId) {
+    const answers = this.answers;
+    if (!answers) return () => {};
+    let stopped = false;
+    let unanswered = 0;
+    /** @type {unknown} */
+    let timer;
+    const look = async () => {
+      const answered = await answers(tabId);
+      if (stopped) return;
+      unanswered = answered ? 0 : unanswered + 1;
+      if (answered) this.stuck.delete(tabId);
+      // A page found stuck before needs one look more, not the whole run.
+      if (unanswered < (this.stuck.has(tabId) ? 1 : BUSY_LOOKS)) {
+        timer = this.timers.setTimeout(look, answered ? BUSY_AFTER_MS : BUSY_EVERY_MS);
+        return;
+      }
+      this.stuck.add(tabId);
+      this.stop(id, new ActionError(
+        'timeout',
+        `the page has not answered for ${BUSY_SECONDS} s: a script of its own keeps it busy (a long task, or a loop that does not end); what was sent before may have reached it`,
+        'if it is only slow, wait_for with timeoutMs, then read_page; else tabs_close ends it (navigate, reads and input wait on it until its script ends)',
+      ));
+    };
+    timer = this.timers.setTimeout(look, this.stuck.has(tabId) ? 0 : BUSY_AFTER_MS);
+    return () => {
+      stopped = true;
+      this.timers.clearTimeout(timer);
+    };
   }
 
   /**

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { Router, action, joinTables, tabAction } from './router.js';
+import {
+  BUSY_AFTER_MS,
+  BUSY_EVERY_MS,
+  BUSY_LOOKS,
+  Router,
+  action,
+  joinTables,
+  tabAction,
+} from './router.js';
 
 /** @typedef {import('./router.js').Action} Action */
 /** @typedef {import('./router.js').TabAction} TabAction */
@@ -42,12 +50,15 @@ class Clock {
     /** @type {Map<number, { fn: () => void, ms: number }>} */
     this.pending = new Map();
     this.next = 1;
+    /** Counts the timers set, for a test to wait until one is. */
+    this.set = new Counter();
   }
 
   /** @param {() => void} fn @param {number} ms */
   setTimeout(fn, ms) {
     const handle = this.next++;
     this.pending.set(handle, { fn, ms });
+    this.set.add();
     return handle;
   }
 
@@ -66,6 +77,18 @@ class Clock {
     const due = [...this.pending.values()];
     this.pending.clear();
     for (const t of due) t.fn();
+  }
+
+  /**
+   * Fires the pending timers set for ms, leaving the others.
+   * @param {number} ms
+   */
+  fireDelay(ms) {
+    for (const [handle, t] of [...this.pending]) {
+      if (t.ms !== ms) continue;
+      this.pending.delete(handle);
+      t.fn();
+    }
   }
 }
 
@@ -104,9 +127,10 @@ class Counter {
  * sent frames land in `sent`; `frames(n)` resolves once n were sent and
  * `lates(n)` once the router has dropped n late results.
  * @param {Record<string, Action>} actions
- * @param {{ tabActions?: Record<string, TabAction>, checkTab?: CheckTab }} [options]
+ * @param {{ tabActions?: Record<string, TabAction>, unwatched?: Record<string, TabAction>,
+ *   checkTab?: CheckTab, answers?: import('./router.js').Answers }} [options]
  */
-function setup(actions, { tabActions = {}, checkTab } = {}) {
+function setup(actions, { tabActions = {}, unwatched = {}, checkTab, answers } = {}) {
   /** @type {BrowserFrame[]} */
   const sent = [];
   /** @type {string[]} */
@@ -118,10 +142,12 @@ function setup(actions, { tabActions = {}, checkTab } = {}) {
   const entries = [
     ...Object.entries(actions).map(([name, run]) => action(name, run)),
     ...Object.entries(tabActions).map(([name, run]) => tabAction(name, run)),
+    ...Object.entries(unwatched).map(([name, run]) => tabAction(name, run, { unwatched: true })),
   ];
   const router = new Router({
     actions: entries,
     checkTab,
+    answers,
     send: (frame) => {
       sent.push(frame);
       sends.add();
@@ -637,6 +663,157 @@ test('a command answered while the gate is out never runs its action', async () 
   await lates(2);
   assert.equal(ran, 0);
   assert.equal(sent.length, 2);
+});
+
+/**
+ * A page for the router's looks: each look is recorded and answered with
+ * the next of replies once the test calls reply.
+ */
+class Page {
+  constructor() {
+    /** @type {number[]} the tabs looked at */
+    this.looked = [];
+    /** @type {Array<(answered: boolean) => void>} */
+    this.waiting = [];
+    this.asked = new Counter();
+    /** @type {import('./router.js').Answers} */
+    this.answers = (tabId) => new Promise((resolve) => {
+      this.looked.push(tabId);
+      this.waiting.push(resolve);
+      this.asked.add();
+    });
+  }
+
+  /**
+   * Answers the oldest look.
+   * @param {boolean} answered
+   */
+  reply(answered) {
+    const resolve = this.waiting.shift();
+    assert.ok(resolve, 'no look is waiting');
+    resolve(answered);
+  }
+}
+
+/**
+ * Fires the look set for ms, and has the page give it answered; resolves
+ * once the router has either set its next timer or sent a frame.
+ * @param {{ clock: Clock, frames: (n: number) => Promise<void>, sent: BrowserFrame[] }} r
+ * @param {Page} page
+ * @param {number} ms
+ * @param {boolean} answered
+ */
+async function look(r, page, ms, answered) {
+  const sets = r.clock.set.n;
+  const frames = r.sent.length;
+  const asked = page.asked.n;
+  r.clock.fireDelay(ms);
+  await page.asked.reach(asked + 1);
+  page.reply(answered);
+  await Promise.race([r.clock.set.reach(sets + 1), r.frames(frames + 1)]);
+}
+
+test('a tab action whose page stops answering is answered so, with the way out', async () => {
+  const log = { aborted: /** @type {unknown[]} */ ([]), started: new Deferred() };
+  const page = new Page();
+  const r = setup({}, { checkTab: gate([]), tabActions: { 'element.act': waitsForAbort(log) }, answers: page.answers });
+  r.router.handle(command('k1', 'element.act', { params: { tabId: 7 } }));
+  await log.started.promise;
+  assert.deepEqual(r.clock.delays().sort(), [30_000, BUSY_AFTER_MS].sort(), 'the page is not looked at before');
+  assert.deepEqual(page.looked, []);
+
+  await look(r, page, BUSY_AFTER_MS, false);
+  for (let i = 1; i < BUSY_LOOKS; i++) {
+    assert.equal(r.sent.length, 0, `still waiting after ${i} looks`);
+    await look(r, page, BUSY_EVERY_MS, false);
+  }
+  assert.equal(page.looked.length, BUSY_LOOKS);
+  assert.ok(page.looked.every((t) => t === 7));
+  const frame = byId(r.sent, 'k1');
+  assert.ok(frame && !frame.ok);
+  assert.equal(frame.error?.code, 'timeout');
+  assert.match(frame.error?.message ?? '', /the page has not answered for 16 s: a script of its own keeps it busy/);
+  assert.match(frame.error?.hint ?? '', /tabs_close ends it/);
+  assert.equal(log.aborted.length, 1, 'the action was aborted');
+  await r.lates(1);
+  assert.deepEqual(r.clock.delays(), [], 'nothing is watched once it settled');
+
+  // The next command on that page needs one look, at once.
+  let sets = r.clock.set.n;
+  r.router.handle(command('k2', 'element.act', { params: { tabId: 7 } }));
+  await r.clock.set.reach(sets + 2); // its timeout, and the look
+  await look(r, page, 0, false);
+  assert.equal(byId(r.sent, 'k2')?.error?.code, 'timeout');
+
+  // Once it answers, it is a page like any other again.
+  sets = r.clock.set.n;
+  r.router.handle(command('k3', 'element.act', { params: { tabId: 7 } }));
+  await r.clock.set.reach(sets + 2);
+  await look(r, page, 0, true);
+  assert.equal(byId(r.sent, 'k3'), undefined);
+  await look(r, page, BUSY_AFTER_MS, false);
+  assert.equal(byId(r.sent, 'k3'), undefined, 'one look it did not answer is not enough again');
+});
+
+test('a page that answers is never stopped, and its watch ends with the action', async () => {
+  const page = new Page();
+  const done = new Deferred();
+  const started = new Deferred();
+  const r = setup({}, {
+    checkTab: gate([]),
+    tabActions: {
+      'page.snapshot': async () => {
+        started.resolve();
+        await done.promise;
+        return { tree: 'x' };
+      },
+    },
+    answers: page.answers,
+  });
+  r.router.handle(command('k1', 'page.snapshot', { params: { tabId: 7 } }));
+  await started.promise;
+  for (let i = 0; i < BUSY_LOOKS + 1; i++) await look(r, page, BUSY_AFTER_MS, true);
+  assert.equal(r.sent.length, 0);
+  done.resolve();
+  await r.frames(1);
+  assert.deepEqual(outcomes(r.sent), [['k1', 'ok']]);
+  assert.deepEqual(r.clock.delays(), []);
+});
+
+test('a look that comes back after its command ended does nothing', async () => {
+  const page = new Page();
+  const done = new Deferred();
+  const started = new Deferred();
+  const r = setup({}, {
+    checkTab: gate([]),
+    tabActions: {
+      'page.snapshot': async () => {
+        started.resolve();
+        await done.promise;
+        return {};
+      },
+    },
+    answers: page.answers,
+  });
+  r.router.handle(command('k1', 'page.snapshot', { params: { tabId: 7 } }));
+  await started.promise;
+  r.clock.fireDelay(BUSY_AFTER_MS);
+  await page.asked.reach(1);
+  done.resolve();
+  await r.frames(1);
+  page.reply(false);
+  await Promise.resolve();
+  assert.deepEqual(outcomes(r.sent), [['k1', 'ok']]);
+  assert.deepEqual(r.clock.delays(), []);
+});
+
+test('an unwatched tab action\'s page is never looked at', async () => {
+  const log = { aborted: /** @type {unknown[]} */ ([]), started: new Deferred() };
+  const page = new Page();
+  const r = setup({}, { checkTab: gate([]), unwatched: { 'page.evaluate': waitsForAbort(log) }, answers: page.answers });
+  r.router.handle(command('k1', 'page.evaluate', { params: { tabId: 7 } }));
+  await log.started.promise;
+  assert.deepEqual(r.clock.delays(), [30_000]);
 });
 
 test('the router refuses a table it cannot serve', () => {

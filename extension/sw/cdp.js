@@ -296,6 +296,23 @@ export async function interrupt(tabId) {
 }
 
 /**
+ * Whether tabId's page answers a command within ms: false when its main
+ * thread is held by a script. A tab we hold no session on is not attached
+ * to for it, and counts as answering.
+ * @param {number} tabId
+ * @param {number} ms
+ * @returns {Promise<boolean>}
+ */
+export async function answers(tabId, ms) {
+  if (!attached.has(tabId)) return true;
+  const answered = send(tabId, 'Runtime.evaluate', { expression: '0' }).then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([answered, sleep(ms).then(() => false)]);
+}
+
+/**
  * Detaches the debugger from tabId; nothing happens when it is not attached.
  * @param {number} tabId
  * @returns {Promise<void>}

@@ -4,7 +4,7 @@
 // (tab.navigate is in actions/tab.js). The routing itself (the tab gate,
 // timeouts, cancel, one result per id) is lib/router.js, which node tests.
 
-import { Router, joinTables } from '../lib/router.js';
+import { ANSWER_MS, Router, joinTables } from '../lib/router.js';
 import * as browser from './actions/browser.js';
 import * as consoleActions from './actions/console.js';
 import * as download from './actions/download.js';
@@ -17,6 +17,7 @@ import * as observe from './actions/observe.js';
 import * as page from './actions/page.js';
 import * as profile from './actions/profile.js';
 import * as tab from './actions/tab.js';
+import { answers } from './cdp.js';
 import { checkTab } from './tab-group.js';
 
 /** @typedef {import('../lib/router.js').ActionEntry} ActionEntry */
@@ -49,12 +50,18 @@ export const ACTIONS = joinTables(TABLES);
 
 /**
  * Returns the router that answers the daemon's commands through send, lets
- * tab actions through sw/tab-group.js's checkTab, and hands state frames to
- * onState.
+ * tab actions through sw/tab-group.js's checkTab, hands state frames to
+ * onState, and asks a page that holds a command long whether it answers.
  * @param {(frame: BrowserFrame) => void} send
  * @param {(data: unknown) => void} onState
  * @returns {Router}
  */
 export function createRouter(send, onState) {
-  return new Router({ actions: ACTIONS, checkTab, send, onState });
+  return new Router({
+    actions: ACTIONS,
+    checkTab,
+    send,
+    onState,
+    answers: (tabId) => answers(tabId, ANSWER_MS),
+  });
 }

@@ -155,9 +155,9 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		// Raw input has no watch on the page: it cannot say.
 		return unshortcut(tab, e.key, change{"none", "input delivered"})
 	case !strings.HasPrefix(e.changes, "no visible change") && e.focused != "":
-		return change{"dom", e.changes + "; the focus moved to " + e.focused}, nil
+		return change{"dom", e.changes + "; the focus moved to " + e.focused + threwNote(e)}, nil
 	case !strings.HasPrefix(e.changes, "no visible change"):
-		return change{"dom", e.changes}, nil
+		return change{"dom", e.changes + threwNote(e)}, nil
 	}
 	// The page's account may say more: "no visible change: the page did
 	// not move…". A control's own value is not counted in it.
@@ -165,12 +165,18 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 	if e.wrote {
 		summary = valueSet + strings.TrimPrefix(e.changes, "no visible change")
 	}
-	if e.threw {
-		// Nothing changed because the page's own handler failed: say so,
-		// or the agent tries again and again.
-		summary += "; the page threw an error (pageErrors)"
+	// Nothing changed because the page's own handler failed: say so, or
+	// the agent tries again and again.
+	return unshortcut(tab, e.key, change{"none", summary + threwNote(e)})
+}
+
+// threwNote says that the page threw while it handled the input: what did
+// change (a timer's, another script's) may not be what the input was for.
+func threwNote(e effects) string {
+	if !e.threw {
+		return ""
 	}
-	return unshortcut(tab, e.key, change{"none", summary})
+	return "; the page threw an error (pageErrors)"
 }
 
 // unshortcut adds to a key's change that nothing happened what the key does

@@ -23,6 +23,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"nothing visible: the handler threw", effects{changes: "no visible change", threw: true}, "none",
 			"input delivered; no visible change; the page threw an error (pageErrors)", ""},
 		{"the page changed", effects{changes: "2 elements added"}, "dom", "2 elements added", ""},
+		{"the page changed, and the handler threw", effects{changes: `1 element added: "Later"`, threw: true}, "dom",
+			`1 element added: "Later"; the page threw an error (pageErrors)`, ""},
 		{"nothing visible, and why", effects{changes: "no visible change: the page did not move"}, "none",
 			"input delivered; no visible change: the page did not move", ""},
 		{"a navigation", effects{navigated: true, url: "http://a/next", changes: "x"}, "navigation", "navigated to http://a/next", "read_page"},

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -235,9 +236,24 @@ func (e *Engine) Call(ctx context.Context, bc *bridge.Call) (res *protocol.ToolR
 		if e := protocol.AsError(err); e.Code == protocol.CodeInternal {
 			c.engine.log.Error("tool failed", "tool", bc.Tool, "err", err)
 		}
+		err = longerHint(t, err)
 		return e.scrub(c.maskProfile(ctx, protocol.ErrorResult(err)))
 	}
 	return e.scrub(c.maskProfile(ctx, r))
+}
+
+// longerHint tells a timeout of a tool that takes timeoutMs that a larger
+// one may do. Only the tool knows it takes one: interact's own waits are
+// fixed, and an agent told to pass it would be refused an unknown argument.
+func longerHint(t Tool, err error) error {
+	e := protocol.AsError(err)
+	if e.Code != protocol.CodeTimeout || strings.Contains(e.Hint, "timeoutMs") || t.InputSchema.Properties["timeoutMs"] == nil {
+		return err
+	}
+	if e.Hint == "" {
+		return e.WithHint("pass a larger timeoutMs")
+	}
+	return e.WithHint(e.Hint + ", or pass a larger timeoutMs")
 }
 
 // scrub masks the secrets the engine has seen typed in a result, whatever

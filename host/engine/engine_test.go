@@ -330,6 +330,20 @@ func TestUnknownToolAndBadArguments(t *testing.T) {
 	assert.Empty(t, fb.actions(), "bad arguments send nothing to the browser")
 }
 
+// TestATimeoutSaysTimeoutMsOnlyToToolsThatTakeIt: an agent told to pass a
+// larger timeoutMs to interact would be refused an unknown argument.
+func TestATimeoutSaysTimeoutMsOnlyToToolsThatTakeIt(t *testing.T) {
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			return nil, protocol.Errorf(protocol.CodeTimeout, "%s did not finish in time: it may have been done in part", cmd.Action).
+				WithHint("look before trying again (read_page shows where the page is)")
+		}))
+	err := wantError(t, run(t, e, "interact", `{"tabId":7,"ref":"e1","action":"click"}`), protocol.CodeTimeout)
+	assert.Equal(t, "look before trying again (read_page shows where the page is)", err.Hint)
+	err = wantError(t, run(t, e, "javascript_tool", `{"tabId":7,"code":"1"}`), protocol.CodeTimeout)
+	assert.Equal(t, "look before trying again (read_page shows where the page is), or pass a larger timeoutMs", err.Hint)
+}
+
 func TestNavigateRefusesMalformedURLs(t *testing.T) {
 	e, fb := newEngine(t, protocol.Version, tabs(nil, nil))
 	for _, url := range []string{"", "example", "index.html", "/relative", "http://", "javascript:alert(1)", "chrome://settings", "ht tp://x"} {

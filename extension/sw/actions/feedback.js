@@ -7,5 +7,6 @@ import { tabAction } from '../../lib/router.js';
 import * as feedback from '../feedback.js';
 
 export const ACTIONS = [
-  tabAction('feedback.request', feedback.ask),
+  // The person's time: the side panel asks when the page cannot.
+  tabAction('feedback.request', feedback.ask, { unwatched: true }),
 ];

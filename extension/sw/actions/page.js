@@ -262,7 +262,8 @@ async function wait(params, { tabId, signal }) {
 export const ACTIONS = [
   tabAction('page.screenshot', screenshot),
   tabAction('page.pdf', pdf),
-  tabAction('page.evaluate', evaluate),
+  // Its own script is what may keep the page busy: it stops it on timeout.
+  tabAction('page.evaluate', evaluate, { unwatched: true }),
   tabAction('page.snapshot', snapshot),
   tabAction('page.text', text),
   tabAction('page.crawl', crawl),
