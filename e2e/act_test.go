@@ -2534,10 +2534,11 @@ func TestAnAgentTabBehindThePersonsOwn(t *testing.T) {
 }
 
 // TestAPageThatStopsAnsweringIsSaidSo: a click whose handler never gives
-// the page back holds every input, read and navigation on it. The click
-// runs once; its answer says the page stopped answering, and how to get
-// out, within the call rather than at its minute; the next call on the page
-// says so at once; closing the tab works.
+// the page back holds every input and read on it. The click runs once; its
+// answer says the page stopped answering, and how to get out, within the
+// call rather than at its minute; the next call on the page says so sooner;
+// a navigation to another URL goes past it (Chrome gives it a new process;
+// it does not past a page stuck while it loads, which tabs_close ends).
 func TestAPageThatStopsAnsweringIsSaidSo(t *testing.T) {
 	var ran atomic.Int32
 	site := siteWith(t, map[string]http.HandlerFunc{"/api/ran": func(w http.ResponseWriter, r *http.Request) {
@@ -2552,17 +2553,17 @@ func TestAPageThatStopsAnsweringIsSaidSo(t *testing.T) {
 	err := fails(t, cs, "interact", map[string]any{"query": "Build the report", "action": "click"}, protocol.CodeTimeout)
 	assert.Less(t, time.Since(start), 45*time.Second, "not the action's minute")
 	assert.Contains(t, err.Message, "the page has not answered for 16 s: a script of its own keeps it busy")
-	assert.Contains(t, err.Hint, "tabs_close ends it")
+	assert.Contains(t, err.Hint, "tabs_close ends it (a navigation to another URL may get past it")
 	assert.EqualValues(t, 1, ran.Load(), "the click ran once")
 
 	start = time.Now()
 	err = fails(t, cs, "read_page", map[string]any{}, protocol.CodeTimeout)
-	assert.Less(t, time.Since(start), 10*time.Second, "a page found stuck is told at once")
+	assert.Less(t, time.Since(start), 12*time.Second, "a page found stuck is told sooner")
 	assert.Contains(t, err.Message, "has not answered")
 
-	ok(t, cs, "tabs_close", map[string]any{"tabId": p.TabID})
-	var again page
-	okJSON(t, cs, "tabs_create", map[string]any{"url": site.URL + "/index.html"}, &again)
-	assert.NotEqual(t, p.TabID, again.TabID)
+	var next page
+	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/index.html"}, &next)
+	assert.Equal(t, p.TabID, next.TabID)
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{}), "Fixture Site")
 	assert.EqualValues(t, 1, ran.Load())
 }

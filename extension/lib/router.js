@@ -92,6 +92,8 @@ export const BUSY_EVERY_MS = 2000;
  * page that does not answer.
  */
 export const BUSY_LOOKS = 6;
+/** How many looks in a row a page found stuck before must not answer. */
+export const STUCK_LOOKS = 2;
 const BUSY_SECONDS = (BUSY_LOOKS * ANSWER_MS + (BUSY_LOOKS - 1) * BUSY_EVERY_MS) / 1000;
 
 /**
@@ -334,8 +336,9 @@ export class Router {
       if (stopped) return;
       unanswered = answered ? 0 : unanswered + 1;
       if (answered) this.stuck.delete(tabId);
-      // A page found stuck before needs one look more, not the whole run.
-      if (unanswered < (this.stuck.has(tabId) ? 1 : BUSY_LOOKS)) {
+      // A page found stuck before needs two looks more, not the whole run:
+      // a navigation away from it has the time between them to commit.
+      if (unanswered < (this.stuck.has(tabId) ? STUCK_LOOKS : BUSY_LOOKS)) {
         timer = this.timers.setTimeout(look, answered ? BUSY_AFTER_MS : BUSY_EVERY_MS);
         return;
       }
@@ -343,7 +346,7 @@ export class Router {
       this.stop(id, new ActionError(
         'timeout',
         `the page has not answered for ${BUSY_SECONDS} s: a script of its own keeps it busy (a long task, or a loop that does not end); what was sent before may have reached it`,
-        'if it is only slow, wait_for with timeoutMs, then read_page; else tabs_close ends it (navigate, reads and input wait on it until its script ends)',
+        'if it is only slow, wait_for with timeoutMs, then read_page; else tabs_close ends it (a navigation to another URL may get past it; reads, input, back and reload wait on it until its script ends)',
       ));
     };
     timer = this.timers.setTimeout(look, this.stuck.has(tabId) ? 0 : BUSY_AFTER_MS);

@@ -388,6 +388,15 @@ func TestANavigationThatShowsNothingInTimeSaysWhereItLeftTheTab(t *testing.T) {
 			assert.Contains(t, err.Hint, "timeoutMs")
 		})
 	}
+
+	// A page its own script holds is not a slow site: the reason stands.
+	const held = "the page has not answered for 16 s: a script of its own keeps it busy"
+	e, _ := newEngine(t, protocol.Version, tabs(list, func(cmd protocol.Command) (any, *protocol.Error) {
+		return nil, protocol.Errorf(protocol.CodeTimeout, held).WithHint("tabs_close ends it")
+	}))
+	err := wantError(t, run(t, e, "navigate", `{"url":"http://127.0.0.1/next","tabId":3}`), protocol.CodeTimeout)
+	assert.Equal(t, held, err.Message)
+	assert.Contains(t, err.Hint, "tabs_close ends it")
 }
 
 func TestNavigateUsesTheCurrentTab(t *testing.T) {

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -76,12 +77,17 @@ func navigate(ctx context.Context, c *call, tab int, in navigateIn) (*protocol.T
 	}{p, ch, next})
 }
 
+// pageUnanswered begins the timeout the extension's router gives a command
+// whose page's own script holds it (extension/lib/router.js watch): it says
+// why already, and the site is not slow.
+const pageUnanswered = "the page has not answered"
+
 // navigateTimedOut says, of a navigation that timed out, that the page
 // showed nothing in that time (a page whose document was ready would have
 // been answered as still loading), and where that leaves the tab. Other
 // errors pass as they are.
 func navigateTimedOut(err error, url string, created bool, after time.Duration) error {
-	if e := protocol.AsError(err); e.Code != protocol.CodeTimeout {
+	if e := protocol.AsError(err); e.Code != protocol.CodeTimeout || strings.HasPrefix(e.Message, pageUnanswered) {
 		return err
 	}
 	switch url {
