@@ -1861,6 +1861,18 @@ func TestFormInput(t *testing.T) {
 	assert.True(t, *out.Fields[0].Checked)
 	assert.Equal(t, []any{"text", "post"}, savedNow()["reminders"])
 
+	// A checkbox given text that is neither yes nor no (a value meant for
+	// another field) is left as it is, and says what it takes.
+	before := ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "JSON.stringify([...document.querySelectorAll('input[type=checkbox]')].map((b) => b.checked))"})
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Subscribe", "value": "ada@example.com"}}})
+	out = formFilled{}
+	require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+	require.Len(t, out.Fields, 1)
+	require.NotNil(t, out.Fields[0].Error, textOf(r))
+	assert.Equal(t, protocol.CodeBadRequest, out.Fields[0].Error.Code)
+	assert.Contains(t, out.Fields[0].Error.Message, `it takes true or false, not "ada@example.com"`)
+	assert.Equal(t, before, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "JSON.stringify([...document.querySelectorAll('input[type=checkbox]')].map((b) => b.checked))"}))
+
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"value": "x"}}}, protocol.CodeBadRequest)
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{}}, protocol.CodeBadRequest)
 }

@@ -174,11 +174,20 @@ export function normalize(v) {
 }
 
 /**
- * Whether fill's text for a checkbox or radio means checked.
+ * Whether fill's text for a checkbox or radio means checked: true, false,
+ * or undefined when it says neither. The control's own name means checked
+ * (a radio "Pro plan" filled with "Pro plan"); any other text is likely a
+ * value meant for another field, and is refused rather than read as yes.
  * @param {string} s
+ * @param {string} [name] the control's accessible name
+ * @returns {boolean | undefined}
  */
-export function truthy(s) {
-  return !/^(false|no|off|0|unchecked|)$/i.test(s.trim());
+export function truthy(s, name = '') {
+  const t = s.trim().toLowerCase();
+  if (/^(false|no|n|off|0|unchecked|uncheck|unselected|)$/.test(t)) return false;
+  if (/^(true|yes|y|on|1|checked|check|selected|x|✓|✔)$/.test(t)) return true;
+  if (name && t === name.trim().toLowerCase()) return true;
+  return undefined;
 }
 
 /**

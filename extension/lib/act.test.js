@@ -59,8 +59,10 @@ test('summarize says what changed in one line', () => {
 test('normalize, truthy and roundBox', () => {
   assert.equal(normalize(' a\r\nb \n'), 'a\nb');
   assert.equal(normalize(undefined), undefined);
-  for (const yes of ['true', 'yes', 'on', '1', 'checked', 'x']) assert.equal(truthy(yes), true, yes);
+  for (const yes of ['true', 'yes', 'on', '1', 'checked', 'x', ' Y ']) assert.equal(truthy(yes), true, yes);
   for (const no of ['false', 'NO', 'off', '0', 'unchecked', '', '  ']) assert.equal(truthy(no), false, no);
+  assert.equal(truthy('pro plan', 'Pro plan'), true, 'its own name');
+  for (const neither of ['maybe', 'ada@example.com', 'Basic plan']) assert.equal(truthy(neither, 'Pro plan'), undefined, neither);
   assert.deepEqual(roundBox({ x: 1.4, y: 1.6, width: 10.5, height: 0.2 }), { x: 1, y: 2, width: 11, height: 0 });
 });
 

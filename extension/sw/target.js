@@ -745,7 +745,14 @@ export class Target {
     // A select, as a dropdown or as a list shown whole, takes its option.
     if (loc.tag === 'select') return this.select(text);
     if (pick && action === 'fill' && picksFrom(loc)) return this.pick(loc, [text]);
-    if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) return this.check(truthy(text));
+    if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) {
+      const on = truthy(text, loc.name);
+      if (on === undefined) {
+        throw new ActionError('bad_request', `${this.label} is a ${loc.role || loc.type}: it takes true or false, not ${JSON.stringify(text.slice(0, 40))}`,
+          'pass true to check it, false to uncheck it; was the value meant for another field?');
+      }
+      return this.check(on);
+    }
     if (loc.disabled) throw new ActionError('bad_request', `${this.label} is disabled`);
     if (loc.readonly) {
       throw new ActionError('bad_request', `${this.label} is read-only: nothing was written`,
