@@ -757,32 +757,11 @@ test('a tab action whose page stops answering is answered so, with the way out',
   assert.equal(byId(r.sent, 'k3'), undefined, 'one look it did not answer is not enough again');
 });
 
-test('a page that answers is never stopped, and its watch ends with the action', async () => {
-  const page = new Page();
-  const done = new Deferred();
-  const started = new Deferred();
-  const r = setup({}, {
-    checkTab: gate([]),
-    tabActions: {
-      'page.snapshot': async () => {
-        started.resolve();
-        await done.promise;
-        return { tree: 'x' };
-      },
-    },
-    answers: page.answers,
-  });
-  r.router.handle(command('k1', 'page.snapshot', { params: { tabId: 7 } }));
-  await started.promise;
-  for (let i = 0; i < BUSY_LOOKS + 1; i++) await look(r, page, BUSY_AFTER_MS, true);
-  assert.equal(r.sent.length, 0);
-  done.resolve();
-  await r.frames(1);
-  assert.deepEqual(outcomes(r.sent), [['k1', 'ok']]);
-  assert.deepEqual(r.clock.delays(), []);
-});
-
-test('a look that comes back after its command ended does nothing', async () => {
+/**
+ * A router running command k1, a page.snapshot of tab 7 that ends when done
+ * resolves, its page the test answers for.
+ */
+async function snapshotRunning() {
   const page = new Page();
   const done = new Deferred();
   const started = new Deferred();
@@ -799,6 +778,21 @@ test('a look that comes back after its command ended does nothing', async () => 
   });
   r.router.handle(command('k1', 'page.snapshot', { params: { tabId: 7 } }));
   await started.promise;
+  return { r, page, done };
+}
+
+test('a page that answers is never stopped, and its watch ends with the action', async () => {
+  const { r, page, done } = await snapshotRunning();
+  for (let i = 0; i < BUSY_LOOKS + 1; i++) await look(r, page, BUSY_AFTER_MS, true);
+  assert.equal(r.sent.length, 0);
+  done.resolve();
+  await r.frames(1);
+  assert.deepEqual(outcomes(r.sent), [['k1', 'ok']]);
+  assert.deepEqual(r.clock.delays(), []);
+});
+
+test('a look that comes back after its command ended does nothing', async () => {
+  const { r, page, done } = await snapshotRunning();
   r.clock.fireDelay(BUSY_AFTER_MS);
   await page.asked.reach(1);
   done.resolve();
