@@ -124,7 +124,7 @@ export function action(name, run) {
  * @returns {ActionEntry}
  */
 export function tabAction(name, run, { unwatched = false } = {}) {
-  return unwatched ? { name, tab: true, run, unwatched } : { name, tab: true, run };
+  return { name, tab: true, run, unwatched };
 }
 
 /**

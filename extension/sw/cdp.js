@@ -278,11 +278,7 @@ const RESUME_WAITS_MS = [0, 10, 20, 50, 100, 200, 400];
  * @returns {Promise<void>}
  */
 export async function interrupt(tabId) {
-  const answered = send(tabId, 'Runtime.evaluate', { expression: '0' }).then(
-    () => true,
-    () => true,
-  );
-  if (await Promise.race([answered, sleep(PROBE_MS).then(() => false)])) return;
+  if (await answers(tabId, PROBE_MS)) return;
   await send(tabId, 'Debugger.pause');
   for (const ms of RESUME_WAITS_MS) {
     await sleep(ms);
