@@ -27,6 +27,13 @@ const subscribers = new Map();
 /** @type {Map<string, Set<(tabId: number, params: any, sessionId: string) => void>>} */
 const childSubscribers = new Map();
 /**
+ * How many times we let go of each tab ourselves (detach): a command whose
+ * session we ended on purpose, by Stop or when the tab went idle, must not
+ * attach again to finish.
+ * @type {Map<number, number>}
+ */
+const letGo = new Map();
+/**
  * Attaches under way, so that two commands attach once.
  * @type {Map<number, Promise<void>>}
  */
@@ -65,7 +72,10 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
   }
   for (const fn of subscribers.get(method) ?? []) fn(tabId, params ?? {});
 });
-chrome.tabs.onRemoved.addListener((tabId) => detachedBy.delete(tabId));
+chrome.tabs.onRemoved.addListener((tabId) => {
+  detachedBy.delete(tabId);
+  letGo.delete(tabId);
+});
 
 /**
  * Calls fn for every CDP event named method, from any attached tab; the
@@ -185,9 +195,12 @@ function touch(tabId) {
  * @returns {Promise<any>}
  */
 export async function send(tabId, method, params = {}, { signal, sessionId } = {}) {
+  // An aborted command must not attach: Stop may just have let go of the tab.
+  signal?.throwIfAborted();
   touch(tabId);
   for (let attempt = 0; ; attempt++) {
     await raceSignal(attach(tabId), signal);
+    const session = letGo.get(tabId);
     try {
       return await raceSignal(
         chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params),
@@ -198,14 +211,32 @@ export async function send(tabId, method, params = {}, { signal, sessionId } = {
       // Detached between attach and send (DevTools opened, a crash): attach
       // again once. Never when it went while the command ran ("Detached
       // while handling command"): the command may have run (a script, an
-      // input), and Stop detaches on purpose.
-      if (attempt === 0 && /not attached/i.test(messageOf(err))) {
+      // input), nor when we let go of the tab ourselves meanwhile.
+      if (attempt === 0 && /not attached/i.test(messageOf(err)) && letGo.get(tabId) === session) {
         attached.delete(tabId);
         continue;
       }
       throw err;
     }
   }
+}
+
+/**
+ * Sends a command that undoes what the session set up for a command now
+ * ending: releases its objects, turns a domain off, cancels a drag. A tab no
+ * longer attached has none of that left, so it is not attached again for it:
+ * the end of a command Stop aborted must not put the debugger back on a tab
+ * Stop let go of. It never throws; there is nothing a caller could do.
+ * @param {number} tabId
+ * @param {string} method
+ * @param {Record<string, unknown>} [params]
+ * @param {{ sessionId?: string }} [options]
+ * @returns {Promise<void>}
+ */
+export async function undo(tabId, method, params = {}, { sessionId } = {}) {
+  if (!attached.has(tabId)) return;
+  await chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params)
+    .catch(() => {});
 }
 
 /**
@@ -245,7 +276,7 @@ export async function holdDebugger(tabId, { signal } = {}) {
       if (entry.users > 0 || debuggerDomains.get(tabId) !== entry) return;
       debuggerDomains.delete(tabId);
       // Also drops a pause that interrupt asked for and never got.
-      send(tabId, 'Debugger.disable').catch(() => {});
+      undo(tabId, 'Debugger.disable');
     };
     if (now) off();
     else entry.off = setTimeout(off, DEBUGGER_LINGER_MS);
@@ -314,10 +345,14 @@ export async function answers(tabId, ms) {
  * @returns {Promise<void>}
  */
 export async function detach(tabId) {
+  // An attach under way would hold the tab again once it lands.
+  const pending = attaching.get(tabId);
+  if (pending) await pending.catch(() => {});
   clearTimeout(idleTimers.get(tabId));
   idleTimers.delete(tabId);
   debuggerDomains.delete(tabId);
   if (!attached.delete(tabId)) return;
+  letGo.set(tabId, (letGo.get(tabId) ?? 0) + 1);
   try {
     await chrome.debugger.detach({ tabId });
   } catch {
@@ -330,6 +365,7 @@ export async function detach(tabId) {
  * @returns {Promise<number>} how many tabs it detached from
  */
 export async function detachAll() {
+  await Promise.allSettled(attaching.values());
   const tabs = [...attached];
   await Promise.all(tabs.map(detach));
   return tabs.length;

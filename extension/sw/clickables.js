@@ -271,7 +271,7 @@ async function markWorld(tabId, w, signal) {
     }, opts);
     return typeof res.result?.value === 'number' ? res.result.value : -1;
   } finally {
-    cdp.send(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }, { sessionId: w.sessionId }).catch(() => {});
+    cdp.undo(tabId, 'Runtime.releaseObjectGroup', { objectGroup: GROUP }, { sessionId: w.sessionId });
   }
 }
 

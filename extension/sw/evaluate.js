@@ -43,7 +43,7 @@ export async function evaluate(tabId, expression, { signal, id }) {
     throw err;
   } finally {
     if (!stopping) release();
-    cdp.send(tabId, 'Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+    cdp.undo(tabId, 'Runtime.releaseObjectGroup', { objectGroup });
   }
 }
 

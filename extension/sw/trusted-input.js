@@ -173,7 +173,7 @@ export async function drag(tabId, a, toward, where, signal) {
     try {
       b = await where();
     } catch (err) {
-      if (data !== undefined) await cdp.send(tabId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: a.x, y: a.y, data }).catch(() => {});
+      if (data !== undefined) await cdp.undo(tabId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: a.x, y: a.y, data });
       await held(a).catch(() => {});
       await release(a).catch(() => {});
       throw err;
@@ -191,7 +191,7 @@ export async function drag(tabId, a, toward, where, signal) {
     return { html5: data !== undefined };
   } finally {
     stop();
-    cdp.send(tabId, 'Input.setInterceptDrags', { enabled: false }).catch(() => {});
+    cdp.undo(tabId, 'Input.setInterceptDrags', { enabled: false });
   }
 }
 
@@ -214,7 +214,7 @@ export async function dropFiles(tabId, p, files, taken, signal) {
     await cdp.send(tabId, 'Input.dispatchDragEvent', { type, x: p.x, y: p.y, data }, { signal });
   }
   if (!(await taken())) {
-    await cdp.send(tabId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: p.x, y: p.y, data }).catch(() => {});
+    await cdp.undo(tabId, 'Input.dispatchDragEvent', { type: 'dragCancel', x: p.x, y: p.y, data });
     return false;
   }
   await cdp.send(tabId, 'Input.dispatchDragEvent', { type: 'drop', x: p.x, y: p.y, data }, { signal });

@@ -75,7 +75,7 @@ export async function upload(tabId, rawRef, files, signal) {
       try {
         await cdp.send(tabId, 'DOM.setFileInputFiles', { files, objectId }, { signal });
       } finally {
-        cdp.send(tabId, 'Runtime.releaseObject', { objectId }).catch(() => {});
+        cdp.undo(tabId, 'Runtime.releaseObject', { objectId });
       }
       chooser.answered(tabId);
     });

@@ -22,9 +22,17 @@ const eventTimeout = 30 * time.Second
 func (e *Engine) BrowserEvent(browser string, ev *protocol.Event) {
 	if ev.Name == "agent.stop" {
 		// At once, before this browser's next frame is read: the results
-		// of the commands its Stop aborts come next, and the calls waiting
-		// for them must already know why.
-		e.inflight.cancelAll(nil)
+		// of the commands its Stop aborts come next, and the calls and
+		// tasks waiting for them must already know why. A crawl that did
+		// not would keep the abort as a page's error and send the next
+		// page to the browser that has just let go of its tabs. Stop
+		// waits on no browser, only on the ledger.
+		start := e.now()
+		ctx, done := context.WithTimeout(e.ctx, eventTimeout)
+		defer done()
+		e.Stop(ctx, nil, true)
+		e.personDid(ev.Name, start, nil)
+		return
 	}
 	e.goOwned(func(ctx context.Context) { e.handleEvent(ctx, browser, ev) })
 }
@@ -67,17 +75,21 @@ func (e *Engine) handleEvent(ctx context.Context, browser string, ev *protocol.E
 			break
 		}
 		_, err = e.tasks.Cancel(ctx, data.TaskID)
-	case "agent.stop":
-		e.Stop(ctx, nil, true)
 	default:
 		e.log.Warn("unknown event", "event", ev.Name, "browser", browser)
 		return
 	}
-	// The person's actions show in the activity too, beside the agent's.
-	a := activity{At: start.UTC(), Agent: "you", Tool: ev.Name, Ms: e.now().Sub(start).Milliseconds(), OK: err == nil}
+	e.personDid(ev.Name, start, err)
+}
+
+// personDid records what the person did in a browser, begun at start and
+// refused with err (nil when done): it shows in the activity too, beside
+// the agent's calls.
+func (e *Engine) personDid(event string, start time.Time, err error) {
+	a := activity{At: start.UTC(), Agent: "you", Tool: event, Ms: e.now().Sub(start).Milliseconds(), OK: err == nil}
 	if err != nil {
 		a.Error = string(protocol.AsError(err).Code)
-		e.log.Info("event refused", "event", ev.Name, "err", err)
+		e.log.Info("event refused", "event", event, "err", err)
 	}
 	e.state.record(a)
 	e.changed()

@@ -18,6 +18,7 @@ import (
 	"github.com/openchrome/openchrome/bridge"
 	"github.com/openchrome/openchrome/host/browser"
 	"github.com/openchrome/openchrome/host/handoff"
+	"github.com/openchrome/openchrome/host/task"
 	"github.com/openchrome/openchrome/ledger"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -366,4 +367,28 @@ func TestEveryToolOnATabRefusesAHeldTab(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestThePersonsStopEndsEverythingBeforeTheNextFrame: the results of the
+// commands a Stop in the browser aborted are the next frames its read loop
+// reads; a task must already be cancelled when they come, or it takes the
+// abort for its page's error and sends the browser its next command.
+func TestThePersonsStopEndsEverythingBeforeTheNextFrame(t *testing.T) {
+	r := newHandoffRig(t)
+	v := r.start(t, `{"reason":"login"}`)
+	running := make(chan context.Context, 1)
+	_, err := r.e.tasks.Start("crawl", "", nil, func(ctx context.Context, _ *task.Sink) (any, error) {
+		running <- ctx
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	require.NoError(t, err)
+	job := <-running
+
+	r.e.BrowserEvent(r.fb.link.Info().ID, &protocol.Event{Name: "agent.stop"})
+	assert.ErrorIs(t, job.Err(), context.Canceled, "the task is cancelled when BrowserEvent returns")
+	s := view(t, run(t, r.e, "oc_handoff_status", `{"handoff_id":"`+v.HandoffID+`"}`))
+	assert.Equal(t, ledger.StatusCancelled, s.Status)
+	assert.Equal(t, "stop", s.EndedBy)
+	assert.NotContains(t, r.fb.actions(), "browser.stop", "the person's extension stopped itself")
 }
