@@ -1873,6 +1873,14 @@ func TestFormInput(t *testing.T) {
 	assert.Contains(t, out.Fields[0].Error.Message, `it takes true or false, not "ada@example.com"`)
 	assert.Equal(t, before, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "JSON.stringify([...document.querySelectorAll('input[type=checkbox]')].map((b) => b.checked))"}))
 
+	// A radio named by ref takes its form value, as an agent that read the
+	// form's HTML knows it, even a word that reads as no.
+	ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('plan-team').value = 'no'"})
+	team := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `radio "Team"`)
+	r = call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"ref": team, "value": "no"}}})
+	require.False(t, r.IsError, textOf(r))
+	assert.Equal(t, "true", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('plan-team').checked"}))
+
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"value": "x"}}}, protocol.CodeBadRequest)
 	fails(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{}}, protocol.CodeBadRequest)
 }

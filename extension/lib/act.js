@@ -175,18 +175,20 @@ export function normalize(v) {
 
 /**
  * Whether fill's text for a checkbox or radio means checked: true, false,
- * or undefined when it says neither. The control's own name means checked
- * (a radio "Pro plan" filled with "Pro plan"); any other text is likely a
- * value meant for another field, and is refused rather than read as yes.
+ * or undefined when it says neither. The control's own name or form value
+ * means checked (a radio "Pro plan" or value "pro" filled with either), even
+ * when it is a word like "no": a radio "No" filled "no" is chosen. Any other
+ * text is likely a value meant for another field, and is refused rather
+ * than read as yes.
  * @param {string} s
- * @param {string} [name] the control's accessible name
+ * @param {...(string | undefined)} names the control's accessible name, its form value
  * @returns {boolean | undefined}
  */
-export function truthy(s, name = '') {
+export function truthy(s, ...names) {
   const t = s.trim().toLowerCase();
+  if (t && names.some((n) => n && t === n.trim().toLowerCase())) return true;
   if (/^(false|no|n|off|0|unchecked|uncheck|unselected|)$/.test(t)) return false;
   if (/^(true|yes|y|on|1|checked|check|selected|x|✓|✔)$/.test(t)) return true;
-  if (name && t === name.trim().toLowerCase()) return true;
   return undefined;
 }
 

@@ -63,6 +63,10 @@ test('normalize, truthy and roundBox', () => {
   for (const no of ['false', 'NO', 'off', '0', 'unchecked', '', '  ']) assert.equal(truthy(no), false, no);
   assert.equal(truthy('pro plan', 'Pro plan'), true, 'its own name');
   for (const neither of ['maybe', 'ada@example.com', 'Basic plan']) assert.equal(truthy(neither, 'Pro plan'), undefined, neither);
+  assert.equal(truthy(' PRO ', 'Pro plan', 'pro'), true, 'its form value');
+  assert.equal(truthy('no', 'No', 'n'), true, 'a radio "No" filled "no" is chosen, not unchecked');
+  assert.equal(truthy('no', 'Subscribe', 'yes'), false);
+  assert.equal(truthy('', 'Subscribe', ''), false, 'an empty form value names nothing');
   assert.deepEqual(roundBox({ x: 1.4, y: 1.6, width: 10.5, height: 0.2 }), { x: 1, y: 2, width: 11, height: 0 });
 });
 

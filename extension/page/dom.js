@@ -113,6 +113,10 @@
       // How many characters it keeps, when the page limits them.
       maxLength: (isInput(el) || isTextArea(el)) && el.maxLength > 0 ? el.maxLength : undefined,
       checked: checkedOf(el, role),
+      // A checkbox's or radio's form value ("pro"), which an agent that read
+      // the form's HTML may name it by.
+      formValue: isInput(el) && (el.type === 'checkbox' || el.type === 'radio') && el.hasAttribute('value')
+        ? el.value.slice(0, 200) : undefined,
       value: secretOf(el) ? undefined : valueOf(el, role),
       // All of it, for fill to check the field kept a long text.
       held: secretOf(el) ? undefined : valueOf(el, role, true),

@@ -746,10 +746,10 @@ export class Target {
     if (loc.tag === 'select') return this.select(text);
     if (pick && action === 'fill' && picksFrom(loc)) return this.pick(loc, [text]);
     if (loc.type === 'checkbox' || loc.type === 'radio' || CHECKABLE.has(loc.role)) {
-      const on = truthy(text, loc.name);
+      const on = truthy(text, loc.name, loc.formValue);
       if (on === undefined) {
         throw new ActionError('bad_request', `${this.label} is a ${loc.role || loc.type}: it takes true or false, not ${JSON.stringify(text.slice(0, 40))}`,
-          'pass true to check it, false to uncheck it; was the value meant for another field?');
+          'pass true to check it (or its name or value), false to uncheck it; was the value meant for another field?');
       }
       return this.check(on);
     }
