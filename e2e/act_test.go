@@ -2580,6 +2580,10 @@ func TestAPageThatStopsAnsweringIsSaidSo(t *testing.T) {
 	err = fails(t, cs, "read_page", map[string]any{}, protocol.CodeTimeout)
 	assert.Less(t, time.Since(start), 12*time.Second, "a page found stuck is told sooner")
 	assert.Contains(t, err.Message, "has not answered")
+	start = time.Now()
+	err = fails(t, cs, "javascript_tool", map[string]any{"code": "1", "timeoutMs": 60000}, protocol.CodeTimeout)
+	assert.Less(t, time.Since(start), 12*time.Second, "a script that could never start is said so, not at its timeout")
+	assert.Contains(t, err.Message, "has not answered")
 
 	var next page
 	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/index.html"}, &next)

@@ -69,7 +69,9 @@ import { tabIdParam } from './params.js';
 /**
  * One wire action: its name, whether it takes a tab, and what runs it. A
  * tab action whose page the router does not watch (`unwatched`) minds a
- * busy page itself: page.evaluate's own script is what keeps it busy.
+ * busy page itself: page.evaluate's own script is what keeps it busy. On a
+ * page found stuck before, it is looked at only until the page answers: a
+ * script of the page's own would keep it from ever starting.
  * @typedef {{ name: string, tab: false, run: Action }
  *   | { name: string, tab: true, run: TabAction, unwatched?: boolean }} ActionEntry
  */
@@ -308,7 +310,9 @@ export class Router {
     const tab = await /** @type {CheckTab} */ (this.checkTab)(tabId);
     // Answered already (timeout, cancel): the action does not start.
     ctx.signal.throwIfAborted();
-    const unwatch = entry.unwatched ? () => {} : this.watch(ctx.id, tabId);
+    const unwatch = entry.unwatched && !this.stuck.has(tabId)
+      ? () => {}
+      : this.watch(ctx.id, tabId, entry.unwatched);
     try {
       return await entry.run(p, { ...ctx, tabId, tab });
     } finally {
@@ -322,9 +326,10 @@ export class Router {
    * BUSY_LOOKS times in a row. Returns the function that stops watching.
    * @param {string} id
    * @param {number} tabId
+   * @param {boolean} [untilAnswered] stop looking once the page answers
    * @returns {() => void}
    */
-  watch(id, tabId) {
+  watch(id, tabId, untilAnswered = false) {
     const answers = this.answers;
     if (!answers) return () => {};
     let stopped = false;
@@ -336,6 +341,7 @@ export class Router {
       if (stopped) return;
       unanswered = answered ? 0 : unanswered + 1;
       if (answered) this.stuck.delete(tabId);
+      if (answered && untilAnswered) return;
       // A page found stuck before needs two looks more, not the whole run:
       // a navigation away from it has the time between them to commit.
       if (unanswered < (this.stuck.has(tabId) ? STUCK_LOOKS : BUSY_LOOKS)) {

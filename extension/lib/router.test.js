@@ -812,6 +812,42 @@ test('an unwatched tab action\'s page is never looked at', async () => {
   assert.deepEqual(r.clock.delays(), [30_000]);
 });
 
+test('an unwatched tab action on a page found stuck is looked at until it answers', async () => {
+  const log = { aborted: /** @type {unknown[]} */ ([]), started: new Deferred() };
+  const page = new Page();
+  const r = setup({}, {
+    checkTab: gate([]),
+    tabActions: { 'element.act': waitsForAbort(log) },
+    unwatched: { 'page.evaluate': waitsForAbort(log) },
+    answers: page.answers,
+  });
+  r.router.handle(command('k1', 'element.act', { params: { tabId: 7 } }));
+  await log.started.promise;
+  await look(r, page, BUSY_AFTER_MS, false);
+  for (let i = 1; i < BUSY_LOOKS; i++) await look(r, page, BUSY_EVERY_MS, false);
+  assert.equal(byId(r.sent, 'k1')?.error?.code, 'timeout');
+
+  // Its script could never start: said in two looks, not at its timeout.
+  let sets = r.clock.set.n;
+  r.router.handle(command('k2', 'page.evaluate', { params: { tabId: 7 } }));
+  await r.clock.set.reach(sets + 2); // its timeout, and the look
+  await look(r, page, 0, false);
+  await look(r, page, BUSY_EVERY_MS, false);
+  assert.match(byId(r.sent, 'k2')?.error?.message ?? '', /the page has not answered/);
+
+  // Once the page answers, its own script may keep it busy: no more looks.
+  sets = r.clock.set.n;
+  r.router.handle(command('k3', 'page.evaluate', { params: { tabId: 7 } }));
+  await r.clock.set.reach(sets + 2);
+  const asked = page.asked.n;
+  r.clock.fireDelay(0);
+  await page.asked.reach(asked + 1);
+  page.reply(true);
+  await r.lates(1);
+  assert.deepEqual(r.clock.delays(), [30_000], 'only its timeout is left');
+  assert.equal(byId(r.sent, 'k3'), undefined);
+});
+
 test('the router refuses a table it cannot serve', () => {
   const send = () => {};
   const run = async () => ({});
