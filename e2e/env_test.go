@@ -83,9 +83,13 @@ func newEnvFlags(t testing.TB, flags []string, extraEnv ...string) *env {
 	return e
 }
 
-// environ is the environment of every process of the test.
+// environ is the environment of every process of the test. A binary built
+// with -race sleeps a second before it exits (GORACE atexit_sleep_ms), for
+// goroutines to report a race the last moment found; a test stops three of
+// them, so they are given 50 ms.
 func (e *env) environ() []string {
-	env := append(os.Environ(), "OPENCHROME_HOME="+string(e.home), "HOME="+e.userHome, "XDG_CONFIG_HOME="+filepath.Join(e.userHome, ".config"))
+	env := append(os.Environ(), "OPENCHROME_HOME="+string(e.home), "HOME="+e.userHome, "XDG_CONFIG_HOME="+filepath.Join(e.userHome, ".config"),
+		strings.TrimSpace("GORACE="+os.Getenv("GORACE")+" atexit_sleep_ms=50"))
 	return append(env, e.extra...)
 }
 

@@ -3,7 +3,9 @@ package ledger
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -95,4 +97,17 @@ func TestProcessAlive(t *testing.T) {
 	assert.False(t, ProcessAlive(0))
 	assert.False(t, ProcessAlive(-1))
 	assert.False(t, ProcessAlive(1<<30), "no such pid")
+}
+
+// TestAZombieIsNotAlive: a process that has exited is dead though nobody
+// has reaped it yet, as a daemon is whose init reaps late.
+func TestAZombieIsNotAlive(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	cmd := exec.Command("sh", "-c", "exit 0")
+	require.NoError(t, cmd.Start())
+	defer cmd.Wait() //nolint:errcheck // reaped at the end, not before
+	// Not reaped until Wait: its pid stays, a zombie.
+	assert.Eventually(t, func() bool { return !ProcessAlive(cmd.Process.Pid) }, 10*time.Second, 10*time.Millisecond)
 }
