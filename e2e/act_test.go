@@ -479,8 +479,15 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	// A chart's bars: shapes a script listens on, named by their <title>.
 	interact(t, cs, map[string]any{"ref": refOf(t, tree, `"Q1: 80"`), "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"query": "Q2: 60", "action": "click", "tabId": tab})
+	// A button whose wrapper hears its clicks too is one control, said once;
+	// clicked by its name, both hear it once.
+	assert.Equal(t, 1, strings.Count(tree, `button "Send"`), tree)
+	assert.Equal(t, 1, strings.Count(tree, `button "Follow"`), tree)
+	interact(t, cs, map[string]any{"query": "Send", "action": "click", "tabId": tab})
+	interact(t, cs, map[string]any{"query": "Follow", "action": "click", "tabId": tab})
 	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "vault": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0,
-		"ship": 0.0, "archive": 0.0, "kitchen": 1.0, "bath": 1.0, "q1": 1.0, "q2": 1.0}, runs())
+		"ship": 0.0, "archive": 0.0, "kitchen": 1.0, "bath": 1.0, "q1": 1.0, "q2": 1.0,
+		"send": 1.0, "sendbox": 1.0, "follow": 1.0, "followbox": 1.0}, runs())
 
 	interactive := ok(t, cs, "read_page", map[string]any{"tabId": tab, "filter": "interactive"})
 	assert.Contains(t, interactive, rename, "the interactive outline keeps them")
@@ -613,10 +620,6 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 	assert.Equal(t, want, pageRuns(t, cs, tab))
 }
 
-// TestReadPageMarksListenersInCrossOriginFrames reads listeners.html inside
-// frames.html's cross-origin frame: in the page's process (another port, the
-// same site), out of it (localhost: another site, its own CDP session), and
-// out of both (127.0.0.2 inside localhost). The elements only a script marks
 // TestReadPageSeesAListenerAddedWithoutAChange: a script that starts to
 // listen on an element without changing the page (a server-rendered page
 // hydrating after the first read) is seen by a read a while later.
@@ -634,6 +637,10 @@ func TestReadPageSeesAListenerAddedWithoutAChange(t *testing.T) {
 	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.renamed"}))
 }
 
+// TestReadPageMarksListenersInCrossOriginFrames reads listeners.html inside
+// frames.html's cross-origin frame: in the page's process (another port, the
+// same site), out of it (localhost: another site, its own CDP session), and
+// out of both (127.0.0.2 inside localhost). The elements only a script marks
 // as clickable get refs there too.
 func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 	e := newEnv(t)

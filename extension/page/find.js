@@ -49,6 +49,36 @@
   }
 
   /**
+   * The matches that are another match's wrapper: matched as well and for
+   * the same reason, because their name is the one control inside them (a
+   * <div onclick> around its button). The control is what a person clicks,
+   * and the click reaches the wrapper too; they are not two alike.
+   * @param {Map<Element, { score: number, why: string }>} hits
+   * @returns {Element[]}
+   */
+  function wrappers(hits) {
+    /** @type {Map<string, Set<Element>>} */
+    const alike = new Map();
+    for (const [el, { score, why }] of hits) {
+      const key = `${score} ${why}`;
+      const group = alike.get(key);
+      if (group) group.add(el);
+      else alike.set(key, new Set([el]));
+    }
+    /** @type {Set<Element>} */
+    const out = new Set();
+    for (const group of alike.values()) {
+      if (group.size < 2) continue;
+      for (const el of group) {
+        for (let up = el.parentElement; up; up = up.parentElement) {
+          if (group.has(up)) out.add(up);
+        }
+      }
+    }
+    return [...out];
+  }
+
+  /**
    * Sorts a before b when it comes first in the page.
    * @param {Element} a
    * @param {Element} b
@@ -197,6 +227,7 @@
     const memo = new Map();
     const folded = [...hits.keys()].filter((el) => clippedAway(el, memo));
     for (const el of folded) hits.delete(el);
+    for (const el of wrappers(hits)) hits.delete(el);
     const ranked = [...hits].sort((a, b) => b[1].score - a[1].score || inPageOrder(a[0], b[0]));
     const hidden = hits.size ? undefined : folded.length ? hiddenAt(folded[0]) : hiddenMatch(readings, q);
     return { ranked, total: hits.size, hidden };

@@ -20,6 +20,22 @@ test('find ranks an exact name first, wherever it is on the page', () => {
   assert.equal(out.nextRef, 4);
 });
 
+test('find takes the control, not a wrapper named by it: a click on the control reaches both', () => {
+  const page = new TestPage(`
+    <div id=w1 onclick="1"><button id=save>Save</button></div>
+    <div id=w2 tabindex=0><span><button id=pub>Publish</button></span></div>
+    <div id=card onclick="1"><h3>Blue shirt</h3><button>Buy</button></div>
+    <button>Send</button><button>Send</button>`);
+  const found = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.filter((/** @type {any} */ c) => c.score >= 90)
+      .map((/** @type {any} */ c) => `${c.role} ${c.name} ${c.ref}`);
+  const ref = (/** @type {string} */ sel) => page.ok('find', { query: sel, limit: 1, refBase: 1 }).candidates[0].ref;
+  assert.deepEqual(found('Save'), [`button Save ${ref('#save')}`]);
+  assert.deepEqual(found('Publish'), [`button Publish ${ref('#pub')}`]);
+  assert.deepEqual(found('Buy'), ['button Buy ' + ref('#card button')], 'the card is named by more than its button');
+  assert.equal(found('Send').length, 2, 'two controls side by side are still two');
+});
+
 test('find: a role and a name, a role alone, a selector; hidden and banner elements never', () => {
   const page = new TestPage(`
     <a href="/n">Next</a><button>Next</button><button hidden>Hidden next</button>

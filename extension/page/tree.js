@@ -293,6 +293,14 @@
       if (el.tagName !== 'SELECT') walkChildren(el, kids, st);
       st.controls--;
       const inner = kids.filter((k) => k.ref !== undefined || k.kids?.some((x) => x.ref !== undefined));
+      // A button only by its handler or tab stop around one control and
+      // nothing else (<div onclick><button>Save</button></div>): the
+      // control is what a person clicks, and the click reaches the handler
+      // too. It is not a second "Save".
+      if (inner.length === 1 && inner[0].ref !== undefined && inner[0].name === name && byHandler(el, role)) {
+        out.push(inner[0]);
+        return;
+      }
       if (inner.length) node.kids = inner;
     } else {
       /** @type {PageTreeNode[]} */
@@ -317,6 +325,13 @@
           if (text) node.name = text;
           kids.length = 0;
         }
+      }
+      // A listener around one control and nothing else (a div that counts
+      // its button's clicks) is that control's: the click reaches it too.
+      if (clicks && !drags && !role && !scroller && !node.name && kids.length === 1 && kids[0].ref !== undefined && kids[0].role) {
+        out.push(kids[0]);
+        if (block) breakText(out);
+        return;
       }
       // A listener whose elements below show the hand cursor is theirs.
       // Hovered, it is what opens; a control inside it is what is used.
@@ -613,6 +628,16 @@
 
   /** More refs than this inside, and a listener is a container's. */
   const MAX_CLICKABLE_REFS = 5;
+
+  /**
+   * Whether el is a button only because an onclick attribute or a tab stop
+   * says so: no role of its own, not a <button>, <summary> or input.
+   * @param {Element} el
+   * @param {string} role roleOf(el)
+   */
+  function byHandler(el, role) {
+    return role === 'button' && !el.hasAttribute('role') && !['BUTTON', 'SUMMARY', 'INPUT'].includes(el.tagName);
+  }
 
   /**
    * How many refs nodes hold, at any depth.

@@ -161,6 +161,19 @@ test('an element a script listens on for the pointer coming over it is clickable
   ], 'the wrapper of a button is not one: the button is what a person uses');
 });
 
+test('a wrapper a script listens on around one control is that control, said once', () => {
+  const page = new TestPage(`
+    <div id=logged><button>Save</button></div>
+    <div onclick="1"><button>Publish</button></div>
+    <div tabindex=0><button>Share</button></div>
+    <div id=card onclick="1"><b>Blue shirt</b> <button>Buy</button></div>`);
+  page.ns.tree.markClickable([page.$('#logged')]);
+  const nodes = flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.role);
+  assert.deepEqual(nodes.map((n) => `${n.role} ${n.name}${n.clickable ? ' clickable' : ''}`), [
+    'button Save', 'button Publish', 'button Share', 'button Blue shirt Buy', 'button Buy',
+  ]);
+});
+
 test('a shape a script listens on is named by its <title>, as a chart\'s bar', () => {
   const page = new TestPage(`<svg>
     <rect id=q1 x=0 y=0 width=10 height=40><title>Q1: 80</title></rect>
