@@ -254,7 +254,9 @@
     // Whether it flows in a line of text is its CSS display's to say (a
     // label or input styled as a block is not); asked only of the
     // elements that become nodes, which are few.
-    if (INLINE.has(tag) && getComputedStyle(el).display.startsWith('inline')) node.inline = true;
+    // A link around a card's heading and text is laid out as the blocks it
+    // holds: a line of its own, not one with the buttons after it.
+    if (INLINE.has(tag) && getComputedStyle(el).display.startsWith('inline') && !holdsBlock(el)) node.inline = true;
     const name = nameOf(el, role);
     // A link or button with no name, nothing in it and no size (one the
     // HTML parser left empty when it closed a paragraph around a card) is
@@ -624,6 +626,19 @@
       // document's own scroll is the page's, never marked.
       ...(window !== window.top ? { scrolls: !!document.body && docScrolls(document) } : {}),
     };
+  }
+
+  /**
+   * Whether an element laid out inline holds a block (a heading, a
+   * paragraph), which breaks the line it is in.
+   * @param {Element} el
+   */
+  function holdsBlock(el) {
+    for (const c of el.children) {
+      const d = getComputedStyle(c).display;
+      if (d !== 'none' && d !== 'contents' && !d.startsWith('inline')) return true;
+    }
+    return false;
   }
 
   /** More refs than this inside, and a listener is a container's. */

@@ -248,6 +248,13 @@ test('links carry their absolute href, sections a ref, and text flows between th
   }]);
 });
 
+test('a link around a card\'s blocks is a line of its own', () => {
+  const { snap } = snapshot('<a href="/p/1"><h3>First post</h3><p>A few words</p></a><button>Close</button> <a href="/more"><span>More</span></a>');
+  assert.deepEqual(snap.tree.filter((/** @type {PageTreeNode} */ n) => n.role).map((/** @type {PageTreeNode} */ n) => [n.role, n.name, !!n.inline]), [
+    ['link', 'First post A few words', false], ['button', 'Close', true], ['link', 'More', true],
+  ]);
+});
+
 test('states: disabled, required, read-only, expanded, selected options of a listbox', () => {
   const { snap } = snapshot(`
     <button disabled>Send</button><input required aria-label=Name>
