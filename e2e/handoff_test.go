@@ -384,6 +384,9 @@ func TestTheSidePanel(t *testing.T) {
 	assert.Equal(t, "stop", h.EndedBy)
 	okJSON(t, cs, "oc_task_wait", map[string]any{"task_id": id, "timeout_ms": 10000}, &m)
 	assert.Equal(t, "CANCELLED", m.Status)
+	// The crawl knew it was stopped before the page it was reading did: it
+	// keeps no page whose error is the Stop.
+	assert.NotContains(t, string(getTask(t, cs, id, true).Result), "pressed Stop")
 	var health struct {
 		Browsers []struct {
 			AttachedTabs int `json:"attachedTabs"`
