@@ -97,7 +97,8 @@ func (d *daemons) nextEnd(t *testing.T, within time.Duration) error {
 // name; hold, if set, makes it wait before answering tab.navigate.
 type fakeExtension struct {
 	stdin *io.PipeWriter // the host's stdin; closing it is Chrome closing the port
-	done  chan error     // Run's result
+	ended chan struct{}  // closed when Run has returned
+	err   error          // Run's result, once ended
 }
 
 func startHost(t *testing.T, home ledger.Home, name string, start func(context.Context) error) *fakeExtension {
@@ -111,10 +112,11 @@ func startHostWith(t *testing.T, home ledger.Home, name string, start func(conte
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	fe := &fakeExtension{stdin: inW, done: make(chan error, 1)}
+	fe := &fakeExtension{stdin: inW, ended: make(chan struct{})}
 	go func() {
-		fe.done <- Run(context.Background(), Options{Home: home, Stdin: inR, Stdout: outW, Start: start})
+		fe.err = Run(context.Background(), Options{Home: home, Stdin: inR, Stdout: outW, Start: start})
 		outW.Close()
+		close(fe.ended)
 	}()
 	w := protocol.NewWriter(inW, protocol.MaxFromBrowser)
 	var wmu sync.Mutex
@@ -141,7 +143,17 @@ func startHostWith(t *testing.T, home ledger.Home, name string, start func(conte
 			}
 		}
 	}()
-	t.Cleanup(func() { fe.stdin.Close() })
+	// Ended before the daemons are stopped (cleanups run last first): a
+	// host still running would start the next daemon, in a home being
+	// removed.
+	t.Cleanup(func() {
+		fe.stdin.Close()
+		select {
+		case <-fe.ended:
+		case <-time.After(5 * time.Second):
+			t.Error("the native host outlived its port by 5 s")
+		}
+	})
 	return fe
 }
 
@@ -151,8 +163,8 @@ func (fe *fakeExtension) closePort(t *testing.T) {
 	t.Helper()
 	require.NoError(t, fe.stdin.Close())
 	select {
-	case err := <-fe.done:
-		assert.NoError(t, err)
+	case <-fe.ended:
+		assert.NoError(t, fe.err)
 	case <-time.After(2 * time.Second):
 		t.Fatal("the native host outlived its port by 2 s: Chrome would SIGKILL it")
 	}
