@@ -120,6 +120,17 @@
         if (!this.invalid && c instanceof Element) this.invalid = { control: describe(c), message: c.validationMessage };
       };
       this.doc.addEventListener('invalid', this.onInvalid, { capture: true });
+      // A document the action sets leaving (a form it submits, a location
+      // it sets) knows at once; the browser tells the worker a moment later,
+      // by which time the page may have changed in other ways.
+      /** @type {string | undefined} */
+      this.leaving = undefined;
+      this.nav = /** @type {EventTarget | undefined} */ (this.doc.defaultView?.['navigation']);
+      this.onNavigate = (/** @type {any} */ e) => {
+        // Not a jump or a pushState (same document), nor a download.
+        if (e.destination?.sameDocument === false && !e.downloadRequest && !e.defaultPrevented) this.leaving ??= e.destination.url;
+      };
+      this.nav?.addEventListener('navigate', this.onNavigate);
       /**
        * The controls the page marked invalid (aria-invalid), as a script
        * checks a form itself: each is said with the words that say why.
@@ -334,6 +345,7 @@
         url: location.href,
         title: document.title,
         elementGone: el && !this.keys ? !alive : undefined,
+        leaving: this.leaving,
         active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
         state: restated ? { was: this.was, now } : undefined,
         // Its value, as a person sees it now, when the action changed it.
@@ -435,6 +447,7 @@
     stop() {
       if (this.el) this.el.removeEventListener('click', this.onClick, { capture: true });
       this.doc.removeEventListener('invalid', this.onInvalid, { capture: true });
+      this.nav?.removeEventListener('navigate', this.onNavigate);
       this.observer.disconnect();
     }
   }

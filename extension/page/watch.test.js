@@ -29,6 +29,23 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a watch says where the document began to leave for, before the browser says so', () => {
+  const page = new TestPage('<button id=b>Send</button>', {
+    before: (w) => { w.navigation = new w.EventTarget(); },
+  });
+  const nav = /** @type {EventTarget} */ (page.window['navigation']);
+  /** @param {object} props */
+  const navigate = (props) => nav.dispatchEvent(Object.assign(new page.window.Event('navigate'), props));
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+  navigate({ hashChange: true, destination: { url: 'http://127.0.0.1:8080/page.html#top', sameDocument: true } });
+  navigate({ destination: { url: 'http://127.0.0.1:8080/inbox', sameDocument: true } }); // pushState
+  navigate({ downloadRequest: 'cv.txt', destination: { url: 'http://127.0.0.1:8080/cv.txt', sameDocument: false } });
+  assert.equal(page.ok('changes', { watch }).leaving, undefined, 'a jump, a route, a download: no leaving');
+  navigate({ destination: { url: 'http://127.0.0.1:8080/page.html?auto=cv.txt', sameDocument: false } });
+  navigate({ destination: { url: 'http://127.0.0.1:8080/later', sameDocument: false } });
+  assert.equal(page.ok('changes', { watch, stop: true }).leaving, 'http://127.0.0.1:8080/page.html?auto=cv.txt', 'the first');
+});
+
 test('a new title is said as the title, not as text or elements of the page', () => {
   for (const titled of [true, false]) {
     const page = new TestPage('<button id=b>Go</button>');

@@ -258,12 +258,23 @@ export class Target {
     const running = await settleRequests(this.t.tabId, start, this.signal);
     const open = dialogs.current(this.t.tabId);
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
-    const navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
+    let navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
+    let report = navigated ? { navigated: true } : await this.report();
+    if (report.leaving && !report.urlChanged && this.t.frameId === 0 && !navigation.startedSince(this.t.tabId, start)) {
+      // The page began to leave (a form it submitted on a file's choice),
+      // which the browser tells the worker a moment later: the navigation
+      // is the answer, not what the page drew meanwhile. One a router took
+      // over has changed the URL already.
+      for (const until = Date.now() + LATE_MS; !navigation.startedSince(this.t.tabId, start) && Date.now() < until;) {
+        await sleep(LATE_POLL_MS, this.signal);
+      }
+      navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
+      if (navigated) report = { navigated: true };
+    }
     const opened = await popups.openedSince(this.t.tabId, start);
     const started = await downloads.startedSince(this.t.tabId, start);
     const chooser = fileChooser.openedSince(this.t.tabId, start);
     const refused = policy.refusedSince(this.t.tabId, start);
-    let report = navigated ? { navigated: true } : await this.report();
     // What the input set sliding or fading is said once it has, up to a
     // point: its end is drawn a frame or two after its time is up.
     for (let waited = 0; report.settling > 0 && waited < TRANSITION_MS;) {
