@@ -120,19 +120,23 @@ export function attachedCount() {
 }
 
 /**
- * Attaches the debugger to tabId unless it is attached already.
+ * Attaches the debugger to tabId unless it is attached already. With a
+ * signal, the wait stops on abort, and an aborted command attaches nothing
+ * at all: Stop may just have let go of the tab.
  * @param {number} tabId
+ * @param {AbortSignal} [signal]
  * @returns {Promise<void>}
  * @throws {ActionError} conflict when another debugger holds the tab
  */
-export function attach(tabId) {
+export function attach(tabId, signal) {
+  if (signal?.aborted) return Promise.reject(signal.reason);
   if (attached.has(tabId)) return Promise.resolve();
   let pending = attaching.get(tabId);
   if (!pending) {
     pending = attachNow(tabId).finally(() => attaching.delete(tabId));
     attaching.set(tabId, pending);
   }
-  return pending;
+  return raceSignal(pending, signal);
 }
 
 /** @param {number} tabId */
@@ -195,11 +199,9 @@ function touch(tabId) {
  * @returns {Promise<any>}
  */
 export async function send(tabId, method, params = {}, { signal, sessionId } = {}) {
-  // An aborted command must not attach: Stop may just have let go of the tab.
-  signal?.throwIfAborted();
   touch(tabId);
   for (let attempt = 0; ; attempt++) {
-    await raceSignal(attach(tabId), signal);
+    await attach(tabId, signal);
     const session = letGo.get(tabId);
     try {
       return await raceSignal(

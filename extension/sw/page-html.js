@@ -23,8 +23,7 @@ export async function sanitizedDom(tabId, signal) {
   // Attached, so that a dialog opening meanwhile is seen (Page events) rather
   // than holding the call until its timeout. A tab we cannot debug can still
   // be read.
-  signal.throwIfAborted(); // and attaches nothing: Stop may just have let go
-  await raceSignal(cdp.attach(tabId).catch(() => {}), signal);
+  await cdp.attach(tabId, signal).catch(() => signal.throwIfAborted());
   const dialog = dialogs.next(tabId);
   let res;
   try {

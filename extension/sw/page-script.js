@@ -169,8 +169,7 @@ export async function call(where, method, args, signal) {
   await restored;
   ready(where.tabId);
   // Attached, so that a dialog the call opens is seen (Page events).
-  signal.throwIfAborted(); // and attaches nothing: Stop may just have let go
-  await raceSignal(cdp.attach(where.tabId), signal);
+  await cdp.attach(where.tabId, signal);
   /** @type {chrome.scripting.InjectionTarget} */
   const target = where.documentId
     ? { tabId: where.tabId, documentIds: [where.documentId] }

@@ -190,8 +190,7 @@ async function go(tabId, begin, options) {
   const start = Date.now();
   // Attached, so that a beforeunload dialog the page raises is seen: the
   // navigation waits on it, and so would this call.
-  options.signal.throwIfAborted(); // and attaches nothing: Stop may just have let go
-  await cdp.attach(tabId).catch(() => {});
+  await cdp.attach(tabId, options.signal).catch(() => options.signal.throwIfAborted());
   // A dialog already open (a beforeunload a click raised) holds any
   // navigation until it is answered: say so now, not at the timeout.
   const held = dialogs.current(tabId);
