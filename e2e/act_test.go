@@ -442,6 +442,7 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	rate := refOf(t, tree, `button "Rate it"`)
 	assert.NotContains(t, tree, "Parked words", "nobody sees what is parked off the page")
 	assert.Contains(t, tree, "Sandals NEW", "words a style sheet writes are seen")
+	assert.Contains(t, tree, "Inbox 3", "apart from the text their margin sets them off from")
 	assert.Contains(t, tree, "| Price: $10", "and those it takes from an attribute")
 	assert.Contains(t, tree, `textbox "Email *"`, "a label's asterisk names its control, as Chrome names it")
 	assert.Contains(t, tree, `button "Publish now"`, "a button's words in its style sheet are part of its name")

@@ -175,7 +175,9 @@
         // item of a list, which no name sums up.
         const own = ownText(el).toLowerCase();
         const want = readings[0].name;
-        if (want && own.includes(want)) add(actionable(el), own.trim() === want ? 40 : 20, `text contains "${want}"`);
+        if (want && own.includes(want)) {
+          add(actionable(el), own.trim() === want ? 40 : atWordStart(own, want) ? 20 : 10, `text contains "${want}"`);
+        }
         continue;
       }
       for (const { roles: wantRoles, name: wantName } of readings) {
@@ -185,12 +187,19 @@
         // holds every word of the query, the role word too, says as much.
         const bonus = (INTERACTIVE.has(role) ? 5 : 0) + (wantRole || readings.length > 1 ? 10 : 0);
         if (name && name === wantName) add(el, 90 + bonus, wantRole ? `${role} named "${said}"` : `name is "${said}"`);
-        else if (name && name.includes(wantName)) add(el, 60 + bonus, `name contains "${wantName}"`);
+        else if (name && name.includes(wantName)) {
+          // "one" in "Done" is no name a person means by "One": a match
+          // inside a word ranks below an item that says exactly that.
+          const word = atWordStart(said, wantName);
+          add(el, (word ? 60 : 30) + bonus, `name contains "${wantName}"${word ? '' : ' in a word'}`);
+        }
         else {
           for (const [attr, label] of [['placeholder', 'placeholder'], ['title', 'title'], ['aria-label', 'label'], ['name', 'name attribute'], ['id', 'id']]) {
-            const v = el.getAttribute(attr)?.toLowerCase();
-            if (v && (v === wantName || v.includes(wantName))) {
-              add(el, (v === wantName ? 50 : 35) + bonus, `${label} ${v === wantName ? 'is' : 'contains'} "${wantName}"`);
+            const raw = el.getAttribute(attr);
+            const v = raw?.toLowerCase();
+            if (raw && v && (v === wantName || v.includes(wantName))) {
+              const score = v === wantName ? 50 : atWordStart(raw, wantName) ? 35 : 15;
+              add(el, score + bonus, `${label} ${v === wantName ? 'is' : 'contains'} "${wantName}"`);
               break;
             }
           }
@@ -556,6 +565,28 @@
       if (isLabel(e) && e.control) return e.control;
     }
     return el;
+  }
+
+  /** Letters of scripts written without spaces: a word may start at any of them. */
+  const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+  const ALNUM = /[\p{L}\p{N}]/u;
+
+  /**
+   * Whether want (in lower case) starts a word somewhere in text: "cart" in
+   * "Add to cart" and "save" in "autoSave" do, "one" in "Done" does not.
+   * @param {string} text
+   * @param {string} want
+   */
+  function atWordStart(text, want) {
+    const lower = text.toLowerCase();
+    if (lower.length !== text.length) return lower.includes(want); // a letter whose case changes its length
+    for (let i = lower.indexOf(want); i >= 0; i = lower.indexOf(want, i + 1)) {
+      const before = text[i - 1];
+      const at = text[i];
+      if (i === 0 || !ALNUM.test(before) || !ALNUM.test(at) || UNSPACED.test(before)) return true;
+      if (before === before.toLowerCase() && at !== at.toLowerCase()) return true; // camelCase
+    }
+    return false;
   }
 
   /** @param {Element} el */

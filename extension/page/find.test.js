@@ -336,6 +336,23 @@ test('find matches what an item of a list or a block of code says, which no name
   assert.deepEqual(found('listitem'), ['listitem role listitem', 'listitem role listitem']);
 });
 
+test('find ranks a match inside a word below an item that says exactly the query', () => {
+  const page = new TestPage(`
+    <h3>Done</h3><p role=status>t1 to done</p><input id=phone aria-label="Telephone">
+    <ul><li>One</li><li>Two</li></ul>
+    <button>autoSave</button><button>Unsaved</button><p>保存する</p>`);
+  const found = (/** @type {string} */ query) =>
+    page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.role} ${c.why}`);
+  assert.deepEqual(found('One'), [
+    'listitem text contains "one"',
+    'textbox name contains "one" in a word',
+    'heading name contains "one" in a word',
+    'status name contains "one" in a word',
+  ]);
+  assert.deepEqual(found('save'), ['button name contains "save"', 'button name contains "save" in a word'], 'camelCase starts a word');
+  assert.deepEqual(found('保存'), ['p text contains "保存"'], 'a script written without spaces has no word inside a word');
+});
+
 test('field finds a field the page names nowhere by the words a person reads beside it', () => {
   const page = new TestPage(`
     <table><tr><th>First name</th><td><input value=fn></td></tr>

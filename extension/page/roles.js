@@ -617,18 +617,22 @@
   /**
    * What el's ::before and ::after write, as text next to its own: an
    * icon font's glyph (a private-use character) is not a word, and a
-   * pseudo-element drawn as a block stands apart from the text around it.
+   * pseudo-element drawn as a block, or set off by a margin or padding (a
+   * "New" badge after "Inbox"), stands apart from the text around it.
    * @param {Element} el
    * @returns {[string, string]}
    */
   function drawnAround(el) {
-    /** @param {string} pseudo */
-    const one = (pseudo) => {
+    /** @param {string} pseudo @param {'Left' | 'Right'} facing */
+    const one = (pseudo, facing) => {
       const t = contentOf(el, pseudo).replace(/[\uE000-\uF8FF]/g, '');
       if (!t.trim()) return '';
-      return getComputedStyle(el, pseudo).display.startsWith('inline') ? t : ` ${t} `;
+      const style = getComputedStyle(el, pseudo);
+      const apart = !style.display.startsWith('inline') ||
+        parseFloat(style[`margin${facing}`]) > 0 || parseFloat(style[`padding${facing}`]) > 0;
+      return apart ? ` ${t} ` : t;
     };
-    return [one('::before'), one('::after')];
+    return [one('::before', 'Right'), one('::after', 'Left')];
   }
 
   /** @param {string} s */
