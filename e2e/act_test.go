@@ -955,7 +955,9 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 // fade out with opacity and let clicks pass through: read_page shows
 // neither, a click on what is in the modal is refused and says the dialog
 // is not open, opening and closing it says so by name once its fade ends,
-// and the list's options are said as shown when it opens.
+// and the list's options are said as shown when it opens. A button scaled
+// to nothing is not there either, and a link whose clicks the page turned
+// off is refused with that reason, not as covered.
 func TestWhatFadesOutIsNotThere(t *testing.T) {
 	e := newEnv(t)
 	site := fixtureSite(t)
@@ -963,9 +965,17 @@ func TestWhatFadesOutIsNotThere(t *testing.T) {
 	tab := openTab(t, cs, site.URL+"/fades.html")
 
 	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
-	for _, gone := range []string{"Settings", "Save", "Small"} {
+	for _, gone := range []string{"Settings", "Save", "Small", "Compose"} {
 		assert.NotContains(t, tree, gone, tree)
 	}
+	assert.Contains(t, tree, `link "help page"`, "a transform does not move a link in a line of text")
+	fails(t, cs, "interact", map[string]any{"query": "Compose", "action": "click", "tabId": tab}, protocol.CodeNotFound)
+	r := call(t, cs, "interact", map[string]any{"query": "Next", "action": "click", "tabId": tab})
+	require.True(t, r.IsError, textOf(r))
+	next := actedOf(t, r)
+	assert.Equal(t, `link "Next" takes no clicks (the page turned them off): nothing was done`, next.Error.Message)
+	assert.Contains(t, next.Error.Hint, "a person cannot click it either")
+	assert.Equal(t, `"{\"compose\":0,\"next\":0,\"save\":0}"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "JSON.stringify(window.runs, Object.keys(window.runs).sort())"}))
 	err := fails(t, cs, "interact", map[string]any{"query": "Save", "action": "click", "tabId": tab}, protocol.CodeNotFound)
 	assert.Contains(t, err.Message, `button "Save" is there but hidden, in dialog "Settings", which is not open`)
 	assert.Contains(t, err.Hint, `open dialog "Settings" first`)

@@ -884,7 +884,15 @@
   function blockerOf(el, h) {
     if (!h) return {};
     if (composedContains(h, el)) {
-      return { blocker: { ref: refFor(h), name: describe(h) }, passThrough: true };
+      // el lets clicks through (pointer-events: none) to what holds it:
+      // named when that does something with them, a control or an element
+      // a script listens on; else the page turned el's clicks off.
+      for (let e = /** @type {Element | null} */ (h); e && e !== e.ownerDocument.body; e = layoutParent(e)) {
+        if (INTERACTIVE.has(roleOf(e)) || e.hasAttribute('onclick') || oc.tree.listenedOn(e)) {
+          return { blocker: { ref: refFor(e), name: describe(e) }, passThrough: true };
+        }
+      }
+      return { passThrough: true };
     }
     // A hit inside a same-origin frame that does not hold el: the frame is
     // what covers el.

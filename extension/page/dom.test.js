@@ -378,3 +378,19 @@ test('listOptions finds the option named in the list a combobox controls', () =>
   const closed = page.ok('listOptions', { ref: refFor(page.$('#cb')), value: 'Sweden', refBase: 1 });
   assert.equal(closed.listed, false, 'its own list is closed, and two others are open: which is its is not known');
 });
+
+test('an element that lets clicks through names what takes them only when that does something with them', () => {
+  const page = new TestPage(`
+    <nav id=pages><a id=next href="#2" style="pointer-events:none">Next</a></nav>
+    <li id=row onclick="1"><button id=edit style="pointer-events:none">Edit</button></li>`);
+  const { refFor } = page.ns.refs;
+  // Placed under their holders: a hit there finds the holder.
+  page.place('#next', { x: 0, y: 0, width: 40, height: 20 });
+  page.place('#pages', { x: 0, y: 0, width: 200, height: 20 });
+  page.place('#edit', { x: 0, y: 50, width: 40, height: 20 });
+  page.place('#row', { x: 0, y: 50, width: 200, height: 20 });
+  const next = page.ok('actionable', { ref: refFor(page.$('#next')), refBase: 1 });
+  assert.deepEqual([next.state, next.passThrough, next.blocker], ['covered', true, undefined], 'the page turned its clicks off');
+  const edit = page.ok('actionable', { ref: refFor(page.$('#edit')), refBase: 1 });
+  assert.deepEqual([edit.state, edit.passThrough, edit.blocker?.ref], ['covered', true, refFor(page.$('#row'))], 'the row hears the click');
+});

@@ -698,14 +698,30 @@
     }
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden, opacity 0 anywhere above.
-    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return true;
-    if (el.checkVisibility({ visibilityProperty: true })) return getComputedStyle(el).pointerEvents !== 'none';
+    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return !(SCALED.has(el.tagName) && scaledAway(el));
+    if (el.checkVisibility({ visibilityProperty: true })) return getComputedStyle(el).pointerEvents !== 'none' && !(SCALED.has(el.tagName) && scaledAway(el));
     if (getComputedStyle(el).display !== 'contents') return false;
     // No box of its own, so never "visible" to checkVisibility (a slot, a
     // wrapper a layout dissolves): it shows as what holds it does, and what
     // it holds is looked at in turn.
     const up = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? el.parentNode : null)?.host;
     return !up || visible(up);
+  }
+
+  /**
+   * The controls a page hides by scaling them to nothing (a floating action
+   * button that exits so): read_page leaves them out, as a click finds no
+   * box to press. A panel scaled so is clipsAll's.
+   */
+  const SCALED = new Set(['BUTTON', 'A', 'INPUT', 'SELECT', 'TEXTAREA', 'IMG']);
+  /** Elements a transform applies to though they lay out inline. */
+  const REPLACED = new Set(['IMG', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
+
+  /** @param {Element} el */
+  function scaledAway(el) {
+    const cs = getComputedStyle(el);
+    // A transform does nothing to an inline box: a link in a line of text.
+    return (cs.display !== 'inline' || REPLACED.has(el.tagName)) && flattened(cs);
   }
 
   /**

@@ -801,5 +801,14 @@
     return (role === 'listitem' || role === 'row') && !!el.parentElement && clickables.has(el.parentElement);
   }
 
-  oc.tree = { snapshot, markClickable, marksFresh, states };
+  /**
+   * Whether the last marks say a script listens on el for clicks or for
+   * the pointer.
+   * @param {Element} el
+   */
+  function listenedOn(el) {
+    return clickables.has(el) || hoverables.has(el);
+  }
+
+  oc.tree = { snapshot, markClickable, marksFresh, states, listenedOn };
 })();

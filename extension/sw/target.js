@@ -527,6 +527,10 @@ export class Target {
         return new Unreachable(r, new ActionError('bad_request', `${this.label} cannot be brought into view to ${what} it`,
           'scroll what contains it, or call oc_handoff_start with reason manual_recovery'));
       case 'covered':
+        if (r.passThrough) {
+          return new Unreachable(r, new ActionError('conflict', `${this.label} takes no clicks (the page turned them off)`,
+            'do what readies it first, or call oc_handoff_start with reason manual_recovery'));
+        }
         return new Unreachable(r, new ActionError('conflict', `${this.label} is covered by ${r.blocker?.name ?? 'something else'}`,
           'dismiss what covers it first'));
       default:
@@ -575,7 +579,7 @@ export class Target {
       },
       hitl: {
         required: true,
-        reason: `${this.label} is covered by ${by?.name ?? 'something else'}`,
+        reason: r.passThrough ? `${this.label} takes no clicks` : `${this.label} is covered by ${by?.name ?? 'something else'}`,
         suggested_call: { tool: 'oc_handoff_start', args: { reason: 'manual_recovery', tabId: this.t.tabId } },
       },
     };

@@ -206,6 +206,8 @@ interface PageTree {
   marksFresh(): boolean;
   /** Sets on node the states of el that the tree shows (checked, expanded, selected…). */
   states(el: Element, role: string, node: PageTreeNode): void;
+  /** Whether the last marks say a script listens on el for clicks or for the pointer. */
+  listenedOn(el: Element): boolean;
 }
 
 /** page/text.js */

@@ -200,6 +200,17 @@ func blockedError(a browser.Acted) *protocol.Error {
 	if a.Blocked.By != nil {
 		by = fmt.Sprintf("%s %s", a.Blocked.By.Name, a.Blocked.By.Ref)
 	}
+	if a.Blocked.PassThrough {
+		// Nothing covers it: the page turned its clicks off (pointer-events:
+		// none), so a person's click would go to what holds it, or nowhere.
+		if a.Blocked.By == nil {
+			return protocol.Errorf(protocol.CodeConflict, "%s takes no clicks (the page turned them off): nothing was done", a.Target).
+				WithHint("a person cannot click it either; pages do this to a control that is not ready: do what readies it first, " +
+					"or call oc_handoff_start with reason manual_recovery")
+		}
+		return protocol.Errorf(protocol.CodeConflict, "%s takes no clicks: they go through it to %s; nothing was done", a.Target, by).
+			WithHint(fmt.Sprintf("click %s if that is what you mean, or call oc_handoff_start with reason manual_recovery", a.Blocked.By.Ref))
+	}
 	e := protocol.Errorf(protocol.CodeConflict, "%s is covered by %s: nothing was done", a.Target, by)
 	switch d := a.Blocked.Dismiss; {
 	case len(d) > 0:
@@ -211,8 +222,6 @@ func blockedError(a browser.Acted) *protocol.Error {
 		}
 		return e.WithHint("it asks a question: answer it with one of " + strings.Join(answers, ", ") +
 			" (or ask the person which), then act again")
-	case a.Blocked.PassThrough:
-		return e.WithHint("it lets clicks through to what holds it: act on that, or call oc_handoff_start with reason manual_recovery")
 	}
 	// No control of its own closes it: a newsletter box closed by Escape or
 	// by a click beside it, a toast, a chat bubble.

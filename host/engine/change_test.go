@@ -151,8 +151,12 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	a.Blocked.Dismiss = nil
 	assert.Contains(t, blockedError(a).Hint, "press Escape", "the way out of an overlay with no button")
 	assert.Contains(t, blockedError(a).Hint, "oc_handoff_start")
-	a.Blocked.PassThrough = true
-	assert.Contains(t, blockedError(a).Hint, "lets clicks through")
+	a.Blocked = &browser.Blocked{By: &browser.Control{Ref: "e45", Name: `generic "Plan Pro" clickable`}, PassThrough: true}
+	assert.Equal(t, `button "Pay" takes no clicks: they go through it to generic "Plan Pro" clickable e45; nothing was done`, blockedError(a).Message)
+	assert.Contains(t, blockedError(a).Hint, "click e45 if that is what you mean")
+	a.Blocked.By = nil
+	assert.Equal(t, `button "Pay" takes no clicks (the page turned them off): nothing was done`, blockedError(a).Message)
+	assert.Contains(t, blockedError(a).Hint, "a person cannot click it either")
 
 	a.Blocked = &browser.Blocked{By: &browser.Control{Ref: "e50", Name: `dialog "Really leave?"`},
 		Asks: []browser.Control{{Ref: "e51", Name: `button "Stay"`}, {Ref: "e52", Name: `button "Leave"`}}}
