@@ -41,6 +41,7 @@ type acted struct {
 	Delivered bool   `json:"delivered"`
 	Typed     string `json:"typed"`
 	Found     string `json:"found"`
+	Target    string `json:"target"`
 	Answered  string `json:"answered"`
 	Picked    *struct {
 		Ref  string `json:"ref"`
@@ -1039,6 +1040,10 @@ func TestDragByRef(t *testing.T) {
 	a = interact(t, cs, map[string]any{"ref": gamma, "action": "drag", "target": alpha, "tabId": tab})
 	assert.Equal(t, "pointer", a.Strategy)
 	assert.Equal(t, `"Gamma,Alpha,Beta"`, eval("document.getElementById('order').textContent"))
+	// By name now that the status says every item's: the item is "Beta".
+	a = interact(t, cs, map[string]any{"query": "Beta", "action": "drag", "target": "Gamma", "tabId": tab})
+	assert.Equal(t, `listitem "Beta"`, a.Target, a.Found)
+	assert.Equal(t, `"Beta,Gamma,Alpha"`, eval("document.getElementById('order').textContent"))
 
 	// A target a screen away: the page scrolls to it while the drag is held.
 	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
@@ -1051,7 +1056,7 @@ func TestDragByRef(t *testing.T) {
 	// script listens on, so it has no ref, by what it says.
 	a = interact(t, cs, map[string]any{"query": "Mango", "action": "drag", "target": "Trash bin", "tabId": tab})
 	assert.Equal(t, "pointer", a.Strategy)
-	assert.Regexp(t, `^"Mango" matched e\d+ \(text contains "mango"\); "Trash bin" matched e\d+ \(text contains "trash bin"\)$`, a.Found)
+	assert.Regexp(t, `^"Mango" matched e\d+ \(text is "Mango"\); "Trash bin" matched e\d+ \(text is "Trash bin"\)$`, a.Found)
 	assert.Equal(t, `"Mango"`, eval("document.getElementById('binned').textContent"), "dropped once, in the bin")
 	assert.Equal(t, `"Kiwi"`, eval("[...document.querySelectorAll('#fruit li')].map((li) => li.textContent).join()"))
 

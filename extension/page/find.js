@@ -14,6 +14,7 @@
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
   const OPTION_EXACT = 80;
+  const TEXT_EXACT = 62;
   const OPTION_PART = 50;
 
   /**
@@ -176,7 +177,12 @@
         const own = ownText(el).toLowerCase();
         const want = readings[0].name;
         if (want && own.includes(want)) {
-          add(actionable(el), own.trim() === want ? 40 : atWordStart(own, want) ? 20 : 10, `text contains "${want}"`);
+          // Text that is the query, whole, says more than a name that holds
+          // it among other words (an item "Apples" over a status "order
+          // Apples, Bread"), less than a control's name that does.
+          const exact = own.trim() === want && (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase() === want;
+          const score = exact ? TEXT_EXACT + (oc.tree.listenedOn(el) ? 5 : 0) : atWordStart(own, want) ? 20 : 10;
+          add(actionable(el), score, exact ? `text is "${ownText(el).trim()}"` : `text contains "${want}"`);
         }
         continue;
       }

@@ -331,7 +331,7 @@ test('find matches what an item of a list or a block of code says, which no name
     <pre>print("delta")</pre>`);
   const found = (/** @type {string} */ query) =>
     page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.role} ${c.why}`);
-  assert.deepEqual(found('Alpha'), ['listitem text contains "alpha"']);
+  assert.deepEqual(found('Alpha'), ['listitem text is "Alpha"']);
   assert.deepEqual(found('delta'), ['listitem text contains "delta"', 'code text contains "delta"']);
   assert.deepEqual(found('listitem'), ['listitem role listitem', 'listitem role listitem']);
 });
@@ -344,12 +344,15 @@ test('find ranks a match inside a word below an item that says exactly the query
   const found = (/** @type {string} */ query) =>
     page.ok('find', { query, limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => `${c.role} ${c.why}`);
   assert.deepEqual(found('One'), [
-    'listitem text contains "one"',
+    'listitem text is "One"',
     'textbox name contains "one" in a word',
     'heading name contains "one" in a word',
     'status name contains "one" in a word',
   ]);
   assert.deepEqual(found('save'), ['button name contains "save"', 'button name contains "save" in a word'], 'camelCase starts a word');
+  page.document.body.insertAdjacentHTML('beforeend', '<p role=status>order Apples, Bread</p><ul><li>Apples</li></ul><button>Apples and pears</button>');
+  assert.deepEqual(found('Apples'), ['button name contains "apples"', 'listitem text is "Apples"', 'status name contains "apples"'],
+    'a control named with more words first, then the item that says it whole, then a region that says more');
   assert.deepEqual(found('保存'), ['p text contains "保存"'], 'a script written without spaces has no word inside a word');
 });
 
