@@ -156,6 +156,46 @@ func (e *env) stopChromium() {
 		_ = syscall.Kill(pgid, syscall.SIGKILL)
 		<-done
 	}
+	// Its helpers outlive it a moment (a network service flushing to the
+	// profile), and one that writes there once the test's TempDir cleanup
+	// has begun fails the test. They end with the group.
+	for _, kill := range []bool{false, true} {
+		if kill {
+			_ = syscall.Kill(pgid, syscall.SIGKILL)
+		}
+		deadline := time.Now().Add(5 * time.Second)
+		for len(groupMembers(-pgid)) > 0 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+// groupMembers returns the pids of process group pgid that have not
+// exited: a zombie, which only waits for its parent, is not one. Linux only
+// (it reads /proc); elsewhere it finds none.
+func groupMembers(pgid int) []int {
+	var pids []int
+	entries, _ := os.ReadDir("/proc")
+	for _, d := range entries {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) >= 3 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
 }
 
 // stopDaemon ends the test's daemon as a person would (SIGTERM), and any
