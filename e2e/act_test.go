@@ -786,9 +786,14 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 
 			require.Len(t, blocked.Blocked.Dismiss, 2)
 			gone := interact(t, cs, map[string]any{"ref": blocked.Blocked.Dismiss[1].Ref, "action": "click", "tabId": tab})
-			if kind == "region" {
-				require.NotNil(t, gone.Change)
+			require.NotNil(t, gone.Change)
+			switch kind {
+			case "region":
 				assert.Contains(t, gone.Change.Summary, `1 removed: "We use cookies to improve your experience.`, "what went is quoted")
+			case "plain":
+			default: // a dialog, in a web component's shadow root too
+				assert.True(t, strings.HasPrefix(gone.Change.Summary, "dialog closed: "+blockers[kind]), gone.Change.Summary)
+				assert.NotContains(t, gone.Change.Summary, "1 removed,", "its going is the dialog closing")
 			}
 			interact(t, cs, map[string]any{"query": "Pay now", "action": "click", "tabId": tab})
 			assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))

@@ -94,7 +94,8 @@ function changed(r, downloads = []) {
       const quoted = r.addedText?.length ? `: ${r.addedText.join(', ')}` : '';
       parts.push(`${r.added} element${r.added === 1 ? '' : 's'} added${quoted}`);
     }
-    if (r.removed) {
+    // A dialog's backdrop that went with it is the dialog closing.
+    if (r.removed && (r.removedText?.length || !r.dialogsClosed?.length)) {
       const quoted = r.removedText?.length ? `: ${r.removedText.join(', ')}` : '';
       parts.push(`${r.removed} removed${quoted}`);
     }

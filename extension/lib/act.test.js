@@ -156,6 +156,9 @@ test('summarize says which dialogs opened and closed', () => {
   assert.equal(summarize({ dialogs: ['dialog "Filters"'], dialogsClosed: ['dialog "Cookies"'] }),
     'dialog opened: dialog "Filters", dialog closed: dialog "Cookies"');
   assert.equal(quiet({ dialogsClosed: ['dialog "Cookies"'] }), false);
+  assert.equal(summarize({ dialogsClosed: ['dialog "Cookies"'], removed: 1 }), 'dialog closed: dialog "Cookies"', 'its backdrop went with it');
+  assert.equal(summarize({ dialogsClosed: ['dialog "Cookies"'], removed: 1, removedText: ['"Saved"'] }),
+    'dialog closed: dialog "Cookies", 1 removed: "Saved"');
 });
 
 test('a list that keeps the focus says the option it has active', () => {

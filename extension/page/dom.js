@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE, CHECKABLE,
-    roleOf, nameOf, textOf, clip, shadowOf, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource,
+    roleOf, nameOf, textOf, clip, shadowOf, composedContains, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -258,18 +258,6 @@
       }
       return hit;
     }
-  }
-
-  /**
-   * @param {Element} outer
-   * @param {Element} inner
-   */
-  function composedContains(outer, inner) {
-    for (let n = /** @type {Node | null} */ (inner); n; ) {
-      if (n === outer) return true;
-      n = n.parentNode ?? (n.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? /** @type {ShadowRoot} */ (n).host ?? null : null);
-    }
-    return false;
   }
 
   /**

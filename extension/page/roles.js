@@ -666,6 +666,37 @@
   }
 
   /**
+   * Whether inner is outer or lies inside it, through the shadow roots
+   * between them (contains stops at a shadow root).
+   * @param {Element} outer
+   * @param {Element} inner
+   */
+  function composedContains(outer, inner) {
+    for (let n = /** @type {Node | null} */ (inner); n; ) {
+      if (n === outer) return true;
+      n = n.parentNode ?? (n.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? /** @type {ShadowRoot} */ (n).host ?? null : null);
+    }
+    return false;
+  }
+
+  /**
+   * The elements under root that match selector, and those in the shadow
+   * roots under it (shadowOf's, open or closed): a web component's dialog
+   * or toast is one a person sees.
+   * @param {Document | ShadowRoot} root
+   * @param {string} selector
+   * @returns {Element[]}
+   */
+  function queryDeep(root, selector) {
+    const out = [...root.querySelectorAll(selector)];
+    for (const el of root.querySelectorAll('*')) {
+      const shadow = shadowOf(el);
+      if (shadow) out.push(...queryDeep(shadow, selector));
+    }
+    return out;
+  }
+
+  /**
    * The children to walk: a shadow root's, a slot's assigned nodes, an
    * element's own otherwise.
    * @param {Element} el
@@ -1196,7 +1227,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, queryDeep, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

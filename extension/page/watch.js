@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup, advance, handed } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, INTERACTIVE } = oc.roles;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, queryDeep, composedContains, INTERACTIVE } = oc.roles;
   const { deepActive, offers } = oc.dom;
   const { states } = oc.tree;
 
@@ -267,7 +267,10 @@
       const closed = [...this.dialogsShown.keys()].filter((d) => !dialogsNow.includes(d));
       // What showed or hid with a dialog that opened or closed is that
       // dialog's doing, said by its name.
-      const inDialog = (/** @type {Element} */ e) => opened.some((d) => d.contains(e)) || closed.some((d) => d.contains(e));
+      const inDialog = (/** @type {Element} */ e) => [...opened, ...closed].some((d) => composedContains(d, e));
+      // An element removed with a dialog in it (a web component's banner)
+      // is that dialog closing, said by its name.
+      const withDialog = new Set(this.removedEls.filter((r) => !r.el.isConnected && closed.some((d) => composedContains(r.el, d))).map((r) => r.el));
       let shown = 0;
       let hidden = 0;
       /** @type {Element[]} */
@@ -315,7 +318,7 @@
         // An element taken out and put back (a row of a table sorted anew)
         // moved: it was neither added nor removed.
         added: this.added - moved,
-        removed: this.removed - moved,
+        removed: this.removed - moved - withDialog.size,
         moved: moved || undefined,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts - (renamed ? this.ownTexts : 0),
@@ -329,7 +332,7 @@
         addedText: this.quoted(this.added - moved, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
-          .filter((r) => r.text && !r.el.isConnected).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
+          .filter((r) => r.text && !r.el.isConnected && !withDialog.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
         redrawn: this.redrawn(),
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         // A menu or a list to pick from came up (a context menu, a "⋯"
@@ -511,7 +514,7 @@
    * @returns {Element[]}
    */
   function shownDialogs(doc) {
-    const all = [...doc.querySelectorAll('dialog, [role="dialog"], [role="alertdialog"]')]
+    const all = queryDeep(doc, 'dialog, [role="dialog"], [role="alertdialog"]')
       .filter((d) => !inBanner(d) && (d.tagName !== 'DIALOG' || d.hasAttribute('open')) && visible(d));
     return all.filter((d) => !all.some((o) => o !== d && o.contains(d)));
   }

@@ -81,6 +81,17 @@ test('a watch says which dialogs opened and closed, however they showed', () => 
   assert.deepEqual(r.dialogs, []);
   assert.deepEqual(r.dialogsClosed, ['dialog "Really leave?"']);
   assert.equal(r.hidden, 0);
+
+  // A web component's: a consent manager's banner in its shadow root.
+  const host = page.document.createElement('cookie-bar');
+  host.attachShadow({ mode: 'open' }).innerHTML = '<div role=dialog aria-label="Cookie consent"><button>Reject all</button></div>';
+  ({ watch } = page.ok('watch', { ref }));
+  page.document.body.append(host);
+  assert.deepEqual(page.ok('changes', { watch, stop: true }).dialogs, ['dialog "Cookie consent"']);
+  ({ watch } = page.ok('watch', { ref }));
+  host.remove();
+  r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.dialogsClosed, r.removed], [['dialog "Cookie consent"'], 0], 'its host going is the dialog closing');
 });
 
 test("a watch says how the element's own states changed, and counts its other attributes", () => {

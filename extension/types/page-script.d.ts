@@ -135,6 +135,10 @@ interface PageRoles {
   words(s: string, max: number): string;
   /** el's shadow root, open or closed (not OpenChrome's banner). */
   shadowOf(el: Element): ShadowRoot | null;
+  /** Whether inner is outer or inside it, through shadow roots. */
+  composedContains(outer: Element, inner: Element): boolean;
+  /** The elements under root matching selector, in the shadow roots under it too. */
+  queryDeep(root: Document | ShadowRoot, selector: string): Element[];
   childrenOf(el: Element): Iterable<Node>;
   /** The number of each shown item of a numbered list. */
   numbersOf(ol: HTMLOListElement): Map<Element, number>;
