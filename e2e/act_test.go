@@ -1454,6 +1454,12 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 		c := interact(t, cs, map[string]any{"query": "Hidden in closed shadow", "action": "click", "tabId": tab})
 		assert.Equal(t, "pointer", c.Strategy, "the hit test sees into the closed root: %+v", c)
 		assert.Equal(t, `"closed clicked"`, status(t, cs, tab))
+
+		// What a click changed in a component's shadow root is said.
+		add := interact(t, cs, map[string]any{"query": "Add to basket", "action": "click", "tabId": tab})
+		require.NotNil(t, add.Change, "%+v", add)
+		assert.Equal(t, "dom", add.Change.Type)
+		assert.True(t, strings.HasPrefix(add.Change.Summary, `it says status "Added to your basket"`), add.Change.Summary)
 	})
 
 	t.Run("a popover says whether it is shown, and its items are clicked", func(t *testing.T) {

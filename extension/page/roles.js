@@ -680,18 +680,18 @@
   }
 
   /**
-   * The elements under root that match selector, and those in the shadow
-   * roots under it (shadowOf's, open or closed): a web component's dialog
-   * or toast is one a person sees.
-   * @param {Document | ShadowRoot} root
-   * @param {string} selector
-   * @returns {Element[]}
+   * The shadow roots under root (not its own), and those under them
+   * (shadowOf's, open or closed): a web component's dialog or toast is one
+   * a person sees.
+   * @param {Document | ShadowRoot | Element} root
+   * @returns {ShadowRoot[]}
    */
-  function queryDeep(root, selector) {
-    const out = [...root.querySelectorAll(selector)];
+  function shadowRootsIn(root) {
+    /** @type {ShadowRoot[]} */
+    const out = [];
     for (const el of root.querySelectorAll('*')) {
       const shadow = shadowOf(el);
-      if (shadow) out.push(...queryDeep(shadow, selector));
+      if (shadow) out.push(shadow, ...shadowRootsIn(shadow));
     }
     return out;
   }
@@ -1227,7 +1227,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, queryDeep, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, shadowRootsIn, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
     drawnOn, drawnIn, drawnAround, splitSelectors,
   };
 })();

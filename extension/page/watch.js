@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup, advance, handed } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, queryDeep, composedContains, INTERACTIVE } = oc.roles;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, shadowRootsIn, composedContains, INTERACTIVE } = oc.roles;
   const { deepActive, offers } = oc.dom;
   const { states } = oc.tree;
 
@@ -66,7 +66,14 @@
       // The dialogs a person sees now: one that shows later opened, as the
       // action's doing, whether it was added, unhidden or shown modal.
       // Named now: a dialog that closes has no words a person sees.
-      this.dialogsShown = new Map(shownDialogs(el?.ownerDocument ?? document).map((d) => [d, describe(d)]));
+      // The element's own document (a same-origin frame's, for its
+      // elements), and the shadow roots in it: a web component's toast or
+      // dialog changes there, where an observer of the document sees
+      // nothing. One that comes during the watch is added as it comes.
+      this.doc = el?.ownerDocument ?? document;
+      /** @type {Set<Document | ShadowRoot>} */
+      this.roots = new Set([this.doc, ...shadowRootsIn(this.doc)]);
+      this.dialogsShown = new Map(shownDialogs(this.roots).map((d) => [d, describe(d)]));
       /**
        * The regions that speak to a person (an alert, a status line, a
        * live region, a tooltip) that changed or appeared, in order.
@@ -114,7 +121,6 @@
       // DOM does not hold.
       /** @type {{ control: string, message: string } | undefined} */
       this.invalid = undefined;
-      this.doc = el?.ownerDocument ?? document;
       this.onInvalid = (/** @type {Event} */ e) => {
         const c = /** @type {HTMLInputElement} */ (e.target);
         if (!this.invalid && c instanceof Element) this.invalid = { control: describe(c), message: c.validationMessage };
@@ -138,8 +144,13 @@
        */
       this.markedInvalid = new Set();
       this.observer = new MutationObserver((records) => this.count(records));
-      // The element's own document: a same-origin frame's, for its elements.
-      this.observer.observe(el?.ownerDocument ?? document, {
+      for (const root of this.roots) this.observe(root);
+    }
+
+    /** @param {Document | ShadowRoot} root */
+    observe(root) {
+      this.roots.add(root);
+      this.observer.observe(root, {
         subtree: true, childList: true, characterData: true, attributes: true, attributeOldValue: true,
         attributeFilter: ['open', 'aria-expanded', 'aria-hidden', 'hidden', 'class', 'style', 'disabled', 'aria-checked',
           'aria-selected', 'aria-pressed', 'aria-valuenow', 'aria-valuetext', 'aria-disabled', 'aria-current', 'aria-invalid',
@@ -183,6 +194,9 @@
           this.added++;
           if (this.taken.has(n)) this.moved++;
           const d = /** @type {Element} */ (n);
+          // A component added with its shadow root: what it does next is
+          // in there.
+          for (const root of rootsUnder(d)) this.observe(root);
           if (this.addedEls.length < REDRAWN_MAX) this.addedEls.push(d);
         }
         for (const n of r.removedNodes) {
@@ -220,7 +234,7 @@
       for (const n of r.addedNodes) {
         if (n.nodeType !== Node.ELEMENT_NODE) continue;
         const d = /** @type {Element} */ (n);
-        const inner = d.matches(SPEAKS) ? d : d.querySelector(SPEAKS);
+        const inner = d.matches(SPEAKS) ? d : d.querySelector(SPEAKS) ?? rootsUnder(d).map((r) => r.querySelector(SPEAKS)).find(Boolean);
         if (inner && !inBanner(inner)) this.spoke.add(inner);
       }
     }
@@ -262,7 +276,7 @@
       this.count(this.observer.takeRecords());
       const el = this.el;
       const alive = !!el?.isConnected;
-      const dialogsNow = shownDialogs(this.doc);
+      const dialogsNow = shownDialogs(this.roots);
       const opened = dialogsNow.filter((d) => !this.dialogsShown.has(d));
       const closed = [...this.dialogsShown.keys()].filter((d) => !dialogsNow.includes(d));
       // What showed or hid with a dialog that opened or closed is that
@@ -509,13 +523,23 @@
   }
 
   /**
-   * The dialogs of doc a person sees, outermost only.
-   * @param {Document} doc
+   * The shadow roots of el and of the elements in it, and those in them.
+   * @param {Element} el
+   * @returns {ShadowRoot[]}
+   */
+  function rootsUnder(el) {
+    const own = shadowOf(el);
+    return [...(own ? [own, ...shadowRootsIn(own)] : []), ...shadowRootsIn(el)];
+  }
+
+  /**
+   * The dialogs in roots a person sees, outermost only.
+   * @param {Iterable<Document | ShadowRoot>} roots
    * @returns {Element[]}
    */
-  function shownDialogs(doc) {
-    const all = queryDeep(doc, 'dialog, [role="dialog"], [role="alertdialog"]')
-      .filter((d) => !inBanner(d) && (d.tagName !== 'DIALOG' || d.hasAttribute('open')) && visible(d));
+  function shownDialogs(roots) {
+    const all = [...roots].flatMap((r) => [...r.querySelectorAll('dialog, [role="dialog"], [role="alertdialog"]')])
+      .filter((d) => d.isConnected && !inBanner(d) && (d.tagName !== 'DIALOG' || d.hasAttribute('open')) && visible(d));
     return all.filter((d) => !all.some((o) => o !== d && o.contains(d)));
   }
 

@@ -134,6 +134,28 @@ test('a watch says what the page says to the person: its status line, an alert i
   assert.equal(page.ok('changes', { watch, stop: true }).said.length, 3, 'at most three, shown ones');
 });
 
+test("a watch hears what changes in a web component's shadow root, one there before and one added", () => {
+  const page = new TestPage('<button id=b>Add</button><app-shell></app-shell>');
+  const shell = page.$('app-shell').attachShadow({ mode: 'open' });
+  shell.innerHTML = '<p role=status></p><ul></ul>';
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });
+  /** @type {HTMLElement} */ (shell.querySelector('[role=status]')).textContent = 'Added to cart';
+  const toast = page.document.createElement('app-toast');
+  toast.attachShadow({ mode: 'open' }).innerHTML = '<div role=alert></div>';
+  page.document.body.append(toast);
+  page.ok('changes', { watch }); // the observer learns of the toast's root
+  /** @type {HTMLElement} */ (toast.shadowRoot?.querySelector('[role=alert]')).textContent = 'Only 2 left';
+  const r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual(r.said, ['status "Added to cart"', 'alert "Only 2 left"']);
+
+  // One that says it as it is added, before any observer could hear it.
+  const w2 = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) }).watch;
+  const saved = page.document.createElement('app-toast');
+  saved.attachShadow({ mode: 'open' }).innerHTML = '<div role=status>Saved</div>';
+  page.document.body.append(saved);
+  assert.deepEqual(page.ok('changes', { watch: w2, stop: true }).said, ['status "Saved"']);
+});
+
 test('a watch quotes the elements added when they are few, and only counts many', () => {
   const page = new TestPage('<button id=b>Add</button><ul id=cart></ul><p id=note role=status></p>');
   const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#b')) });

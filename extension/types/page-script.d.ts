@@ -137,8 +137,8 @@ interface PageRoles {
   shadowOf(el: Element): ShadowRoot | null;
   /** Whether inner is outer or inside it, through shadow roots. */
   composedContains(outer: Element, inner: Element): boolean;
-  /** The elements under root matching selector, in the shadow roots under it too. */
-  queryDeep(root: Document | ShadowRoot, selector: string): Element[];
+  /** The shadow roots under root, and those under them. */
+  shadowRootsIn(root: Document | ShadowRoot | Element): ShadowRoot[];
   childrenOf(el: Element): Iterable<Node>;
   /** The number of each shown item of a numbered list. */
   numbersOf(ol: HTMLOListElement): Map<Element, number>;
