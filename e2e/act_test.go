@@ -957,6 +957,34 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 	assert.True(t, strings.HasPrefix(shut.Change.Summary, "now collapsed, 2 hidden"), shut.Change.Summary)
 }
 
+// TestASlowServerIsNotAStuckPage sends a form its server answers 42 s
+// later. The click answers once the browser has waited its 15 s for the
+// navigation, saying where the page is going (sent, and not to be sent
+// again) and that the page shown is the one it leaves; the wait it offers
+// next is met when the answer comes, though the browser holds the page's
+// debugger back until then, which a page stuck in its own script does too.
+func TestASlowServerIsNotAStuckPage(t *testing.T) {
+	e := newEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/answers.html")
+	a := interact(t, cs, map[string]any{"query": "Pay slowly", "action": "click", "tabId": tab})
+	want := site.URL + "/api/wait?ms=42000"
+	require.NotNil(t, a.Change, "%+v", a)
+	assert.Equal(t, "navigating to "+want+": no answer from the server yet; the page shown is the one it leaves", a.Change.Summary)
+	assert.Equal(t, "navigation", a.Change.Type)
+	assert.Equal(t, "Answers", a.Title, "the page shown")
+	require.Len(t, a.NextActions, 1)
+	assert.Equal(t, "wait_for", a.NextActions[0].Tool)
+	var w struct {
+		Met bool   `json:"met"`
+		URL string `json:"url"`
+	}
+	okJSON(t, cs, "wait_for", a.NextActions[0].Args, &w)
+	assert.True(t, w.Met)
+	assert.Equal(t, want, w.URL)
+}
+
 // TestWhatFadesOutIsNotThere reads and acts on a modal and a list that
 // fade out with opacity and let clicks pass through: read_page shows
 // neither, a click on what is in the modal is refused and says the dialog

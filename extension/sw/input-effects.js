@@ -228,6 +228,8 @@ async function effects(tabId, fn, signal) {
   const tab = await chrome.tabs.get(tabId);
   /** @type {Record<string, unknown>} */
   const out = { navigated, url: tab.url, title: tab.title };
+  const going = navigated ? navigation.goingTo(tabId, start) : undefined;
+  if (going) out.navigating = going;
   if (running) out.requestsRunning = running;
   const d = dialogs.current(tabId);
   if (d) out.dialog = dialogs.describe(d);

@@ -38,7 +38,7 @@ const inProgress = new Map();
  * committed a document, its error if it failed, and the documentId of the
  * document it leaves (whose load, if still going, Chrome calls off after
  * this one has begun).
- * @type {Map<number, { at: number, committed: boolean, committedAt?: number, error?: string, leaves?: string }>}
+ * @type {Map<number, { at: number, url: string, committed: boolean, committedAt?: number, answered?: boolean, error?: string, leaves?: string }>}
  */
 const last = new Map();
 /** The documentId of each tab's main-frame document, as it committed. @type {Map<number, string>} */
@@ -61,7 +61,7 @@ function deliver(tabId, event) {
  */
 function track(tabId, event) {
   if (event.kind === 'start') {
-    last.set(tabId, { at: Date.now(), committed: false, leaves: shown.get(tabId) });
+    last.set(tabId, { at: Date.now(), url: event.url, committed: false, leaves: shown.get(tabId) });
     inProgress.get(tabId)?.end();
     /** @type {() => void} */
     let end = () => {};
@@ -74,6 +74,10 @@ function track(tabId, event) {
       end();
     };
     inProgress.set(tabId, entry);
+  } else if (event.kind === 'status') {
+    // The server answered (a redirect is not its answer yet).
+    const nav = last.get(tabId);
+    if (nav && (event.status < 300 || event.status >= 400)) nav.answered = true;
   } else if (event.kind === 'ready') {
     // Its words are there: a load event a slow image holds back is given
     // LOAD_GRACE_MS, as navigate gives it.
@@ -123,6 +127,31 @@ export async function settleNavigation(tabId, since, timeoutMs, signal) {
     }
   }
   return nav.committed || inProgress.has(tabId) || (nav.error !== undefined && nav.error !== 'net::ERR_ABORTED');
+}
+
+/**
+ * Where tabId's main frame is going, while a navigation that began since
+ * (a Date.now() value) has had no answer yet: a server slow to answer a
+ * form keeps the old page shown, and the tab's URL is still the old one.
+ * @param {number} tabId
+ * @param {number} since
+ * @returns {string | undefined}
+ */
+export function goingTo(tabId, since) {
+  const nav = last.get(tabId);
+  return nav && nav.at >= since && !nav.committed && inProgress.has(tabId) ? nav.url || undefined : undefined;
+}
+
+/**
+ * Whether tabId's main frame waits for a server's answer to a navigation:
+ * the page it leaves still shows, and, while the browser readies the
+ * navigation, its debugger holds commands back, though nothing of the
+ * page's own keeps it busy.
+ * @param {number} tabId
+ */
+export function awaitsServer(tabId) {
+  const nav = last.get(tabId);
+  return !!nav && !nav.committed && !nav.answered && inProgress.has(tabId);
 }
 
 /**

@@ -18,6 +18,7 @@ import * as page from './actions/page.js';
 import * as profile from './actions/profile.js';
 import * as tab from './actions/tab.js';
 import { answers } from './cdp.js';
+import { awaitsServer } from './navigation.js';
 import { checkTab } from './tab-group.js';
 
 /** @typedef {import('../lib/router.js').ActionEntry} ActionEntry */
@@ -62,6 +63,8 @@ export function createRouter(send, onState) {
     checkTab,
     send,
     onState,
-    answers: (tabId) => answers(tabId, ANSWER_MS),
+    // A page that waits for a server is not stuck, though its debugger
+    // holds the look back until the navigation commits.
+    answers: async (tabId) => awaitsServer(tabId) || answers(tabId, ANSWER_MS),
   });
 }

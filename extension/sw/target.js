@@ -44,7 +44,7 @@ import * as input from './trusted-input.js';
  * tab, the tabs, downloads and file chooser it opened, the requests it
  * started that were still running when it stopped waiting, and the watch's
  * report.
- * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, closed?: boolean, opened: number[],
+ * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, navigating?: string, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
  *   refused?: import('./policy.js').Refused, running?: number, report: any,
  *   quietReport?: any }} Attempt
@@ -286,7 +286,8 @@ export class Target {
     if (report.urlChanged && !report.navigated && !navigated) {
       report = await routeDrawn(this.t.tabId, start, () => this.report(), report, this.signal);
     }
-    return { navigated: navigated || !!report.navigated, opened, downloads: started, chooser, refused, running, report };
+    const navigating = navigated ? navigation.goingTo(this.t.tabId, start) : undefined;
+    return { navigated: navigated || !!report.navigated, navigating, opened, downloads: started, chooser, refused, running, report };
   }
 
   /**
@@ -604,6 +605,7 @@ export class Target {
     }
     const tab = await chrome.tabs.get(this.t.tabId);
     out.navigated = a.navigated;
+    if (a.navigating) out.navigating = a.navigating;
     out.url = tab.url;
     out.title = tab.title;
     if (a.opened.length) out.opened = a.opened;

@@ -52,6 +52,10 @@ type Acted struct {
 	// time, to bring it to the value.
 	Keys      int   `json:"keys,omitempty"`
 	Navigated *bool `json:"navigated,omitempty"`
+	// Navigating: where the navigation the action started is going, when
+	// the server had not answered it by the time the extension stopped
+	// waiting (a slow form post); URL and Title are still the page it leaves.
+	Navigating string `json:"navigating,omitempty"`
 	// NavigationBlocked: the navigation the action started was stopped by
 	// the person's site policy before it left the browser.
 	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`

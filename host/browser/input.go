@@ -31,6 +31,10 @@ type Inputted struct {
 	Downloads []Started    `json:"downloads,omitempty"` // downloads the input started
 	Chooser   *FileChooser `json:"fileChooser,omitempty"`
 	Navigated bool         `json:"navigated"`
+	// Navigating: where the navigation the input started is going, when
+	// the server had not answered it by the time the extension stopped
+	// waiting; URL and Title are still the page it leaves.
+	Navigating string `json:"navigating,omitempty"`
 	// NavigationBlocked: the site policy stopped the navigation the input
 	// started, before it left the browser.
 	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`

@@ -28,22 +28,23 @@ type nextAction struct {
 
 // effects are the facts of what one input did, from element.act or input.*.
 type effects struct {
-	navigated bool
-	url       string
-	closed    bool
-	opener    int // the tab that opened the one that closed, now current
-	dialog    string
-	opened    []int
-	downloads []browser.Started
-	chooser   *browser.FileChooser
-	changes   string // the page's own account: "2 elements added"
-	threw     bool   // the page threw while it handled the input
-	running   int    // requests the input started, still running when the extension stopped waiting
-	wrote     bool   // a control took the text or option the input gave it
-	answered  string // the dialog the input answered
-	focused   string // where a key moved the focus: `textbox "Bio" e9`
-	offers    int    // the options a combobox's list showed for the text, after a pause
-	key       string // the chord a press or a computer key sent
+	navigated  bool
+	navigating string // where a navigation no server has answered yet is going
+	url        string
+	closed     bool
+	opener     int // the tab that opened the one that closed, now current
+	dialog     string
+	opened     []int
+	downloads  []browser.Started
+	chooser    *browser.FileChooser
+	changes    string // the page's own account: "2 elements added"
+	threw      bool   // the page threw while it handled the input
+	running    int    // requests the input started, still running when the extension stopped waiting
+	wrote      bool   // a control took the text or option the input gave it
+	answered   string // the dialog the input answered
+	focused    string // where a key moved the focus: `textbox "Bio" e9`
+	offers     int    // the options a combobox's list showed for the text, after a pause
+	key        string // the chord a press or a computer key sent
 	// A closed select that was clicked: its ref, value and options.
 	selectRef, value string
 	options          []string
@@ -51,7 +52,7 @@ type effects struct {
 
 func actedEffects(a browser.Acted) effects {
 	e := effects{closed: a.Closed, opener: a.Opener, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
-		threw: len(a.PageErrors) > 0, answered: a.Answered}
+		threw: len(a.PageErrors) > 0, answered: a.Answered, navigating: a.Navigating}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
 	}
@@ -77,7 +78,7 @@ func actedEffects(a browser.Acted) effects {
 }
 
 func inputEffects(in browser.Inputted) effects {
-	return effects{navigated: in.Navigated, url: in.URL, closed: in.Closed, dialog: in.Dialog,
+	return effects{navigated: in.Navigated, navigating: in.Navigating, url: in.URL, closed: in.Closed, dialog: in.Dialog,
 		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning, changes: in.Changes}
 }
 
@@ -128,6 +129,15 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"tab_closed", "the page closed its own tab"}, []nextAction{
 			{Tool: "tabs_context", Args: map[string]any{}},
 		}
+	case e.navigating != "":
+		// Sent, and never to be sent again: the old page still shows while
+		// the server works on its answer. A form that posts to its own
+		// address has no new URL to wait for.
+		c := change{"navigation", "navigating to " + e.navigating + ": no answer from the server yet; the page shown is the one it leaves"}
+		if e.navigating == e.url {
+			return c, nil
+		}
+		return c, []nextAction{onTab("wait_for", map[string]any{"url": e.navigating, "timeoutMs": 60000})}
 	case e.navigated:
 		return change{"navigation", "navigated to " + e.url}, []nextAction{onTab("read_page", map[string]any{})}
 	case len(e.options) > 0:

@@ -28,6 +28,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"nothing visible, and why", effects{changes: "no visible change: the page did not move"}, "none",
 			"input delivered; no visible change: the page did not move", ""},
 		{"a navigation", effects{navigated: true, url: "http://a/next", changes: "x"}, "navigation", "navigated to http://a/next", "read_page"},
+		{"a navigation no server has answered yet", effects{navigated: true, navigating: "http://a/pay", url: "http://a/cart"}, "navigation",
+			"navigating to http://a/pay: no answer from the server yet; the page shown is the one it leaves", "wait_for"},
 		{"a new tab", effects{opened: []int{8, 9}, navigated: true}, "new_tab", "opened tab 9, now the current tab", "read_page"},
 		{"a download", effects{downloads: []browser.Started{{ID: 1, Name: "a.csv"}}, opened: []int{9}}, "download", "download started: a.csv", "downloads"},
 		{"a file chooser", effects{chooser: &browser.FileChooser{}}, "file_chooser", "a file chooser opened (none shows)", "upload_file"},
