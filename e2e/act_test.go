@@ -205,6 +205,9 @@ func TestAClickHappensOnce(t *testing.T) {
 
 	t.Run("a button that only sends a request: delivered, once", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
+		// The page adds a button of its own 800 ms after it loads; a click
+		// before then would see it come.
+		ok(t, cs, "wait_for", map[string]any{"text": "Added later", "tabId": tab})
 		a := interact(t, cs, map[string]any{"query": "Send report", "action": "click", "tabId": tab})
 		assert.True(t, a.Delivered)
 		require.NotNil(t, a.Change)

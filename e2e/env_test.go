@@ -171,27 +171,27 @@ func (e *env) stopChromium() {
 }
 
 // groupMembers returns the pids of process group pgid that have not
-// exited: a zombie, which only waits for its parent, is not one. Linux only
-// (it reads /proc); elsewhere it finds none.
+// exited: a zombie, which only waits for its parent, is not one.
 func groupMembers(pgid int) []int {
+	return pidsWhere(func(dir string) bool {
+		stat, err := os.ReadFile(filepath.Join(dir, "stat"))
+		// "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+		i := bytes.LastIndexByte(stat, ')')
+		if err != nil || i < 0 {
+			return false
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		return len(f) >= 3 && f[0] != "Z" && f[2] == strconv.Itoa(pgid)
+	})
+}
+
+// pidsWhere returns the pids of the processes whose /proc directory keep
+// says true of. Linux only; elsewhere it finds none.
+func pidsWhere(keep func(dir string) bool) []int {
 	var pids []int
 	entries, _ := os.ReadDir("/proc")
 	for _, d := range entries {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(stat[i+1:]))
-		if len(f) >= 3 && f[0] != "Z" && f[2] == strconv.Itoa(pgid) {
+		if pid, err := strconv.Atoi(d.Name()); err == nil && keep(filepath.Join("/proc", d.Name())) {
 			pids = append(pids, pid)
 		}
 	}
@@ -221,26 +221,16 @@ func (e *env) stopDaemon() {
 
 // processes returns the pids of the openchrome processes of this test's
 // home: the binary under test with its OPENCHROME_HOME in their environment.
-// Linux only (it reads /proc); elsewhere it finds none.
 func (e *env) processes() []int {
 	want := []byte("\x00OPENCHROME_HOME=" + string(e.home) + "\x00")
-	var pids []int
-	entries, _ := os.ReadDir("/proc")
-	for _, d := range entries {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		exe, err := os.Readlink(filepath.Join("/proc", d.Name(), "exe"))
+	return pidsWhere(func(dir string) bool {
+		exe, err := os.Readlink(filepath.Join(dir, "exe"))
 		if err != nil || strings.TrimSuffix(exe, " (deleted)") != suite.binary {
-			continue
+			return false
 		}
-		environ, err := os.ReadFile(filepath.Join("/proc", d.Name(), "environ"))
-		if err == nil && bytes.Contains(append(append([]byte{0}, environ...), 0), want) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
+		environ, err := os.ReadFile(filepath.Join(dir, "environ"))
+		return err == nil && bytes.Contains(append(append([]byte{0}, environ...), 0), want)
+	})
 }
 
 // waitDaemon waits for a daemon whose pid is not notPID to publish its
