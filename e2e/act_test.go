@@ -73,6 +73,7 @@ type acted struct {
 			Ref  string `json:"ref"`
 			Name string `json:"name"`
 		} `json:"asks"`
+		Escapes bool `json:"escapes"`
 	} `json:"blocked"`
 	Change *struct {
 		Type    string `json:"type"`
@@ -785,6 +786,9 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 			}
 			assert.Equal(t, []string{`button "Reject all"`, `button "Accept all cookies"`}, names, textOf(r))
 			assert.Equal(t, blockers[kind], blocked.Blocked.By.Name)
+			modal := kind == "modal" || kind == "untitled"
+			assert.Equal(t, modal, blocked.Blocked.Escapes, "a <dialog> shown modal closes on Escape")
+			assert.Equal(t, modal, strings.Contains(blocked.Error.Hint, "press Escape"), blocked.Error.Hint)
 			assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.pay"}))
 
 			require.Len(t, blocked.Blocked.Dismiss, 2)

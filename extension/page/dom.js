@@ -900,21 +900,40 @@
     // A backdrop drawn apart from its dialog (a sibling under it): the
     // dialog is what a person sees in the way, and closes.
     const modal = isBackdrop(root) ? modalOver(root, el) : undefined;
+    // A dialog the page showed modal closes on Escape, whatever its buttons
+    // do: the hit is on it or on its ::backdrop, which is its own.
+    const dialog = h.closest('dialog');
+    const escapes = (!!dialog && shownModal(dialog)) || undefined;
     if (modal) {
       const dismiss = dismissIn(modal);
-      return { blocker: { ref: refFor(modal), name: describe(modal) }, dismiss, asks: dismiss.length ? undefined : asksIn(modal) };
+      return { blocker: { ref: refFor(modal), name: describe(modal) }, dismiss, asks: dismiss.length ? undefined : asksIn(modal), escapes };
     }
     const named = titledIn(root) ?? root;
     const blocker = { ref: refFor(named), name: describe(named) };
     const dismiss = dismissIn(root);
-    if (dismiss.length) return { blocker, dismiss };
+    if (dismiss.length) return { blocker, dismiss, escapes };
     const asks = asksIn(root);
-    if (asks) return { blocker, dismiss, asks };
+    if (asks) return { blocker, dismiss, asks, escapes };
     const iframe = isFrame(root) ? root : root.querySelector('iframe');
-    if (!iframe || !shown(iframe)) return { blocker, dismiss };
+    if (!iframe || !shown(iframe)) return { blocker, dismiss, escapes };
     const inner = sameOriginDocument(iframe);
     if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
     return { blocker, dismiss, frame: { ref: refFor(iframe), ...frameSource(iframe) } };
+  }
+
+  /**
+   * Whether el is a <dialog> shown with showModal(), which the browser
+   * closes on Escape.
+   * @param {Element} el
+   */
+  function shownModal(el) {
+    return el.tagName === 'DIALOG' && el.hasAttribute('open') && (() => {
+      try {
+        return el.matches(':modal');
+      } catch {
+        return false; // a browser that has no :modal
+      }
+    })();
   }
 
   /**

@@ -110,6 +110,9 @@ type Blocked struct {
 	// dismisses it ("Really leave?": Stay, Leave); these are its answers,
 	// for the agent to choose among, or to ask the person.
 	Asks []Control `json:"asks,omitempty"`
+	// Escapes: the blocker is a <dialog> the page showed modal, which the
+	// browser closes on Escape whatever its buttons do.
+	Escapes bool `json:"escapes,omitempty"`
 }
 
 // Control is an element by ref and name, e.g. e41 `button "Accept all"`.

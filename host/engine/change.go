@@ -222,9 +222,13 @@ func blockedError(a browser.Acted) *protocol.Error {
 			WithHint(fmt.Sprintf("click %s if that is what you mean, or call oc_handoff_start with reason manual_recovery", a.Blocked.By.Ref))
 	}
 	e := protocol.Errorf(protocol.CodeConflict, "%s is covered by %s: nothing was done", a.Target, by)
+	escape := ""
+	if a.Blocked.Escapes {
+		escape = " (or press Escape: interact action press, key Escape)"
+	}
 	switch d := a.Blocked.Dismiss; {
 	case len(d) > 0:
-		return e.WithHint(fmt.Sprintf("click %s (%s) to dismiss it, then act again", d[0].Ref, d[0].Name))
+		return e.WithHint(fmt.Sprintf("click %s (%s) to dismiss it%s, then act again", d[0].Ref, d[0].Name, escape))
 	case len(a.Blocked.Asks) > 0:
 		answers := make([]string, len(a.Blocked.Asks))
 		for i, c := range a.Blocked.Asks {

@@ -149,6 +149,10 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	assert.Equal(t, protocol.CodeConflict, e.Code)
 	assert.Equal(t, `button "Pay" is covered by dialog "Cookies" e40: nothing was done`, e.Message)
 	assert.Equal(t, `click e41 (button "Accept all") to dismiss it, then act again`, e.Hint)
+	a.Blocked.Escapes = true
+	assert.Equal(t, `click e41 (button "Accept all") to dismiss it (or press Escape: interact action press, key Escape), then act again`,
+		blockedError(a).Hint, "a modal <dialog> closes on Escape")
+	a.Blocked.Escapes = false
 
 	a.Blocked.Dismiss = nil
 	assert.Contains(t, blockedError(a).Hint, "press Escape", "the way out of an overlay with no button")
