@@ -680,7 +680,7 @@
   }
 
   /**
-   * The shadow roots under root (not its own), and those under them
+   * The shadow roots in root (an element's own too), and those in them
    * (shadowOf's, open or closed): a web component's dialog or toast is one
    * a person sees.
    * @param {Document | ShadowRoot | Element} root
@@ -689,7 +689,8 @@
   function shadowRootsIn(root) {
     /** @type {ShadowRoot[]} */
     const out = [];
-    for (const el of root.querySelectorAll('*')) {
+    const els = root.nodeType === Node.ELEMENT_NODE ? [/** @type {Element} */ (root), ...root.querySelectorAll('*')] : root.querySelectorAll('*');
+    for (const el of els) {
       const shadow = shadowOf(el);
       if (shadow) out.push(shadow, ...shadowRootsIn(shadow));
     }

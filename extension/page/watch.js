@@ -196,7 +196,7 @@
           const d = /** @type {Element} */ (n);
           // A component added with its shadow root: what it does next is
           // in there.
-          for (const root of rootsUnder(d)) this.observe(root);
+          for (const root of shadowRootsIn(d)) this.observe(root);
           if (this.addedEls.length < REDRAWN_MAX) this.addedEls.push(d);
         }
         for (const n of r.removedNodes) {
@@ -234,7 +234,7 @@
       for (const n of r.addedNodes) {
         if (n.nodeType !== Node.ELEMENT_NODE) continue;
         const d = /** @type {Element} */ (n);
-        const inner = d.matches(SPEAKS) ? d : d.querySelector(SPEAKS) ?? rootsUnder(d).map((r) => r.querySelector(SPEAKS)).find(Boolean);
+        const inner = d.matches(SPEAKS) ? d : d.querySelector(SPEAKS) ?? shadowRootsIn(d).map((r) => r.querySelector(SPEAKS)).find(Boolean);
         if (inner && !inBanner(inner)) this.spoke.add(inner);
       }
     }
@@ -523,16 +523,6 @@
   }
 
   /**
-   * The shadow roots of el and of the elements in it, and those in them.
-   * @param {Element} el
-   * @returns {ShadowRoot[]}
-   */
-  function rootsUnder(el) {
-    const own = shadowOf(el);
-    return [...(own ? [own, ...shadowRootsIn(own)] : []), ...shadowRootsIn(el)];
-  }
-
-  /**
    * The dialogs in roots a person sees, outermost only.
    * @param {Iterable<Document | ShadowRoot>} roots
    * @returns {Element[]}
@@ -540,7 +530,7 @@
   function shownDialogs(roots) {
     const all = [...roots].flatMap((r) => [...r.querySelectorAll('dialog, [role="dialog"], [role="alertdialog"]')])
       .filter((d) => d.isConnected && !inBanner(d) && (d.tagName !== 'DIALOG' || d.hasAttribute('open')) && visible(d));
-    return all.filter((d) => !all.some((o) => o !== d && o.contains(d)));
+    return all.filter((d) => !all.some((o) => o !== d && composedContains(o, d)));
   }
 
   /** What speaks to a person when it changes. */

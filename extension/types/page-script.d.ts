@@ -137,7 +137,7 @@ interface PageRoles {
   shadowOf(el: Element): ShadowRoot | null;
   /** Whether inner is outer or inside it, through shadow roots. */
   composedContains(outer: Element, inner: Element): boolean;
-  /** The shadow roots under root, and those under them. */
+  /** The shadow roots in root (an element's own too), and those in them. */
   shadowRootsIn(root: Document | ShadowRoot | Element): ShadowRoot[];
   childrenOf(el: Element): Iterable<Node>;
   /** The number of each shown item of a numbered list. */
