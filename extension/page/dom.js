@@ -927,13 +927,12 @@
    * @param {Element} el
    */
   function shownModal(el) {
-    return el.tagName === 'DIALOG' && el.hasAttribute('open') && (() => {
-      try {
-        return el.matches(':modal');
-      } catch {
-        return false; // a browser that has no :modal
-      }
-    })();
+    if (el.tagName !== 'DIALOG' || !el.hasAttribute('open')) return false;
+    try {
+      return el.matches(':modal');
+    } catch {
+      return false; // a browser that has no :modal
+    }
   }
 
   /**

@@ -14,8 +14,12 @@
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
   const OPTION_EXACT = 80;
-  const TEXT_EXACT = 62;
   const OPTION_PART = 50;
+  /**
+   * The score of an element whose whole text is the query: above a name
+   * that holds it among other words (60), below a control's that does (65).
+   */
+  const TEXT_EXACT = 62;
 
   /**
    * find: ranked candidates for a query: a role and/or a name, text, label,
@@ -180,7 +184,7 @@
           // Text that is the query, whole, says more than a name that holds
           // it among other words (an item "Apples" over a status "order
           // Apples, Bread"), less than a control's name that does.
-          const exact = own.trim() === want && (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase() === want;
+          const exact = (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase() === want;
           const score = exact ? TEXT_EXACT + (oc.tree.listenedOn(el) ? 5 : 0) : atWordStart(own, want) ? 20 : 10;
           add(actionable(el), score, exact ? `text is "${ownText(el).trim()}"` : `text contains "${want}"`);
         }

@@ -730,8 +730,8 @@
     }
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden, opacity 0 anywhere above.
-    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return !(SCALED.has(el.tagName) && scaledAway(el));
-    if (el.checkVisibility({ visibilityProperty: true })) return getComputedStyle(el).pointerEvents !== 'none' && !(SCALED.has(el.tagName) && scaledAway(el));
+    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return !scaledAway(el);
+    if (el.checkVisibility({ visibilityProperty: true })) return getComputedStyle(el).pointerEvents !== 'none' && !scaledAway(el);
     if (getComputedStyle(el).display !== 'contents') return false;
     // No box of its own, so never "visible" to checkVisibility (a slot, a
     // wrapper a layout dissolves): it shows as what holds it does, and what
@@ -746,14 +746,14 @@
    * box to press. A panel scaled so is clipsAll's.
    */
   const SCALED = new Set(['BUTTON', 'A', 'INPUT', 'SELECT', 'TEXTAREA', 'IMG']);
-  /** Elements a transform applies to though they lay out inline. */
-  const REPLACED = new Set(['IMG', 'INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 
   /** @param {Element} el */
   function scaledAway(el) {
+    if (!SCALED.has(el.tagName)) return false;
     const cs = getComputedStyle(el);
-    // A transform does nothing to an inline box: a link in a line of text.
-    return (cs.display !== 'inline' || REPLACED.has(el.tagName)) && flattened(cs);
+    // A transform does nothing to a link laid out inline, in a line of
+    // text; the others are replaced elements, which it always moves.
+    return (el.tagName !== 'A' || cs.display !== 'inline') && flattened(cs);
   }
 
   /**
