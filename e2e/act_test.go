@@ -113,7 +113,7 @@ func pageRuns(t testing.TB, cs *mcp.ClientSession, tab int) map[string]any {
 }
 
 func TestAClickHappensOnce(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	runs := func(t *testing.T, tab int) map[string]any { return pageRuns(t, cs, tab) }
@@ -430,7 +430,7 @@ func TestAClickHappensOnce(t *testing.T) {
 }
 
 func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/listeners.html")
@@ -504,7 +504,7 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 // file input are hidden so that their labels can draw them: a person clicks
 // the label, and the agent gets the control there, by its name.
 func TestControlsDrawnInTheirLabels(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/labels.html")
@@ -551,7 +551,7 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 // before, a line above), are filled by those words, by form_input and by
 // interact's query.
 func TestFieldsNamedByTheWordsBesideThem(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/labels.html")
@@ -569,7 +569,7 @@ func TestFieldsNamedByTheWordsBesideThem(t *testing.T) {
 // ref in its row's line; clicking it (named as an agent names it) sorts the
 // table once, the answer says the rows moved, and the header says the order.
 func TestATableIsSortedByItsHeader(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/sortable.html")
@@ -591,7 +591,7 @@ func TestATableIsSortedByItsHeader(t *testing.T) {
 // listener of their own: an app root, the document and the window hear their
 // clicks, and the hand cursor tells a person what to click.
 func TestReadPageFindsDelegatedClicks(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/delegated.html")
@@ -630,7 +630,7 @@ func TestReadPageFindsDelegatedClicks(t *testing.T) {
 // listen on an element without changing the page (a server-rendered page
 // hydrating after the first read) is seen by a read a while later.
 func TestReadPageSeesAListenerAddedWithoutAChange(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/hydrate.html")
@@ -649,7 +649,7 @@ func TestReadPageSeesAListenerAddedWithoutAChange(t *testing.T) {
 // out of both (127.0.0.2 inside localhost). The elements only a script marks
 // as clickable get refs there too.
 func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	a, b := fixtureSites(t)
 	cs := e.client("e2e")
 	c := fixtureSiteOn(t, "127.0.0.2")
@@ -684,7 +684,7 @@ func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 // through, once. The frame is out of process, then in the page's process,
 // then nested in another cross-site frame that is scrolled out of view.
 func TestAClickInAFrameUnderABannerIsNotDelivered(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	a, b := fixtureSites(t)
 	c := fixtureSiteOn(t, "127.0.0.2")
 	cs := e.client("e2e")
@@ -724,7 +724,7 @@ func TestAClickInAFrameUnderABannerIsNotDelivered(t *testing.T) {
 // frame's Accept button by ref (found without a read first); clicking it
 // removes the frame, which is said as such, and the button then runs once.
 func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	a, b := fixtureSites(t)
 	cs := e.client("e2e")
 	for _, tc := range []struct{ name, frame string }{
@@ -767,7 +767,7 @@ func TestABannerInAFrameNamesItsOwnButtons(t *testing.T) {
 // buttons are named, Reject before the Accept the page puts first, and after
 // one the payment runs once.
 func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	a, _ := fixtureSites(t)
 	cs := e.client("e2e")
 	blockers := map[string]string{"region": `region "Cookie banner"`, "shadow": `dialog "Privacy settings"`, "modal": `dialog "Your privacy"`,
@@ -814,7 +814,7 @@ func TestABannerNamesItsButtonsHoweverItIsBuilt(t *testing.T) {
 // dialog is named with its answers, and none is offered as a way out. Once
 // the agent answers, the payment runs once.
 func TestADialogThatAsksIsNotDismissedForThePerson(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	a, _ := fixtureSites(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, a.URL+"/banners.html?kind=question")
@@ -843,7 +843,7 @@ func TestADialogThatAsksIsNotDismissedForThePerson(t *testing.T) {
 // page, stopping at the value, at the step nearest it, or at the first key
 // that moves nothing; a value outside the slider's range sends no key.
 func TestFillMovesASliderThePageDraws(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/slider.html")
@@ -911,7 +911,7 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 // until found and of a canvas's fallback show neither in the tree nor in
 // the page's text.
 func TestACollapsedPanelShowsNothing(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/panels.html")
@@ -971,7 +971,7 @@ func TestACollapsedPanelShowsNothing(t *testing.T) {
 // next is met when the answer comes, though the browser holds the page's
 // debugger back until then, which a page stuck in its own script does too.
 func TestASlowServerIsNotAStuckPage(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/answers.html")
@@ -1000,7 +1000,7 @@ func TestASlowServerIsNotAStuckPage(t *testing.T) {
 // to nothing is not there either, and a link whose clicks the page turned
 // off is refused with that reason, not as covered.
 func TestWhatFadesOutIsNotThere(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/fades.html")
@@ -1044,7 +1044,7 @@ func TestWhatFadesOutIsNotThere(t *testing.T) {
 // anew after every change: the answer names the row that went, not the
 // elements the page replaced, and the delete ran once.
 func TestAListDrawnAnewSaysWhatWent(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/todos.html")
@@ -1057,7 +1057,7 @@ func TestAListDrawnAnewSaysWhatWent(t *testing.T) {
 }
 
 func TestDragByRef(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/drag.html")
@@ -1147,7 +1147,7 @@ func actedOf(t *testing.T, r *mcp.CallToolResult) acted {
 // opens, before the answer or while it is put together, the click was
 // delivered and the answer says so; the dialog is named when it is open.
 func TestADialogOpenedLateIsPartOfTheClick(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/dialogs.html")
@@ -1178,7 +1178,7 @@ func TestADialogOpenedLateIsPartOfTheClick(t *testing.T) {
 // typed, and once the dialog is answered no more of the text is typed (the
 // next key typed follows "Hi" straight away).
 func TestTypingStopsAtADialog(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/dialogs.html")
@@ -1210,7 +1210,7 @@ func TestTypingStopsAtADialog(t *testing.T) {
 // not filled (on the page a dialog holds, or on the next page), and the
 // answer says what happened and what to call next.
 func TestFormInputStopsWhereTheFormLeavesItsPage(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/dialogs.html")
@@ -1244,7 +1244,7 @@ func TestFormInputStopsWhereTheFormLeavesItsPage(t *testing.T) {
 }
 
 func TestStaleRefsAreRefused(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/replace.html")
@@ -1276,7 +1276,7 @@ func TestStaleRefsAreRefused(t *testing.T) {
 // numbers of the pages before it, so that a ref kept from one of those is
 // refused, never taken for an element of the page shown now.
 func TestRefsStayShortAcrossPages(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	pages := []string{"/login.html", "/form.html", "/menu.html", "/list.html", "/login.html"}
@@ -1318,7 +1318,7 @@ func TestRefsStayShortAcrossPages(t *testing.T) {
 }
 
 func TestDialogs(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/dialogs.html")
@@ -1413,7 +1413,7 @@ func TestDialogs(t *testing.T) {
 }
 
 func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	a, b := fixtureSites(t)
 	cs := e.client("e2e")
 
@@ -1581,7 +1581,7 @@ func TestActingInFramesShadowRootsAndMenus(t *testing.T) {
 // that opens a list or menu names its items with refs, so the next click
 // needs no read. Each handler runs once, as the page counts.
 func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 
@@ -1648,7 +1648,7 @@ func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
 // place answers once the app drew it (its data fetched, then drawn), so the
 // answer and the next read are of the route the agent went to.
 func TestAnAppsRouteIsReadOnceDrawn(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/app.html")
@@ -1680,7 +1680,7 @@ func TestAnAppsRouteIsReadOnceDrawn(t *testing.T) {
 // input is sent once; a name the list lacks picks nothing and says what it
 // offers.
 func TestPickingFromAListThePageDraws(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/autocomplete.html")
@@ -1765,7 +1765,7 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 // names each with the words that say why, and read_page shows them invalid
 // until they are fixed. Nothing is sent twice.
 func TestAFormThePageChecksSaysWhichFieldsAreInvalid(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/signup.html")
@@ -1790,7 +1790,7 @@ func TestAFormThePageChecksSaysWhichFieldsAreInvalid(t *testing.T) {
 }
 
 func TestFormInput(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -1955,7 +1955,7 @@ func TestFormInput(t *testing.T) {
 }
 
 func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/login.html")
@@ -1992,7 +1992,7 @@ func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
 // (by ref) or at whatever has focus (no ref), is delivered once and says
 // where it went, with the read that comes next.
 func TestAKeyPressSaysWhatItDid(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	for _, byRef := range []bool{true, false} {
@@ -2020,7 +2020,7 @@ func TestAKeyPressSaysWhatItDid(t *testing.T) {
 // the text goes after it, as after a person's click beside the words; in a
 // field the caret was put in first, it goes there.
 func TestTypedTextFollowsWhatAFieldHolds(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/keys.html")
@@ -2054,7 +2054,7 @@ func TestTypedTextFollowsWhatAFieldHolds(t *testing.T) {
 // tag and empties the box, and Backspace takes a character off: each
 // answer says what the field holds now. A password field's never.
 func TestAKeyThatChangesAFieldSaysWhatItHolds(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/keys.html")
@@ -2122,7 +2122,7 @@ func TestAKeyThatChangesAFieldSaysWhatItHolds(t *testing.T) {
 // TestTabSaysWhereTheFocusWent: Tab in a field, and Tab at whatever has
 // the focus, say where the keys go next, with its ref.
 func TestTabSaysWhereTheFocusWent(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/login.html")
@@ -2150,7 +2150,7 @@ func TestTabSaysWhereTheFocusWent(t *testing.T) {
 // TestAKeyAtTheFocusSaysWhatItDid: Escape sent to whatever has the focus
 // closes a modal dialog, and the answer says so, as a click's does.
 func TestAKeyAtTheFocusSaysWhatItDid(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/banners.html?kind=modal")
@@ -2163,7 +2163,7 @@ func TestAKeyAtTheFocusSaysWhatItDid(t *testing.T) {
 // TestScrollingThePage scrolls a long page with interact and no element, as
 // a person turns the wheel over it: the answer says where the view is.
 func TestScrollingThePage(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/list.html")
@@ -2186,7 +2186,7 @@ func TestScrollingThePage(t *testing.T) {
 // answer names that row to hover, and once hovered the Delete is clicked
 // once, in that row.
 func TestARowsHiddenControlIsShownByHoveringTheRow(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/rows.html")
@@ -2206,7 +2206,7 @@ func TestARowsHiddenControlIsShownByHoveringTheRow(t *testing.T) {
 // character each: fill keeps what the first box takes and says how to go
 // on; clear and type then fill every box, each key heard once.
 func TestACodeSplitAcrossBoxes(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/code.html")
@@ -2240,7 +2240,7 @@ func TestACodeSplitAcrossBoxes(t *testing.T) {
 // by that ref says where the pane is, and brings a row that was not drawn
 // into the tree to be clicked once.
 func TestAPaneScrollsByItsRef(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/feed.html")
@@ -2288,7 +2288,7 @@ func TestAPaneScrollsByItsRef(t *testing.T) {
 }
 
 func TestComputer(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/keys.html")
@@ -2342,7 +2342,7 @@ func TestComputer(t *testing.T) {
 }
 
 func TestWaitFor(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/wait.html")
@@ -2440,7 +2440,7 @@ func TestTheTypedPasswordNeverComesBack(t *testing.T) {
 // tree lists its options, a click on it says how to pick one, and a click on
 // an option's text picks it, once.
 func TestAClosedSelectSaysWhatItOffers(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -2472,7 +2472,7 @@ func TestAClosedSelectSaysWhatItOffers(t *testing.T) {
 // TestTypingPressesTheKeysAPersonWould types a tab and a line break: Tab
 // moves to the next field, as it does under a person's hands.
 func TestTypingPressesTheKeysAPersonWould(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -2485,7 +2485,7 @@ func TestTypingPressesTheKeysAPersonWould(t *testing.T) {
 // browser's own validation refuses: the answer says the form was not sent,
 // and why, as the bubble a person sees does.
 func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -2504,7 +2504,7 @@ func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
 // TestARichTextEditorIsOneTextbox reads an editor drawn as a frame whose
 // body is editable: one textbox, its text the value, filled by ref.
 func TestARichTextEditorIsOneTextbox(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/editor.html")
@@ -2517,7 +2517,7 @@ func TestARichTextEditorIsOneTextbox(t *testing.T) {
 }
 
 func TestATabLeavingTheGroupIsReleased(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -2546,7 +2546,7 @@ func TestATabLeavingTheGroupIsReleased(t *testing.T) {
 // quotes: the field keeps it all, the answer says so, and quotes only its
 // start.
 func TestALongTextIsKeptWhole(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -2633,7 +2633,7 @@ func TestAPageThatStopsAnsweringIsSaidSo(t *testing.T) {
 	site := siteWith(t, map[string]http.HandlerFunc{"/api/ran": func(w http.ResponseWriter, r *http.Request) {
 		ran.Add(1)
 	}})
-	e := newEnv(t)
+	e := sharedEnv(t)
 	cs := e.client("e2e")
 	var p page
 	okJSON(t, cs, "navigate", map[string]any{"url": site.URL + "/freeze.html"}, &p)

@@ -111,7 +111,7 @@ func TestEvidenceBundle(t *testing.T) {
 }
 
 func TestRecording(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/index.html")

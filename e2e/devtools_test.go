@@ -42,7 +42,7 @@ func readConsole(t *testing.T, r string) consoleOut {
 }
 
 func TestConsoleMessages(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/devtools.html")
@@ -93,7 +93,7 @@ func TestConsoleMessages(t *testing.T) {
 // hear; what it logs and fetches as the page loads is the page's all the
 // same, body included.
 func TestACrossSiteFramesConsoleAndRequestsAreThePages(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	var srv *httptest.Server
 	srv = siteWith(t, map[string]http.HandlerFunc{
 		"/shop.html": func(w http.ResponseWriter, r *http.Request) {
@@ -132,7 +132,7 @@ fetch("/api/pay-config").then((r) => r.json()).then((c) => document.body.append(
 }
 
 func TestNetworkRequests(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/devtools.html")
@@ -238,7 +238,7 @@ func closedPort(t *testing.T) string {
 }
 
 func TestScreenshotsOfAnElementAndARectangle(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/boxes.html")
@@ -288,7 +288,7 @@ func TestAScreenshotIsInTheCSSPixelsComputerTakes(t *testing.T) {
 // 8000 px Claude's API takes either way: shrunk to fit and said so, or,
 // when that would leave the text unreadable, refused with what to take.
 func TestALongPagesPictureFitsAnImageAModelReads(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/list.html")
@@ -353,7 +353,7 @@ func resourceLink(t *testing.T, r *mcp.CallToolResult) *mcp.ResourceLink {
 }
 
 func TestAScreenshotOfAHiddenTab(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	hidden := openTab(t, cs, site.URL+"/form.html")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -45,12 +46,17 @@ type env struct {
 	cdp       *cdpClient
 	extra     []string // KEY=value for Chromium and the daemon
 	flags     []string // Chromium's, beside chromiumFlags
+
+	// Of an env tests share (sharedEnv): how it started.
+	firstTab string // the target id of its one tab
+	daemon   int    // the pid of its daemon
 }
 
 // newEnv installs openchrome into a fresh home, starts Chromium and waits for
 // the extension to connect (bridge.json appears). extraEnv (KEY=value) is
 // added to the environment of Chromium, and so of the daemon it starts. It
-// marks the test parallel: call it first.
+// marks the test parallel: call it first. A test that only drives pages in
+// tabs it opens takes sharedEnv instead.
 func newEnv(t testing.TB, extraEnv ...string) *env {
 	t.Helper()
 	return newEnvFlags(t, nil, extraEnv...)
@@ -66,8 +72,15 @@ func newEnvFlags(t testing.TB, flags []string, extraEnv ...string) *env {
 		// default GOMAXPROCS at a time).
 		pt.Parallel()
 	}
-	root := t.TempDir()
-	e := &env{
+	e := envIn(t, t.TempDir(), flags, extraEnv)
+	t.Cleanup(e.close)
+	e.start()
+	return e
+}
+
+// envIn is an env whose directories are under root, not yet started.
+func envIn(t testing.TB, root string, flags, extraEnv []string) *env {
+	return &env{
 		t:        t,
 		home:     ledger.Home(filepath.Join(root, "openchrome")),
 		userHome: filepath.Join(root, "user"),
@@ -75,12 +88,16 @@ func newEnvFlags(t testing.TB, flags []string, extraEnv ...string) *env {
 		extra:    extraEnv,
 		flags:    flags,
 	}
-	require.NoError(t, os.MkdirAll(e.userHome, 0o700))
+}
+
+// start installs openchrome, starts Chromium and waits for its daemon.
+func (e *env) start() {
+	e.t.Helper()
+	require.NoError(e.t, os.MkdirAll(e.userHome, 0o700))
 	out, err := e.openchrome("install", "--user-data-dir", e.udd)
-	require.NoError(t, err, "openchrome install: %s", out)
+	require.NoError(e.t, err, "openchrome install: %s", out)
 	e.startChromium()
 	e.waitDaemon(0)
-	return e
 }
 
 // environ is the environment of every process of the test. A binary built
@@ -109,6 +126,7 @@ func (e *env) startChromium() {
 	e.chromeLog = filepath.Join(filepath.Dir(e.udd), "chromium.log")
 	logf, err := os.Create(e.chromeLog)
 	require.NoError(t, err)
+	defer logf.Close() // the browser holds its own copy
 	args := append([]string{
 		"--user-data-dir=" + e.udd,
 		"--load-extension=" + e.home.Extension(),
@@ -120,24 +138,43 @@ func (e *env) startChromium() {
 	e.chrome.Stdout, e.chrome.Stderr = logf, logf
 	e.chrome.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // so its helpers die with it
 	require.NoError(t, e.chrome.Start())
-	t.Cleanup(func() {
-		e.stopChromium()
-		e.stopDaemon()
-		logf.Close()
-		log, _ := os.ReadFile(e.chromeLog)
-		if bytes.Contains(log, []byte("WARNING: DATA RACE")) {
-			t.Errorf("the native host raced; its report is in the browser's log:\n%s", tail(log, 6000))
-		}
-		if stderr, _ := os.ReadFile(daemon.StderrFile(e.home)); bytes.Contains(stderr, []byte("WARNING: DATA RACE")) {
-			t.Errorf("the daemon raced; its report:\n%s", tail(stderr, 6000))
-		}
-		if t.Failed() {
-			t.Logf("browser log (tail):\n%s", tail(log, 3000))
-			if daemonLog, err := os.ReadFile(e.home.LogFile()); err == nil {
-				t.Logf("openchrome log (tail):\n%s", tail(daemonLog, 3000))
-			}
-		}
-	})
+}
+
+// close stops the env at the end of its test: a race its processes
+// reported fails the test, and a failed test gets the logs' tails.
+func (e *env) close() {
+	if e.chrome == nil {
+		return // never started
+	}
+	if err := e.stop(); err != nil {
+		e.t.Error(err)
+	}
+	if e.t.Failed() {
+		e.logTails()
+	}
+}
+
+// stop ends the browser and the daemon, and returns what went wrong on the
+// way: a daemon that would not exit, a race a process reported.
+func (e *env) stop() error {
+	e.stopChromium()
+	errs := []error{e.stopDaemon()}
+	if log, _ := os.ReadFile(e.chromeLog); bytes.Contains(log, []byte("WARNING: DATA RACE")) {
+		errs = append(errs, fmt.Errorf("the native host raced; its report is in the browser's log:\n%s", tail(log, 6000)))
+	}
+	if stderr, _ := os.ReadFile(daemon.StderrFile(e.home)); bytes.Contains(stderr, []byte("WARNING: DATA RACE")) {
+		errs = append(errs, fmt.Errorf("the daemon raced; its report:\n%s", tail(stderr, 6000)))
+	}
+	return errors.Join(errs...)
+}
+
+// logTails logs the ends of the browser's and the daemon's logs.
+func (e *env) logTails() {
+	log, _ := os.ReadFile(e.chromeLog)
+	e.t.Logf("browser log (tail):\n%s", tail(log, 3000))
+	if daemonLog, err := os.ReadFile(e.home.LogFile()); err == nil {
+		e.t.Logf("openchrome log (tail):\n%s", tail(daemonLog, 3000))
+	}
 }
 
 // stopChromium ends the browser and everything it started: it closes the
@@ -201,22 +238,24 @@ func pidsWhere(keep func(dir string) bool) []int {
 // stopDaemon ends the test's daemon as a person would (SIGTERM), and any
 // other openchrome process of the test's home: the daemon outlives the
 // browser by design, up to its idle timeout. One that does not exit on
-// SIGTERM within 10 s fails the test.
-func (e *env) stopDaemon() {
+// SIGTERM within 10 s is an error.
+func (e *env) stopDaemon() error {
 	pids := e.processes()
 	for _, pid := range pids {
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 	}
+	var errs []error
 	deadline := time.Now().Add(10 * time.Second)
 	for _, pid := range pids {
 		for ledger.ProcessAlive(pid) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
 		if ledger.ProcessAlive(pid) {
-			e.t.Errorf("openchrome pid %d did not exit within 10 s of SIGTERM", pid)
+			errs = append(errs, fmt.Errorf("openchrome pid %d did not exit within 10 s of SIGTERM", pid))
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
+	return errors.Join(errs...)
 }
 
 // processes returns the pids of the openchrome processes of this test's

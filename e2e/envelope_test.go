@@ -70,7 +70,7 @@ func lastLine(r *mcp.CallToolResult) string {
 }
 
 func TestAnEnvelopeSeesAnAgentWander(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/login.html")
@@ -110,7 +110,7 @@ func TestAnEnvelopeSeesAnAgentWander(t *testing.T) {
 }
 
 func TestAnEnvelopesHardBudgetsAndDomains(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/index.html")

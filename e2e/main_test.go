@@ -19,6 +19,7 @@ var suite struct {
 	binary   string // the openchrome binary under test
 	chromium string
 	skip     string // why e2e tests are skipped, if they are
+	browsers *browsers
 }
 
 func TestMain(m *testing.M) {
@@ -62,7 +63,12 @@ func run(m *testing.M) int {
 	}
 	fmt.Fprintf(os.Stderr, "e2e: built %s in %s (race: %v); browser %s\n", suite.binary, time.Since(start).Round(time.Millisecond), raceEnabled, suite.chromium)
 
+	suite.browsers = newBrowsers(dir)
 	code := m.Run()
+	if err := suite.browsers.closeAll(); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: a shared browser:", err)
+		code = 1
+	}
 	if leaked := processesOf(suite.binary, 5*time.Second); len(leaked) > 0 {
 		fmt.Fprintf(os.Stderr, "e2e: openchrome processes outlived their tests: %v\n", leaked)
 		code = 1

@@ -160,7 +160,7 @@ document.getElementById("show").textContent = "cookie " + document.cookie + " to
 // authorization code) has it masked wherever the address is said: the
 // click's answer, read_page, a script reading location, tabs_context.
 func TestATokenInTheAddressNeverComesBack(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	const code, token = "CANARY-CODE-3b7e11", "CANARY-ACCESS-9f02c4d"
 	srv := siteWith(t, map[string]http.HandlerFunc{
 		"/start.html": func(w http.ResponseWriter, r *http.Request) {
@@ -191,7 +191,7 @@ func TestATokenInTheAddressNeverComesBack(t *testing.T) {
 // before, or a closed shadow root), which the page then logs and echoes on
 // the next page, is masked in every output.
 func TestAPasswordThePersonTypedNeverComesBack(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	const pass, framed, shadowed, away = "CANARY-PASS-41c9e0", "CANARY-FRAMED-77ab3", "CANARY-SHADOW-5e2f1", "CANARY-AWAY-0c4d2"
 	// A password its "show" button turned into text, and a PIN the page
 	// draws as dots: a person reads them as secrets.

@@ -16,7 +16,7 @@ import (
 // target=_blank tab too, each named by the click that opened it and made
 // current; a person's tab opening a popup leaves it to them.
 func TestPopupsBecomeTheAgents(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/popups.html")

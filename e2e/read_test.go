@@ -39,7 +39,7 @@ func status(t testing.TB, cs *mcp.ClientSession, tab int) string {
 }
 
 func TestReadPage(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 
@@ -196,7 +196,7 @@ func TestReadPage(t *testing.T) {
 // the pointer (a highlight) gives no cell a ref for it, where one element
 // that opens a menu on hover has one.
 func TestCellsThatLightUpAreNoMenus(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	srv := siteWith(t, map[string]http.HandlerFunc{
 		"/table.html": func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, `<!doctype html><title>Table</title><table>`)
@@ -219,7 +219,7 @@ func TestCellsThatLightUpAreNoMenus(t *testing.T) {
 }
 
 func TestFind(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/form.html")
@@ -261,7 +261,7 @@ func TestFind(t *testing.T) {
 // words, and a query phrased as an agent phrases it ("the Delete button
 // for Walk the dog") picks that item's, which interact then clicks.
 func TestFindTellsApartButtonsOfOneName(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/todos.html")

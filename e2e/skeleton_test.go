@@ -44,7 +44,7 @@ type tabsContext struct {
 }
 
 func TestToolsList(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	res, err := e.client("e2e").ListTools(context.Background(), nil)
 	require.NoError(t, err)
 	var names []string
@@ -72,7 +72,7 @@ func TestToolsList(t *testing.T) {
 }
 
 func TestNavigateShowsInTheGroup(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	cs := e.client("e2e")
 
@@ -124,7 +124,7 @@ func TestNavigateShowsInTheGroup(t *testing.T) {
 // loading, and the page reads; reloading it, and leaving it for another,
 // are not taken for failures when Chrome calls its load off.
 func TestNavigateAnswersAPageAnImageHoldsBack(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	// Chrome may hold the image's request open after the page is left;
 	// closing the server would wait the minute out for it.
@@ -171,7 +171,7 @@ func TestNavigateAnswersAPageAnImageHoldsBack(t *testing.T) {
 // it at once, so navigate answers, as still loading, once they are drawn,
 // and not at the call's timeout; a click on a link to it answers so too.
 func TestNavigateAnswersAPageAScriptHoldsBack(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	t.Cleanup(site.CloseClientConnections) // the script's request is held open
 	cs := e.client("e2e")
@@ -201,7 +201,7 @@ func TestNavigateAnswersAPageAScriptHoldsBack(t *testing.T) {
 }
 
 func TestTabsCreateAndClose(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	cs := e.client("e2e")
 
@@ -224,7 +224,7 @@ func TestTabsCreateAndClose(t *testing.T) {
 }
 
 func TestScreenshotIsTheViewport(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	cs := e.client("e2e")
 	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/tall.html"})
@@ -262,7 +262,7 @@ func TestScreenshotIsTheViewport(t *testing.T) {
 }
 
 func TestJavascriptTool(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	cs := e.client("e2e")
 	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/index.html"})
@@ -283,7 +283,7 @@ func TestJavascriptTool(t *testing.T) {
 }
 
 func TestCancellingALongScript(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/index.html")
@@ -328,7 +328,7 @@ func TestTheExtensionReconnectsAfterTheDaemonDies(t *testing.T) {
 }
 
 func TestTwoClientsAtOnce(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	clients := []*mcp.ClientSession{e.client("first"), e.client("second")}
 
@@ -350,7 +350,7 @@ func TestTwoClientsAtOnce(t *testing.T) {
 }
 
 func TestErrorsAUserCanActOn(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := fixtures(t)
 	cs := e.client("e2e")
 	var p page

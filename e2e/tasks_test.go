@@ -130,7 +130,7 @@ func getTask(t testing.TB, cs *mcp.ClientSession, id string, withResult bool) ta
 }
 
 func TestCrawlDirectlyAndAsATaskGiveTheSameShape(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := crawlSite(t, 0)
 	cs := e.client("e2e")
 	args := map[string]any{"url": site.URL + "/p/0", "maxPages": 5, "concurrency": 2}
@@ -175,7 +175,7 @@ func TestCrawlDirectlyAndAsATaskGiveTheSameShape(t *testing.T) {
 // progress token, as an MCP client that shows progress does, then cancels
 // the call: the crawl must stop within one page.
 func TestADirectCrawlReportsProgressAndStopsWhenCancelled(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	slow := crawlSite(t, 300*time.Millisecond)
 	var hits atomic.Int32
 	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -275,7 +275,7 @@ func TestCancellingACrawlKeepsItsPages(t *testing.T) {
 }
 
 func TestWaitWakesWhenATaskEnds(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	site := crawlSite(t, 0)
 	cs := e.client("e2e")
 	id := startTask(t, cs, "crawl", map[string]any{"url": site.URL + "/p/0", "maxPages": 2})
@@ -394,7 +394,7 @@ func TestTaskToolsWorkFromDiskWithoutADaemon(t *testing.T) {
 }
 
 func TestTaskToolsRefuseBadInput(t *testing.T) {
-	e := newEnv(t)
+	e := sharedEnv(t)
 	cs := e.client("e2e")
 	err := fails(t, cs, "oc_task_start", map[string]any{"kind": "dance", "args": map[string]any{}}, protocol.CodeBadRequest)
 	assert.Contains(t, err.Message, "kind")
