@@ -27,8 +27,14 @@ type feedbackRig struct {
 
 func newFeedbackRig(t *testing.T) *feedbackRig {
 	t.Helper()
+	return newFeedbackRigWith(t, Options{})
+}
+
+// newFeedbackRigWith is newFeedbackRig with engine options (a clock).
+func newFeedbackRigWith(t *testing.T, opts Options) *feedbackRig {
+	t.Helper()
 	r := &feedbackRig{asked: make(chan browser.FeedbackAsk, 4), answers: make(chan *browser.Feedback, 4)}
-	r.e, r.fb = newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 4, Active: true}}, func(cmd protocol.Command) (any, *protocol.Error) {
+	r.e, r.fb = newEngineWith(t, opts, protocol.Version, tabs([]browser.Tab{{TabID: 4, Active: true}}, func(cmd protocol.Command) (any, *protocol.Error) {
 		if cmd.Action != "feedback.request" {
 			return map[string]any{}, nil
 		}
@@ -77,12 +83,15 @@ func TestTheCountdownIsWithinTheCall(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.timeoutMs, func(t *testing.T) {
-			r := newFeedbackRig(t)
+			// A clock that stands still: the countdown the browser is
+			// given is what is left of it when the question is sent.
+			at := time.Date(2026, 11, 28, 9, 0, 0, 0, time.UTC)
+			r := newFeedbackRigWith(t, Options{Now: func() time.Time { return at }})
 			r.answers <- &browser.Feedback{TimedOut: true}
 			res := run(t, r.e, "browser_request_feedback", `{"mode":"confirm","prompt":"Deploy?"`+tt.timeoutMs+`}`)
 			require.False(t, res.IsError, textOf(t, res))
 			ask := <-r.asked
-			assert.InDelta(t, tt.want, ask.TimeoutMs, 50)
+			assert.Equal(t, tt.want, ask.TimeoutMs)
 			cmd := r.fb.last()
 			assert.Greater(t, cmd.TimeoutMs, ask.TimeoutMs, "the command outlives the countdown")
 			assert.LessOrEqual(t, cmd.TimeoutMs, protocol.MaxCommandTimeout.Milliseconds())
