@@ -273,9 +273,18 @@ func TestAScreenshotIsInTheCSSPixelsComputerTakes(t *testing.T) {
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/keys.html")
 	require.Equal(t, "2", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "devicePixelRatio"}))
-	var view [2]int
-	okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "[document.documentElement.clientWidth, document.documentElement.clientHeight]"}, &view)
-	assert.Equal(t, view, screenshotSize(t, cs, map[string]any{"tabId": tab}), "the viewport, in CSS pixels, as computer takes them")
+	// The first screenshot attaches the debugger, whose infobar ("started
+	// debugging this browser") takes its height from the viewport a moment
+	// later: the page and the picture agree once it has.
+	var view, shot [2]int
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		shot = screenshotSize(t, cs, map[string]any{"tabId": tab})
+		okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "[document.documentElement.clientWidth, document.documentElement.clientHeight]"}, &view)
+		if view == shot || time.Now().After(deadline) {
+			break
+		}
+	}
+	assert.Equal(t, view, shot, "the viewport, in CSS pixels, as computer takes them")
 	keys := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `textbox "Keys"`)
 	var box [2]int
 	okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab,
