@@ -63,7 +63,7 @@ func run(m *testing.M) int {
 	}
 	fmt.Fprintf(os.Stderr, "e2e: built %s in %s (race: %v); browser %s\n", suite.binary, time.Since(start).Round(time.Millisecond), raceEnabled, suite.chromium)
 
-	suite.browsers = newBrowsers(dir)
+	suite.browsers = &browsers{root: dir}
 	code := m.Run()
 	if err := suite.browsers.closeAll(); err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: a shared browser:", err)

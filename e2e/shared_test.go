@@ -34,11 +34,6 @@ type browsers struct {
 
 	mu   sync.Mutex
 	idle []*env
-	lent map[*env]bool
-}
-
-func newBrowsers(root string) *browsers {
-	return &browsers{root: root, lent: map[*env]bool{}}
 }
 
 // borrow gives t an idle env, or starts one, and takes it back when t ends.
@@ -52,23 +47,16 @@ func (b *browsers) borrow(t *testing.T) *env {
 	b.mu.Unlock()
 	if e != nil {
 		e.t = t
-		b.lend(e)
+		t.Cleanup(func() { b.giveBack(e) })
 		return e
 	}
 	dir, err := os.MkdirTemp(b.root, "shared-")
 	require.NoError(t, err)
 	e = envIn(t, dir, nil, nil)
-	b.lend(e)
+	t.Cleanup(func() { b.giveBack(e) }) // before start, so a browser that fails to come up is stopped
 	e.start()
 	e.firstTab, e.daemon = e.startTab(), e.daemonPID()
 	return e
-}
-
-func (b *browsers) lend(e *env) {
-	b.mu.Lock()
-	b.lent[e] = true
-	b.mu.Unlock()
-	e.t.Cleanup(func() { b.giveBack(e) })
 }
 
 // giveBack returns e to the idle envs once the test that borrowed it has
@@ -76,9 +64,6 @@ func (b *browsers) lend(e *env) {
 // e cannot be brought back to how it started, e is stopped instead: the
 // next test starts a fresh one.
 func (b *browsers) giveBack(e *env) {
-	b.mu.Lock()
-	delete(b.lent, e)
-	b.mu.Unlock()
 	var err error
 	if !e.t.Failed() && e.chrome != nil {
 		err = e.tidy()
