@@ -2660,3 +2660,27 @@ func TestAPageThatStopsAnsweringIsSaidSo(t *testing.T) {
 	assert.Contains(t, ok(t, cs, "read_page", map[string]any{}), "Fixture Site")
 	assert.EqualValues(t, 1, ran.Load())
 }
+
+// TestTextForScreenReadersIsClickedOnce: a skip link and a button clipped
+// to nothing, as sites hide them from sight but not from assistive
+// technology, are clicked by the DOM, once, as no pointer can reach them:
+// not refused as covered by the words under them. A checkbox hidden so is
+// clicked on its label, as a person clicks it.
+func TestTextForScreenReadersIsClickedOnce(t *testing.T) {
+	e := sharedEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/hidden-text.html")
+
+	for _, q := range []string{"Skip to content", "Read the summary aloud"} {
+		a := interact(t, cs, map[string]any{"query": q, "action": "click", "tabId": tab})
+		assert.True(t, a.Delivered, q)
+		assert.Equal(t, "dom", a.Strategy, "%s: no pointer reaches it", q)
+	}
+	assert.Equal(t, map[string]any{"announce": 1.0, "skip": 1.0}, pageRuns(t, cs, tab))
+	assert.Equal(t, `"#main"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "location.hash"}), "the skip link was followed")
+
+	a := interact(t, cs, map[string]any{"query": "Email notifications", "action": "click", "tabId": tab})
+	assert.Equal(t, "pointer", a.Strategy)
+	assert.Equal(t, "true", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "document.getElementById('notify').checked"}))
+}

@@ -550,6 +550,10 @@
    * @returns {Record<string, unknown>}
    */
   function pointOn(el, face) {
+    // Text for screen readers (a skip link, a visually hidden button) is
+    // clipped to nothing where it stands: no scroll or wait brings it to a
+    // pointer, which would land on what is under it.
+    if (clipsItself(face)) return { state: 'offscreen', box: boxOf(face), animating: false, clipped: true };
     let box = boxOf(face);
     let seen = seenPart(face, box);
     let scrolled = false;
@@ -741,6 +745,25 @@
       if (r.width * r.height > most) [best, most] = [d, r.width * r.height];
     }
     return best;
+  }
+
+  /**
+   * Whether el clips itself to nothing, as the visually hidden text of
+   * screen readers does: clip: rect(0 0 0 0) on a positioned element,
+   * clip-path: inset(50%), or a pixel's box that hides its overflow.
+   * @param {Element} el
+   */
+  function clipsItself(el) {
+    const cs = getComputedStyle(el);
+    if (cs.clipPath === 'inset(50%)') return true;
+    if ((cs.position === 'absolute' || cs.position === 'fixed') && cs.clip.startsWith('rect(')) {
+      // rect(top, right, bottom, left): nothing shows when it has no area.
+      const [top, right, bottom, left] = cs.clip.slice(5, -1).split(/[\s,]+/).map(parseFloat);
+      if (bottom <= top || right <= left) return true;
+    }
+    if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return false;
+    const r = el.getBoundingClientRect();
+    return r.width <= 1 && r.height <= 1;
   }
 
   /**

@@ -394,3 +394,29 @@ test('an element that lets clicks through names what takes them only when that d
   const edit = page.ok('actionable', { ref: refFor(page.$('#edit')), refBase: 1 });
   assert.deepEqual([edit.state, edit.passThrough, edit.blocker?.ref], ['covered', true, refFor(page.$('#row'))], 'the row hears the click');
 });
+
+test('actionable: what clips itself to nothing, as text for screen readers does, is out of a pointer\'s reach', () => {
+  const page = new TestPage(`<div id=under></div>
+    <a id=skip href="#main" style="position:absolute; width:1px; height:1px; overflow:hidden; clip:rect(0,0,0,0)">Skip to content</a>
+    <button id=inset style="clip-path: inset(50%)">Menu</button>
+    <a id=old href="#nav" style="position:absolute; clip:rect(1px, 1px, 1px, 1px)">Skip to navigation</a>
+    <button id=px style="overflow-x:hidden; overflow-y:hidden">Search</button>
+    <label id=l><input id=box type=checkbox style="position:absolute; clip:rect(0, 0, 0, 0)"> Email me</label>`);
+  const { refFor } = page.ns.refs;
+  page.place('#under', { x: 0, y: 0, width: 300, height: 300 });
+  page.place('#skip', { x: 10, y: 10, width: 1, height: 1 });
+  page.place('#inset', { x: 10, y: 30, width: 80, height: 30 });
+  page.place('#old', { x: 10, y: 70, width: 120, height: 20 });
+  page.place('#px', { x: 10, y: 100, width: 1, height: 1 });
+  for (const id of ['#skip', '#inset', '#old', '#px']) {
+    const r = page.ok('actionable', { ref: refFor(page.$(id)) });
+    assert.deepEqual([r.state, r.clipped], ['offscreen', true], `${id}: not covered by what is under it`);
+  }
+  page.place('#l', { x: 10, y: 150, width: 100, height: 20 });
+  page.place('#box', { x: 10, y: 150, width: 1, height: 1 });
+  const box = page.ok('actionable', { ref: refFor(page.$('#box')) });
+  assert.deepEqual([box.state, box.via], ['ok', 'label'], 'a checkbox hidden so is clicked on its label');
+  page.$('#px').removeAttribute('style');
+  page.place('#px', { x: 10, y: 100, width: 60, height: 24 });
+  assert.equal(page.ok('actionable', { ref: refFor(page.$('#px')) }).state, 'ok');
+});

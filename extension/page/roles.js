@@ -433,7 +433,9 @@
         }
       }
       if (isInput(el) && el !== root && !secretOf(el)) {
-        out += ` ${el.value} `;
+        // A box's or a radio's value ("on" unless set) is for the form:
+        // no one sees it. A field's is what it shows; a button's, its label.
+        if (!UNSEEN_VALUE.has(el.type)) out += ` ${el.value} `;
         return;
       }
       // Blocks, and controls side by side ("I agree" "Cancel"), read apart;
@@ -745,6 +747,9 @@
    * button that exits so): read_page leaves them out, as a click finds no
    * box to press. A panel scaled so is clipsAll's.
    */
+  /** Input types whose value is not shown in the page. */
+  const UNSEEN_VALUE = new Set(['checkbox', 'radio', 'hidden']);
+
   const SCALED = new Set(['BUTTON', 'A', 'INPUT', 'SELECT', 'TEXTAREA', 'IMG']);
 
   /** @param {Element} el */

@@ -182,6 +182,13 @@ test('describe cuts a long text at the end of a word', () => {
   assert.equal(describe(page.$('#word')), 'div "Supercalifragilisticexpialidocious-and-e…"', 'one word too long is cut where it must be');
 });
 
+test('describe reads what a form\'s fields show, not a box\'s or a radio\'s unseen value', () => {
+  const page = new TestPage(`<div id=plans><input type=radio name=p id=a><label for=a>Basic plan</label>
+    <input type=checkbox id=b value=yes><label for=b>Email me</label><input type=hidden value=secret-ish>
+    <input id=q value="blue shirts"><input type=submit value="Search"></div>`);
+  assert.equal(page.ns.roles.describe(page.$('#plans')), 'div "Basic plan Email me blue shirts Search"');
+});
+
 test('describe names a nameless frame by where it is from', () => {
   const page = new TestPage(`<iframe id=cmp src="https://consent.example.test/banner"></iframe>
     <iframe id=titled title="Cookie choices" src="https://consent.example.test/b"></iframe><iframe id=blank></iframe>`);

@@ -92,11 +92,12 @@ const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
  *   asks?: Array<{ ref: number, name: string }>,
  *   passThrough?: boolean, escapes?: boolean, frame?: { ref: number, url: string, path?: number[] }, inFrame?: number, away?: Point,
- *   hidden?: boolean }} Reach
+ *   hidden?: boolean, clipped?: boolean }} Reach
  *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
  *   hidden: the page is not shown (its tab is behind the person's own, its window minimized);
  *   away: where the pointer goes to stop hovering the blocker, when it may be open because of the pointer;
  *   asks: the buttons of a dialog in the way that none plainly dismisses, its answers;
+ *   clipped: offscreen because it clips itself to nothing, as text for screen readers does;
  *   inFrame: the frame whose page script said so; moving: reachable, but
  *   it kept moving more than a click can follow until the time was up
  */
@@ -334,6 +335,8 @@ export class Target {
       }
       const now = Date.now();
       if (now >= deadline) return r.state === 'ok' ? { ...r, state: 'moving' } : r;
+      // Clipped to nothing on purpose: waiting shows it no sooner.
+      if (r.state === 'offscreen' && r.clipped) return r;
       // A banner with its own dismiss buttons, or a dialog that asks, waits
       // for the person or the agent, not for time: say so sooner.
       if (r.state === 'covered' && (r.dismiss?.length || r.asks?.length) && now - start >= BANNER_MS) return r;
