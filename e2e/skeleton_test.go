@@ -229,14 +229,6 @@ func TestScreenshotIsTheViewport(t *testing.T) {
 	cs := e.client("e2e")
 	ok(t, cs, "navigate", map[string]any{"url": site.URL + "/tall.html"})
 
-	// Measure once the debugger is attached and its infobar ("started
-	// debugging this browser") has taken its share of the window.
-	var vp struct{ W, H, DPR float64 }
-	okJSON(t, cs, "javascript_tool", map[string]any{"code": `
-		await new Promise(r => setTimeout(r, 500));
-		({W: innerWidth, H: innerHeight, DPR: devicePixelRatio})`}, &vp)
-	require.NotZero(t, vp.W)
-
 	shot := func(args map[string]any) (image.Config, string) {
 		t.Helper()
 		r := call(t, cs, "page_screenshot", args)
@@ -248,7 +240,20 @@ func TestScreenshotIsTheViewport(t *testing.T) {
 		assert.Equal(t, "image/"+format, img.MIMEType)
 		return cfg, format
 	}
-	cfg, format := shot(map[string]any{})
+	// The first screenshot attaches the debugger, whose infobar ("started
+	// debugging this browser") takes its share of the window a moment
+	// later: the page and the picture agree once it has.
+	var vp struct{ W, H, DPR float64 }
+	var cfg image.Config
+	var format string
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		cfg, format = shot(map[string]any{})
+		okJSON(t, cs, "javascript_tool", map[string]any{"code": "({W: innerWidth, H: innerHeight, DPR: devicePixelRatio})"}, &vp)
+		if (cfg.Width == int(vp.W*vp.DPR) && cfg.Height == int(vp.H*vp.DPR)) || time.Now().After(deadline) {
+			break
+		}
+	}
+	require.NotZero(t, vp.W)
 	assert.Equal(t, "png", format)
 	assert.Equal(t, int(vp.W*vp.DPR), cfg.Width)
 	assert.Equal(t, int(vp.H*vp.DPR), cfg.Height)
