@@ -217,26 +217,49 @@ func (e *env) minimizeWindowOf(prefix string) {
 // waiting for it to appear.
 func (e *env) pageAt(prefix string) string {
 	e.t.Helper()
-	c := e.devtools()
+	e.devtools() // dialled here, not in Eventually's goroutine
 	var targetID string
 	require.Eventually(e.t, func() bool {
-		var targets struct {
-			TargetInfos []struct {
-				TargetID, Type, URL string
-			} `json:"targetInfos"`
-		}
-		if c.send("", "Target.getTargets", map[string]any{}, &targets) != nil {
+		pages, err := e.pages()
+		if err != nil {
 			return false
 		}
-		for _, t := range targets.TargetInfos {
-			if t.Type == "page" && strings.HasPrefix(t.URL, prefix) {
-				targetID = t.TargetID
+		for _, p := range pages {
+			if strings.HasPrefix(p.URL, prefix) {
+				targetID = p.TargetID
 				return true
 			}
 		}
 		return false
 	}, 10*time.Second, 50*time.Millisecond, "no page at %s", prefix)
 	return targetID
+}
+
+type cdpPage struct {
+	TargetID string `json:"targetId"`
+	Type     string `json:"type"`
+	URL      string `json:"url"`
+}
+
+// pages are the browser's tabs and popups, as CDP sees them.
+func (e *env) pages() ([]cdpPage, error) {
+	c, err := e.dialDevtools()
+	if err != nil {
+		return nil, err
+	}
+	var targets struct {
+		TargetInfos []cdpPage `json:"targetInfos"`
+	}
+	if err := c.send("", "Target.getTargets", map[string]any{}, &targets); err != nil {
+		return nil, err
+	}
+	var pages []cdpPage
+	for _, p := range targets.TargetInfos {
+		if p.Type == "page" {
+			pages = append(pages, p)
+		}
+	}
+	return pages, nil
 }
 
 // personOpens opens url in a new tab (outside the agent's group, as a person

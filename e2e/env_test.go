@@ -386,12 +386,21 @@ func tail(b []byte, n int) string {
 // devtools returns a CDP connection to the browser, for playing the human.
 func (e *env) devtools() *cdpClient {
 	e.t.Helper()
+	c, err := e.dialDevtools()
+	require.NoError(e.t, err)
+	return c
+}
+
+// dialDevtools is devtools for a caller that handles the error itself.
+func (e *env) dialDevtools() (*cdpClient, error) {
 	if e.cdp == nil {
-		var err error
-		e.cdp, err = dialCDP(e.udd)
-		require.NoError(e.t, err)
+		c, err := dialCDP(e.udd)
+		if err != nil {
+			return nil, err
+		}
+		e.cdp = c
 	}
-	return e.cdp
+	return e.cdp, nil
 }
 
 // hangInPage starts a javascript_tool call that marks the page and then

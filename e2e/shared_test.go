@@ -64,14 +64,12 @@ func (b *browsers) borrow(t *testing.T) *env {
 // e cannot be brought back to how it started, e is stopped instead: the
 // next test starts a fresh one.
 func (b *browsers) giveBack(e *env) {
-	var err error
-	if !e.t.Failed() && e.chrome != nil {
-		err = e.tidy()
+	if e.t.Failed() || e.chrome == nil {
+		e.close()
+		return
 	}
-	if e.t.Failed() || e.chrome == nil || err != nil {
-		if err != nil {
-			e.t.Logf("the shared browser is stopped, not reused: %v", err)
-		}
+	if err := e.tidy(); err != nil {
+		e.t.Logf("the shared browser is stopped, not reused: %v", err)
 		e.close()
 		return
 	}
@@ -100,36 +98,6 @@ func (e *env) startTab() string {
 	require.NoError(e.t, err)
 	require.Len(e.t, pages, 1, "a browser starts with one tab")
 	return pages[0].TargetID
-}
-
-type cdpPage struct {
-	TargetID string `json:"targetId"`
-	Type     string `json:"type"`
-	URL      string `json:"url"`
-}
-
-// pages are the browser's tabs and popups, as CDP sees them.
-func (e *env) pages() ([]cdpPage, error) {
-	if e.cdp == nil {
-		c, err := dialCDP(e.udd)
-		if err != nil {
-			return nil, err
-		}
-		e.cdp = c
-	}
-	var targets struct {
-		TargetInfos []cdpPage `json:"targetInfos"`
-	}
-	if err := e.cdp.send("", "Target.getTargets", map[string]any{}, &targets); err != nil {
-		return nil, err
-	}
-	var pages []cdpPage
-	for _, p := range targets.TargetInfos {
-		if p.Type == "page" {
-			pages = append(pages, p)
-		}
-	}
-	return pages, nil
 }
 
 // tidy brings a borrowed env back to how it started: the tabs the test
