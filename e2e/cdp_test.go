@@ -239,6 +239,9 @@ type cdpPage struct {
 	TargetID string `json:"targetId"`
 	Type     string `json:"type"`
 	URL      string `json:"url"`
+	// Attached: some client holds a debugger session on it (the
+	// extension's, or one of the test's own).
+	Attached bool `json:"attached"`
 }
 
 // pages are the browser's tabs and popups, as CDP sees them.

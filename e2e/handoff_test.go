@@ -400,7 +400,10 @@ func TestTheSidePanel(t *testing.T) {
 			break
 		}
 	}
-	assert.Zero(t, health.Browsers[0].AttachedTabs, "the debugger let go")
+	if !assert.Zero(t, health.Browsers[0].AttachedTabs, "the debugger let go") {
+		pages, err := e.pages()
+		t.Logf("the browser's pages (%v): %+v", err, pages)
+	}
 
 	// The agent can go on afterwards.
 	ok(t, cs, "tabs_context", map[string]any{})

@@ -199,9 +199,9 @@ function touch(tabId) {
  * @returns {Promise<any>}
  */
 export async function send(tabId, method, params = {}, { signal, sessionId } = {}) {
-  touch(tabId);
   for (let attempt = 0; ; attempt++) {
     await attach(tabId, signal);
+    touch(tabId);
     const session = letGo.get(tabId);
     try {
       return await raceSignal(
@@ -224,6 +224,29 @@ export async function send(tabId, method, params = {}, { signal, sessionId } = {
 }
 
 /**
+ * Sends a CDP command in the debugger session tabId has now, never starting
+ * one. For what belongs to a session rather than to a command: replies to
+ * its events, its child sessions, keeping it alive, undoing what a command
+ * set up in it. A session that ended (Stop, the person's Cancel on the
+ * debugging bar, the tab going idle) is not started again for any of that.
+ * @param {number} tabId
+ * @param {string} method
+ * @param {Record<string, unknown>} [params]
+ * @param {{ signal?: AbortSignal, sessionId?: string }} [options]
+ * @returns {Promise<any>}
+ * @throws {Error} when the tab has no session
+ */
+export async function sendInSession(tabId, method, params = {}, { signal, sessionId } = {}) {
+  signal?.throwIfAborted();
+  if (!attached.has(tabId)) throw new Error(`no debugger session on tab ${tabId}`);
+  touch(tabId);
+  return raceSignal(
+    chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params),
+    signal,
+  );
+}
+
+/**
  * Sends a command that undoes what the session set up for a command now
  * ending: releases its objects, turns a domain off, cancels a drag. A tab no
  * longer attached has none of that left, so it is not attached again for it:
@@ -236,9 +259,7 @@ export async function send(tabId, method, params = {}, { signal, sessionId } = {
  * @returns {Promise<void>}
  */
 export async function undo(tabId, method, params = {}, { sessionId } = {}) {
-  if (!attached.has(tabId)) return;
-  await chrome.debugger.sendCommand(sessionId ? { tabId, sessionId } : { tabId }, method, params)
-    .catch(() => {});
+  await sendInSession(tabId, method, params, { sessionId }).catch(() => {});
 }
 
 /**
@@ -299,8 +320,19 @@ const PROBE_MS = 150;
 const RESUME_WAITS_MS = [0, 10, 20, 50, 100, 200, 400];
 
 /**
+ * Interrupts under way, by tab: detach waits for them, so that Stop lets go
+ * of a tab once the script of the command it aborted has been stopped, and
+ * not before (a detached debugger stops nothing, and its busy loop would run
+ * on).
+ * @type {Map<number, Promise<void>>}
+ */
+const interrupting = new Map();
+
+/**
  * Stops the script running in tabId's main thread, if one is running; the
- * caller must hold the Debugger domain (holdDebugger). Best effort.
+ * caller must hold the Debugger domain (holdDebugger). Best effort, and only
+ * in the session there is: a tab let go of meanwhile is not attached again
+ * to stop it.
  *
  * Runtime.terminateExecution would do, but Chrome refuses it to extensions
  * ("not allowed for untrusted clients"). Pausing and resuming with
@@ -310,16 +342,27 @@ const RESUME_WAITS_MS = [0, 10, 20, 50, 100, 200, 400];
  * @param {number} tabId
  * @returns {Promise<void>}
  */
-export async function interrupt(tabId) {
+export function interrupt(tabId) {
+  let pending = interrupting.get(tabId);
+  if (!pending) {
+    pending = interruptNow(tabId).finally(() => interrupting.delete(tabId));
+    interrupting.set(tabId, pending);
+  }
+  return pending;
+}
+
+/** @param {number} tabId */
+async function interruptNow(tabId) {
   if (await answers(tabId, PROBE_MS)) return;
-  await send(tabId, 'Debugger.pause');
+  await sendInSession(tabId, 'Debugger.pause');
   for (const ms of RESUME_WAITS_MS) {
     await sleep(ms);
     try {
-      await send(tabId, 'Debugger.resume', { terminateOnResume: true });
+      await sendInSession(tabId, 'Debugger.resume', { terminateOnResume: true });
       return;
     } catch {
       // "Can only perform operation while paused": not paused yet
+      if (!attached.has(tabId)) return;
     }
   }
 }
@@ -334,7 +377,7 @@ export async function interrupt(tabId) {
  */
 export async function answers(tabId, ms) {
   if (!attached.has(tabId)) return true;
-  const answered = send(tabId, 'Runtime.evaluate', { expression: '0' }).then(
+  const answered = sendInSession(tabId, 'Runtime.evaluate', { expression: '0' }).then(
     () => true,
     () => true,
   );
@@ -347,9 +390,10 @@ export async function answers(tabId, ms) {
  * @returns {Promise<void>}
  */
 export async function detach(tabId) {
-  // An attach under way would hold the tab again once it lands.
-  const pending = attaching.get(tabId);
-  if (pending) await pending.catch(() => {});
+  // An attach under way would hold the tab again once it lands; an
+  // interrupt under way needs the session to stop its script.
+  const pending = [attaching.get(tabId), interrupting.get(tabId)].filter((p) => p !== undefined);
+  if (pending.length) await Promise.allSettled(pending);
   clearTimeout(idleTimers.get(tabId));
   idleTimers.delete(tabId);
   debuggerDomains.delete(tabId);
@@ -367,7 +411,7 @@ export async function detach(tabId) {
  * @returns {Promise<number>} how many tabs it detached from
  */
 export async function detachAll() {
-  await Promise.allSettled(attaching.values());
+  await Promise.allSettled([...attaching.values(), ...interrupting.values()]);
   const tabs = [...attached];
   await Promise.all(tabs.map(detach));
   return tabs.length;

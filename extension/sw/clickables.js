@@ -135,8 +135,8 @@ function frameAttached(tabId, { sessionId, targetInfo }) {
   sessions.set(sessionId, { frame: String(targetInfo.targetId) });
   // Its contexts are reported from now on, and those it has at once; its
   // own out-of-process frames attach to it in turn.
-  cdp.send(tabId, 'Runtime.enable', {}, { sessionId }).catch(() => {});
-  cdp.send(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { sessionId }).catch(() => {});
+  cdp.sendInSession(tabId, 'Runtime.enable', {}, { sessionId }).catch(() => {});
+  cdp.sendInSession(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { sessionId }).catch(() => {});
 }
 cdp.onEvent('Target.attachedToTarget', frameAttached);
 cdp.onChildEvent('Target.attachedToTarget', frameAttached);
@@ -358,7 +358,7 @@ const ROOT_TYPES = 40;
 export async function autoAttach(tabId, signal) {
   if (autoAttached.has(tabId)) return;
   autoAttached.add(tabId);
-  await cdp.send(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { signal })
+  await cdp.sendInSession(tabId, 'Target.setAutoAttach', AUTO_ATTACH, { signal })
     .catch(() => autoAttached.delete(tabId));
 }
 

@@ -9,7 +9,9 @@
 //
 // Watching a tab keeps its debugger attached (and Chrome's "started
 // debugging" bar up) for as long as the tab is the agent's: that is what lets
-// load-time messages and every request be there when the agent asks.
+// load-time messages and every request be there when the agent asks. The
+// person's Stop, or their Cancel on the bar, ends that until the tab's next
+// command: nothing here attaches again (sw/cdp.js sendInSession).
 //
 // All of it lives in the worker's memory: a worker restart loses the buffers;
 // the next watch numbers from 1 again. The open native port keeps the worker
@@ -127,8 +129,8 @@ for (const on of sessions) {
   // as the tab's are (sw/clickables.js enables its Runtime).
   on('Target.attachedToTarget', (tabId, { sessionId, targetInfo }) => {
     if (!watched.has(tabId) || targetInfo?.type !== 'iframe' || !sessionId) return;
-    cdp.send(tabId, 'Log.enable', {}, { sessionId }).catch(() => {});
-    cdp.send(tabId, 'Network.enable', { maxTotalBufferSize: 2_000_000, maxResourceBufferSize: 1_000_000 }, { sessionId }).catch(() => {});
+    cdp.sendInSession(tabId, 'Log.enable', {}, { sessionId }).catch(() => {});
+    cdp.sendInSession(tabId, 'Network.enable', { maxTotalBufferSize: 2_000_000, maxResourceBufferSize: 1_000_000 }, { sessionId }).catch(() => {});
   });
 }
 // A new debugger session (after the user dismissed the bar, a crash, a
@@ -179,18 +181,19 @@ function serialized(tabId, fn) {
  * Enables the domains the buffers are fed from. Enabling replays the
  * console messages and log entries the document already has: kept the
  * first time (load-time messages are evidence too), dropped when the tab's
- * ring has them already.
+ * ring has them already. In the session there is: Stop may end it
+ * meanwhile, and then the tab's next command enables them again.
  * @param {number} tabId
  * @param {boolean} again
  */
 async function enable(tabId, again) {
   if (again) replayCutoff.set(tabId, Date.now());
-  await cdp.send(tabId, 'Runtime.enable');
-  await cdp.send(tabId, 'Log.enable');
-  await cdp.send(tabId, 'Network.enable', { maxTotalBufferSize: 10_000_000, maxResourceBufferSize: 1_000_000 });
+  await cdp.sendInSession(tabId, 'Runtime.enable');
+  await cdp.sendInSession(tabId, 'Log.enable');
+  await cdp.sendInSession(tabId, 'Network.enable', { maxTotalBufferSize: 10_000_000, maxResourceBufferSize: 1_000_000 });
   // A click that opens a file chooser shows none: the click's result says
   // so, and upload_file answers it (sw/file-chooser.js, sw/upload.js).
-  await cdp.send(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
+  await cdp.sendInSession(tabId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
   // The person's site policy on the navigations the tab makes itself.
   await policy.enable(tabId);
   // Its out-of-process frames attach as child sessions from the start, so
@@ -212,6 +215,7 @@ export function watch(tabId) {
     watched.add(tabId);
     keepAlive();
     try {
+      await cdp.attach(tabId);
       await enable(tabId, again);
     } catch (err) {
       watched.delete(tabId);
@@ -285,7 +289,9 @@ export function requestsOf(tabId) {
  * How often watched tabs are visited. sw/cdp.js detaches a tab after five
  * idle minutes, and with the session would go the domains, silently: a
  * command at least this often keeps the session for as long as the tab is
- * the agent's.
+ * the agent's. Only a session there is: one that ended (the person's Stop,
+ * their Cancel on the debugging bar) is started again by the tab's next
+ * command, not by this.
  */
 const KEEPALIVE_MS = 60 * 1000;
 /** @type {ReturnType<typeof setInterval> | undefined} */
@@ -311,7 +317,7 @@ function visitAll() {
         return;
       }
       // An enable of an enabled domain is a no-op that replays nothing.
-      await cdp.send(tabId, 'Runtime.enable');
+      await cdp.sendInSession(tabId, 'Runtime.enable');
     }).catch(() => {});
   }
 }

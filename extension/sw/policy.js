@@ -40,11 +40,11 @@ cdp.onEvent('Fetch.requestPaused', (tabId, params) => {
   const url = String(params.request?.url ?? '');
   refuses(url).then((no) => {
     if (!no) {
-      cdp.send(tabId, 'Fetch.continueRequest', { requestId: params.requestId }).catch(() => {});
+      cdp.sendInSession(tabId, 'Fetch.continueRequest', { requestId: params.requestId }).catch(() => {});
       return;
     }
     refused.set(tabId, { ...no, url, at: Date.now() });
-    cdp.send(tabId, 'Fetch.failRequest', { requestId: params.requestId, errorReason: 'Aborted' }).catch(() => {});
+    cdp.sendInSession(tabId, 'Fetch.failRequest', { requestId: params.requestId, errorReason: 'Aborted' }).catch(() => {});
   });
 });
 
@@ -87,7 +87,7 @@ export function setRules(next) {
  * @param {number} tabId
  */
 export function enable(tabId) {
-  return cdp.send(tabId, 'Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
+  return cdp.sendInSession(tabId, 'Fetch.enable', { patterns: [{ urlPattern: '*', resourceType: 'Document', requestStage: 'Request' }] });
 }
 
 /**

@@ -9,29 +9,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { test } from 'node:test';
+import { installChrome } from './testdata.js';
 
-/**
- * A stand-in for an API object: every property is another stand-in, and a
- * call returns a promise that never settles.
- * @returns {any} anything a module may touch as it loads (any: it stands
- *   for the whole chrome namespace)
- */
-function standIn() {
-  /** @type {Map<PropertyKey, unknown>} */
-  const props = new Map();
-  return new Proxy(function () {}, {
-    get(_target, key) {
-      if (key === 'then') return undefined; // not a thenable
-      if (!props.has(key)) props.set(key, standIn());
-      return props.get(key);
-    },
-    apply: () => new Promise(() => {}),
-  });
-}
-
-/** @type {any} the worker's global; see standIn */
-const g = globalThis;
-g.chrome = standIn();
+installChrome();
 
 const dir = new URL('./actions/', import.meta.url);
 const files = readdirSync(dir).filter((f) => f.endsWith('.js') && !f.endsWith('.test.js')).sort();
