@@ -134,7 +134,9 @@
       this.nav = /** @type {EventTarget | undefined} */ (this.doc.defaultView?.['navigation']);
       this.onNavigate = (/** @type {any} */ e) => {
         // Not a jump or a pushState (same document), nor a download.
-        if (e.destination?.sameDocument === false && !e.downloadRequest && !e.defaultPrevented) this.leaving ??= e.destination.url;
+        // Nor one the browser hands to another program (mailto:, tel:).
+        if (e.destination?.sameDocument === false && !e.downloadRequest && !e.defaultPrevented &&
+          /^(https?|file|blob):/.test(e.destination.url)) this.leaving ??= e.destination.url;
       };
       this.nav?.addEventListener('navigate', this.onNavigate);
       /**

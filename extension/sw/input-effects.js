@@ -26,6 +26,12 @@ export const SETTLE_MS = 60;
 export const WRITE_SETTLE_MS = 30;
 /** How long to wait for a navigation the input started. */
 export const NAVIGATION_MS = 15000;
+/**
+ * How long the browser is given to report a navigation the page said it
+ * began. The page knows at once; the worker hears in milliseconds, or in a
+ * second or two on a machine busy with other work.
+ */
+const LEAVING_MS = 5000;
 /** How long to wait for the requests the input started to end. */
 export const REQUESTS_MS = 3000;
 /** How often they are looked at. */
@@ -124,8 +130,32 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     if (tab) Object.assign(out, { url: tab.url, title: tab.title });
   }
   const r = await w.look(true);
+  if (r?.leaving && !r.urlChanged && await followLeaving(tabId, start, signal)) {
+    const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+    Object.assign(out, { navigated: true, url: tab?.url, title: tab?.title });
+    const going = navigation.goingTo(tabId, start);
+    if (going) out.navigating = going;
+    return out;
+  }
   if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);
   return out;
+}
+
+/**
+ * Follows a navigation the page said it began (a watch's leaving: a form it
+ * submitted on a file's choice, a location a handler set) which the browser
+ * had not reported when the input's effects were settled: that navigation
+ * is the input's answer, not what the page drew meanwhile. Reports whether
+ * the tab navigated: a navigation that never began, or turned into a
+ * download, leaves it where it was.
+ * @param {number} tabId
+ * @param {number} start
+ * @param {AbortSignal} signal
+ * @returns {Promise<boolean>}
+ */
+export async function followLeaving(tabId, start, signal) {
+  if (!(await navigation.begun(tabId, start, LEAVING_MS, signal))) return false;
+  return navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
 }
 
 /**

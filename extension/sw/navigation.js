@@ -43,6 +43,8 @@ const inProgress = new Map();
 const last = new Map();
 /** The documentId of each tab's main-frame document, as it committed. @type {Map<number, string>} */
 const shown = new Map();
+/** Who waits for each tab's next main-frame navigation to begin. @type {Map<number, Set<() => void>>} */
+const beginning = new Map();
 
 /**
  * @param {number} tabId
@@ -74,6 +76,7 @@ function track(tabId, event) {
       end();
     };
     inProgress.set(tabId, entry);
+    for (const fn of beginning.get(tabId) ?? []) fn();
   } else if (event.kind === 'status') {
     // The server answered (a redirect is not its answer yet).
     const nav = last.get(tabId);
@@ -162,6 +165,38 @@ export function awaitsServer(tabId) {
 export function startedSince(tabId, since) {
   const nav = last.get(tabId);
   return !!nav && nav.at >= since;
+}
+
+/**
+ * Waits, at most timeoutMs, until tabId's main frame has begun to navigate
+ * since (a Date.now() value), and reports whether it has. For a navigation
+ * the page itself says it began (a form it submitted): the browser tells
+ * the worker a moment later, and on a busy machine more than a moment.
+ * @param {number} tabId
+ * @param {number} since
+ * @param {number} timeoutMs
+ * @param {AbortSignal} signal
+ * @returns {Promise<boolean>}
+ */
+export async function begun(tabId, since, timeoutMs, signal) {
+  if (startedSince(tabId, since)) return true;
+  let waiters = beginning.get(tabId);
+  if (!waiters) beginning.set(tabId, (waiters = new Set()));
+  /** @type {() => void} */
+  let wake = () => {};
+  const began = new Promise((resolve) => {
+    wake = () => resolve(undefined);
+  });
+  waiters.add(wake);
+  const timer = setTimeout(wake, timeoutMs);
+  try {
+    await raceSignal(began, signal);
+  } finally {
+    clearTimeout(timer);
+    waiters.delete(wake);
+    if (!waiters.size) beginning.delete(tabId);
+  }
+  return startedSince(tabId, since);
 }
 
 // Registered at the top level, in the worker's first evaluation: an event

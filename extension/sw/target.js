@@ -29,7 +29,7 @@ import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, WRITE_SETTLE_MS, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
+import { NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -261,15 +261,11 @@ export class Target {
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     let navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     let report = navigated ? { navigated: true } : await this.report();
+    // The page began to leave (a form it submitted on a file's choice)
+    // before the browser told the worker: followLeaving. One a router took
+    // over has changed the URL already.
     if (report.leaving && !report.urlChanged && this.t.frameId === 0 && !navigation.startedSince(this.t.tabId, start)) {
-      // The page began to leave (a form it submitted on a file's choice),
-      // which the browser tells the worker a moment later: the navigation
-      // is the answer, not what the page drew meanwhile. One a router took
-      // over has changed the URL already.
-      for (const until = Date.now() + LATE_MS; !navigation.startedSince(this.t.tabId, start) && Date.now() < until;) {
-        await sleep(LATE_POLL_MS, this.signal);
-      }
-      navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
+      navigated = await followLeaving(this.t.tabId, start, this.signal);
       if (navigated) report = { navigated: true };
     }
     const opened = await popups.openedSince(this.t.tabId, start);
