@@ -130,7 +130,7 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     if (tab) Object.assign(out, { url: tab.url, title: tab.title });
   }
   const r = await w.look(true);
-  if (r?.leaving && !r.urlChanged && await followLeaving(tabId, start, signal)) {
+  if (!r?.urlChanged && (r?.leaving || navigation.startedSince(tabId, start)) && await followLeaving(tabId, start, signal)) {
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     Object.assign(out, { navigated: true, url: tab?.url, title: tab?.title });
     const going = navigation.goingTo(tabId, start);
@@ -143,11 +143,12 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
 
 /**
  * Follows a navigation the page said it began (a watch's leaving: a form it
- * submitted on a file's choice, a location a handler set) which the browser
- * had not reported when the input's effects were settled: that navigation
- * is the input's answer, not what the page drew meanwhile. Reports whether
- * the tab navigated: a navigation that never began, or turned into a
- * download, leaves it where it was.
+ * submitted on a file's choice, a location a handler set), or the browser
+ * reported while the page was asked what changed, which the input's
+ * effects were settled too early to see: that navigation is the input's
+ * answer, not what the page drew meanwhile. Reports whether the tab
+ * navigated: a navigation that never began, or turned into a download,
+ * leaves it where it was.
  * @param {number} tabId
  * @param {number} start
  * @param {AbortSignal} signal

@@ -262,9 +262,11 @@ export class Target {
     let navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     let report = navigated ? { navigated: true } : await this.report();
     // The page began to leave (a form it submitted on a file's choice)
-    // before the browser told the worker: followLeaving. One a router took
-    // over has changed the URL already.
-    if (report.leaving && !report.urlChanged && this.t.frameId === 0 && !navigation.startedSince(this.t.tabId, start)) {
+    // before the browser told the worker, or the browser told it while the
+    // page was asked: the navigation is the answer, not what the old page
+    // drew meanwhile. One a router took over has changed the URL already.
+    if (!report.navigated && !report.urlChanged && this.t.frameId === 0 &&
+      (report.leaving || navigation.startedSince(this.t.tabId, start))) {
       navigated = await followLeaving(this.t.tabId, start, this.signal);
       if (navigated) report = { navigated: true };
     }
