@@ -2,7 +2,10 @@
 // The Chrome DevTools Protocol through chrome.debugger, the only caller of
 // that API. A tab is attached lazily, on its first command, and stays
 // attached until it closes or something detaches it (the user pressing Cancel
-// on the "started debugging" bar, a crash). Events reach the subscribers of
+// on the "started debugging" bar, the person's Stop, a crash). Only a command
+// attaches (send, attach): what merely belongs to a session (replies to its
+// events, keeping it alive, cleaning up) goes through sendInSession, which
+// never brings back a debugger that was let go. Events reach the subscribers of
 // their method: those of the tab's own session, or (onChildEvent) those of an
 // out-of-process frame's child session.
 
