@@ -55,7 +55,9 @@ const REQUESTS_POLL_MS = 25;
  * @returns {Promise<number>}
  */
 export async function settleRequests(tabId, start, signal, settleMs = SETTLE_MS) {
-  await sleep(settleMs, signal);
+  // A navigation the input started ends the wait at once: settleNavigation
+  // waits for the next page, and the old page's requests are no answer.
+  await navigation.begun(tabId, start, settleMs, signal);
   const deadline = Date.now() + REQUESTS_MS;
   for (;;) {
     if (dialogs.current(tabId) || navigation.startedSince(tabId, start)) return 0;

@@ -169,9 +169,11 @@ export function startedSince(tabId, since) {
 
 /**
  * Waits, at most timeoutMs, until tabId's main frame has begun to navigate
- * since (a Date.now() value), and reports whether it has. For a navigation
- * the page itself says it began (a form it submitted): the browser tells
- * the worker a moment later, and on a busy machine more than a moment.
+ * since (a Date.now() value), and reports whether it has. An input's settle
+ * ends so when the input navigates; and a navigation the page itself says it
+ * began (a form it submitted) is waited for so: the browser tells the
+ * worker a moment after the page knows, and on a busy machine more than a
+ * moment.
  * @param {number} tabId
  * @param {number} since
  * @param {number} timeoutMs
