@@ -24,7 +24,7 @@ const detachedBy = new Map();
 /**
  * Event subscribers by CDP method: of the tab's own session, and of the
  * child sessions of its out-of-process frames.
- * @type {Map<string, Set<(tabId: number, params: any) => void>>}
+ * @type {Map<string, Set<(tabId: number, params: any) => unknown>>}
  */
 const subscribers = new Map();
 /** @type {Map<string, Set<(tabId: number, params: any, sessionId: string) => void>>} */
@@ -83,9 +83,11 @@ chrome.tabs.onRemoved.addListener((tabId) => {
 /**
  * Calls fn for every CDP event named method, from any attached tab; the
  * pseudo-events 'attached' and 'detached' report a session starting and
- * ending ({reason}).
+ * ending ({reason}). An 'attached' subscriber may return a promise: the
+ * attach resolves once it has settled, so what a new session must have
+ * before its first command (the site policy's interception) is there.
  * @param {string} method e.g. 'Page.javascriptDialogOpening'
- * @param {(tabId: number, params: any) => void} fn
+ * @param {(tabId: number, params: any) => unknown} fn
  */
 export function onEvent(method, fn) {
   let fns = subscribers.get(method);
@@ -166,7 +168,7 @@ async function attachNow(tabId) {
   detachedBy.delete(tabId);
   // Dialog events, and an open dialog reported at once.
   await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
-  for (const fn of subscribers.get('attached') ?? []) fn(tabId, {});
+  await Promise.allSettled([...(subscribers.get('attached') ?? [])].map((fn) => fn(tabId, {})));
 }
 
 /**

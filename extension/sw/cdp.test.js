@@ -110,7 +110,7 @@ test('Stop lets go of a tab once the script its command ran is stopped', async (
   }
 });
 
-test('the keep-alive keeps a session, and starts none after a Stop', async (t) => {
+test('the keep-alive keeps a session and starts none after a Stop; the next command does, ready', async (t) => {
   t.mock.timers.enable({ apis: ['setInterval'] });
   /** @type {typeof import('./evidence.js')} */
   const evidence = await import('./evidence.js');
@@ -130,6 +130,18 @@ test('the keep-alive keeps a session, and starts none after a Stop', async (t) =
   await settle();
   assert.deepEqual(seen(tab).slice(stopped - 1), ['detach'], 'nothing reached the tab after Stop');
   assert.ok(evidence.isWatched(tab), 'still the agent\'s: its next command attaches');
+
+  // The next command attaches, and goes on once the new session has the
+  // site policy's interception and the evidence domains back.
+  const before = seen(tab).length;
+  await cdp.send(tab, 'Input.dispatchMouseEvent');
+  const next = seen(tab).slice(before);
+  assert.equal(next[0], 'attach');
+  assert.equal(next.at(-1), 'Input.dispatchMouseEvent');
+  for (const method of ['Fetch.enable', 'Network.enable', 'Runtime.enable']) {
+    assert.ok(next.includes(method), `${method} before the command: ${next}`);
+  }
+  await cdp.detach(tab);
   evidence.unwatch(tab);
   mock.timers.reset();
 });

@@ -38,6 +38,8 @@ const rings = new Map();
 const networks = new Map();
 /** Tabs whose events we keep now. @type {Set<number>} */
 const watched = new Set();
+/** Tabs whose watch is starting their session: it enables their domains itself. @type {Set<number>} */
+const starting = new Set();
 /**
  * Each tab's last watch or unwatch, so that they run one after another: an
  * enable must not overtake the disable before it.
@@ -133,11 +135,14 @@ for (const on of sessions) {
     cdp.sendInSession(tabId, 'Network.enable', { maxTotalBufferSize: 2_000_000, maxResourceBufferSize: 1_000_000 }, { sessionId }).catch(() => {});
   });
 }
-// A new debugger session (after the user dismissed the bar, a crash, a
-// worker restart) has none of our domains: enable them again, keeping what
-// was kept.
+// A new debugger session (after the person's Stop, the user dismissed the
+// bar, a crash, a worker restart) has none of our domains: enable them
+// again, keeping what was kept, before the command that attached goes on:
+// a click's navigation must not get past the site policy's interception.
+// A watch starting the session enables them itself.
 cdp.onEvent('attached', (tabId) => {
-  if (watched.has(tabId)) serialized(tabId, () => enable(tabId, true)).catch(() => {});
+  if (!watched.has(tabId) || starting.has(tabId)) return undefined;
+  return serialized(tabId, () => enable(tabId, true)).catch(() => {});
 });
 
 // Our own listener rather than navigation.js's onCommit, which passes the
@@ -214,6 +219,7 @@ export function watch(tabId) {
     // Before enabling: the replay arrives before the command's answer.
     watched.add(tabId);
     keepAlive();
+    starting.add(tabId);
     try {
       await cdp.attach(tabId);
       await enable(tabId, again);
@@ -221,6 +227,8 @@ export function watch(tabId) {
       watched.delete(tabId);
       keepAlive();
       throw err;
+    } finally {
+      starting.delete(tabId);
     }
   });
 }
