@@ -92,8 +92,15 @@
       this.removedEls = [];
       /** Every element removed, to know one put back. @type {WeakSet<Node>} */
       this.taken = new WeakSet();
-      /** Elements taken out and put back: moved (a row of a table sorted anew). */
+      /**
+       * How many times an element taken out was put back: moved (a row of
+       * a table sorted anew); and which ones were, to say each once (a row
+       * a sortable list moves along under the pointer is put back at each
+       * step).
+       */
       this.moved = 0;
+      /** @type {Set<Element>} */
+      this.movedEls = new Set();
       // The states of the element itself a person sees change (a switch
       // turned on, a section expanded), as the tree shows them.
       this.was = stateOf(el);
@@ -194,8 +201,11 @@
           }
           if (n.nodeType !== Node.ELEMENT_NODE) continue;
           this.added++;
-          if (this.taken.has(n)) this.moved++;
           const d = /** @type {Element} */ (n);
+          if (this.taken.has(n)) {
+            this.moved++;
+            this.movedEls.add(d);
+          }
           // A component added with its shadow root: what it does next is
           // in there.
           for (const root of shadowRootsIn(d)) this.observe(root);
@@ -304,7 +314,8 @@
         }
       }
       const said = this.said();
-      const moved = Math.min(this.moved, this.added, this.removed);
+      const moves = Math.min(this.moved, this.added, this.removed);
+      const moved = Math.min(moves, [...this.movedEls].filter((e) => e.isConnected).length);
       const invalidNow = [...this.markedInvalid].filter((c) => c.isConnected && isInvalid(c.getAttribute('aria-invalid')) && visible(c))
         .map((c) => ({ control: describe(c), message: whyInvalid(c) }));
       // The words under a field that say why it is invalid are said with it;
@@ -333,8 +344,8 @@
         clicks: this.clicks,
         // An element taken out and put back (a row of a table sorted anew)
         // moved: it was neither added nor removed.
-        added: this.added - moved,
-        removed: this.removed - moved - withDialog.size,
+        added: this.added - moves,
+        removed: this.removed - moves - withDialog.size,
         moved: moved || undefined,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts - (renamed ? this.ownTexts : 0),
@@ -345,7 +356,7 @@
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
-        addedText: this.quoted(this.added - moved, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
+        addedText: this.quoted(this.added - moves, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected && !withDialog.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),

@@ -325,6 +325,17 @@ test('a watch quotes the one or two elements removed for good, not one moved', (
   assert.deepEqual(r.removedText, ['"Buy milk"']);
   assert.deepEqual([r.removed, r.added, r.moved], [1, 0, 1], 'the row moved is neither added nor removed');
 
+  // A row a sortable list moves along under the pointer, step by step, is
+  // one row moved.
+  ({ watch } = page.ok('watch', { ref }));
+  const row = page.$('#c');
+  for (let i = 0; i < 3; i++) {
+    row.remove();
+    page.$('#l').append(row);
+  }
+  const along = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([along.removed, along.added, along.moved], [0, 0, 1]);
+
   // Many rows, more than a report weighs one by one.
   const big = new TestPage(`<button id=b>Sort</button><ul id=l>${Array.from({ length: 80 }, (_, i) => `<li>${i}</li>`).join('')}</ul>`);
   ({ watch } = big.ok('watch', { ref: big.ns.refs.refFor(big.$('#b')) }));
