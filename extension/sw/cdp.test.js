@@ -6,7 +6,7 @@
 // to a session a Stop ended may start one again; only a command may.
 
 import assert from 'node:assert/strict';
-import { mock, test } from 'node:test';
+import { test } from 'node:test';
 import { event, installChrome } from './testdata.js';
 
 /** What reached the browser, in order: [what, tabId]. @type {Array<[string, number]>} */
@@ -116,7 +116,6 @@ test('the keep-alive keeps a session and starts none after a Stop; the next comm
   const evidence = await import('./evidence.js');
   const tab = 4;
   await evidence.watch(tab);
-  await settle(); // attaching enables a new session's domains again: no-ops
   const watched = seen(tab).length;
   assert.ok(seen(tab).includes('Network.enable'), `watching enabled ${seen(tab)}`);
 
@@ -143,5 +142,4 @@ test('the keep-alive keeps a session and starts none after a Stop; the next comm
   }
   await cdp.detach(tab);
   evidence.unwatch(tab);
-  mock.timers.reset();
 });

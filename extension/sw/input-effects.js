@@ -132,7 +132,7 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     if (tab) Object.assign(out, { url: tab.url, title: tab.title });
   }
   const r = await w.look(true);
-  if (!r?.urlChanged && (r?.leaving || navigation.startedSince(tabId, start)) && await followLeaving(tabId, start, signal)) {
+  if (await followLeaving(tabId, start, r, signal)) {
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     Object.assign(out, { navigated: true, url: tab?.url, title: tab?.title });
     const going = navigation.goingTo(tabId, start);
@@ -148,15 +148,19 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
  * submitted on a file's choice, a location a handler set), or the browser
  * reported while the page was asked what changed, which the input's
  * effects were settled too early to see: that navigation is the input's
- * answer, not what the page drew meanwhile. Reports whether the tab
- * navigated: a navigation that never began, or turned into a download,
- * leaves it where it was.
+ * answer, not what the page drew meanwhile. One a router took over has
+ * changed the URL in place already. Reports whether the tab navigated: a
+ * navigation that never began, or turned into a download, leaves it where
+ * it was.
  * @param {number} tabId
  * @param {number} start
+ * @param {{ leaving?: string, urlChanged?: boolean } | undefined} report what a
+ *   watch of the top document saw, undefined when its document is gone
  * @param {AbortSignal} signal
  * @returns {Promise<boolean>}
  */
-export async function followLeaving(tabId, start, signal) {
+export async function followLeaving(tabId, start, report, signal) {
+  if (report?.urlChanged || !(report?.leaving || navigation.startedSince(tabId, start))) return false;
   if (!(await navigation.begun(tabId, start, LEAVING_MS, signal))) return false;
   return navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
 }

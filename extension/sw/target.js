@@ -261,14 +261,10 @@ export class Target {
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     let navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     let report = navigated ? { navigated: true } : await this.report();
-    // The page began to leave (a form it submitted on a file's choice)
-    // before the browser told the worker, or the browser told it while the
-    // page was asked: the navigation is the answer, not what the old page
-    // drew meanwhile. One a router took over has changed the URL already.
-    if (!report.navigated && !report.urlChanged && this.t.frameId === 0 &&
-      (report.leaving || navigation.startedSince(this.t.tabId, start))) {
-      navigated = await followLeaving(this.t.tabId, start, this.signal);
-      if (navigated) report = { navigated: true };
+    // A navigation the browser told of too late for settleNavigation.
+    if (!report.navigated && this.t.frameId === 0 && await followLeaving(this.t.tabId, start, report, this.signal)) {
+      navigated = true;
+      report = { navigated: true };
     }
     const opened = await popups.openedSince(this.t.tabId, start);
     const started = await downloads.startedSince(this.t.tabId, start);
