@@ -439,8 +439,11 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	assert.NotContains(t, tree, "Invisible words", "a visibility:hidden parent's own text stays hidden")
 	rename := refOf(t, tree, `h2 "Double-click to rename"`)
-	assert.Contains(t, tree, rename+" clickable", "a script listens on it: it is marked so")
+	assert.Contains(t, tree, rename+" clickable (double_click)", "a script listens on it for double clicks: it is marked so")
+	file := refOf(t, tree, `generic "quarterly.pdf"`)
+	assert.Contains(t, tree, file+" clickable (right_click)", "and for right clicks")
 	plan := refOf(t, tree, `generic "Plan Pro, $10 a month"`)
+	assert.Contains(t, tree, plan+" clickable\n", "a click reaches the card: nothing more is said")
 	shown := refOf(t, tree, `button "Shown anyway"`)
 	// aria-hidden keeps it from a screen reader, not from a person's eyes.
 	assert.Contains(t, tree, "Rated 4.5 of 5")
@@ -468,6 +471,7 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, tree, card+" clickable", "and one in a same-origin frame")
 
 	interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
+	interact(t, cs, map[string]any{"ref": file, "action": "right_click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": shown, "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": star, "action": "click", "tabId": tab})
@@ -491,7 +495,7 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(tree, `button "Follow"`), tree)
 	interact(t, cs, map[string]any{"query": "Send", "action": "click", "tabId": tab})
 	interact(t, cs, map[string]any{"query": "Follow", "action": "click", "tabId": tab})
-	assert.Equal(t, map[string]any{"rename": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "vault": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0,
+	assert.Equal(t, map[string]any{"rename": 1.0, "menu": 1.0, "plan": 1.0, "shown": 1.0, "star": 1.0, "vault": 1.0, "card": 1.0, "draft": 1.0, "rate": 1.0,
 		"ship": 0.0, "archive": 0.0, "kitchen": 1.0, "bath": 1.0, "q1": 1.0, "q2": 1.0,
 		"send": 1.0, "sendbox": 1.0, "follow": 1.0, "followbox": 1.0}, runs())
 

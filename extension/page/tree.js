@@ -339,7 +339,7 @@
       // Hovered, it is what opens; a control inside it is what is used.
       if (clickable && refsIn(kids) <= (hovers ? 0 : MAX_CLICKABLE_REFS) && st.pointed === pointedBefore) {
         node.ref = refFor(el);
-        if (clicks || hovers) node.clickable = true;
+        if (clicks || hovers) markClicks(node, el);
         if (drags) node.draggable = true;
       } else if (clickable && !role && !scroller) {
         // A container listening for its many controls' clicks, or for
@@ -353,7 +353,7 @@
     }
     if (clickable && role === 'img') {
       node.ref = refFor(el);
-      if (clicks || hovers) node.clickable = true;
+      if (clicks || hovers) markClicks(node, el);
       if (drags) node.draggable = true;
     }
     if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
@@ -362,6 +362,18 @@
     }
     out.push(node);
     if (block) breakText(out);
+  }
+
+  /**
+   * Says that a script listens on el's node for a person's clicks, and for
+   * which gesture when a click is not it.
+   * @param {PageTreeNode} node
+   * @param {Element} el
+   */
+  function markClicks(node, el) {
+    node.clickable = true;
+    const gesture = onlyBy.get(el);
+    if (gesture) node.gesture = gesture;
   }
 
   /**
@@ -695,16 +707,27 @@
   const delegating = new WeakSet();
 
   /**
+   * Clickables that answer only another gesture than a click: a title a
+   * double click renames, a row a right click opens a menu on. The tree
+   * says which, so that the agent's first try is the one that works.
+   * @type {WeakMap<Element, string>}
+   */
+  const onlyBy = new WeakMap();
+
+  /**
    * Marks els as clickable, documents as listening, and roots as listening
    * for their trees, and hovers, the elements that listen for the pointer
    * coming over them (a menu that opens so), as clickable too: a click
    * brings the pointer over first. Returns how many are new and have no
    * interactive role, so would show differently now.
+   * gestures[i] is the gesture els[i] answers when a click reaches none of
+   * its listeners ('double_click', 'right_click'; '' or absent: a click).
    * @param {Array<Element | Document>} els
    * @param {Element[]} [roots]
    * @param {Array<Element | Document>} [hovers]
+   * @param {string[]} [gestures]
    */
-  function markClickable(els, roots = [], hovers = []) {
+  function markClickable(els, roots = [], hovers = [], gestures = []) {
     let fresh = 0;
     for (const el of hovers) {
       if (!isElement(el) || hoverables.has(el)) continue;
@@ -716,13 +739,16 @@
       delegating.add(root);
       fresh++;
     }
-    for (const el of els) {
+    for (const [i, el] of els.entries()) {
       if (el?.nodeType === 9) { // Node.DOCUMENT_NODE
         if (!listening.has(/** @type {Document} */ (el))) fresh++;
         listening.add(/** @type {Document} */ (el));
         continue;
       }
-      if (!isElement(el) || clickables.has(el)) continue;
+      if (!isElement(el)) continue;
+      if (gestures[i]) onlyBy.set(el, gestures[i]);
+      else onlyBy.delete(el);
+      if (clickables.has(el)) continue;
       clickables.add(el);
       if (!INTERACTIVE.has(roleOf(el))) fresh++;
     }

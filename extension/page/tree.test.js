@@ -150,6 +150,21 @@ test('an element a script listens on for clicks gets a ref, though no role says 
   assert.ok(nodes.every((n) => typeof n.ref === 'number'));
 });
 
+test('a clickable that only a double click or a right click reaches says so, until it hears clicks too', () => {
+  const page = new TestPage(`
+    <h2 id=title>Draft</h2>
+    <div id=row>report.pdf</div>
+    <span id=edit>Edit</span>`);
+  const els = ['#title', '#row', '#edit'].map((s) => page.$(s));
+  page.ns.tree.markClickable(els, [], [], ['double_click', 'right_click', '']);
+  const gestures = () => flat(page.ok('snapshot', { refBase: 1 }).tree).filter((n) => n.clickable)
+    .map((n) => [n.name, n.gesture]);
+  assert.deepEqual(gestures(), [['Draft', 'double_click'], ['report.pdf', 'right_click'], ['Edit', undefined]]);
+  page.ns.tree.markClickable(els, [], [], ['', 'right_click', '']);
+  assert.deepEqual(gestures(), [['Draft', undefined], ['report.pdf', 'right_click'], ['Edit', undefined]],
+    'a script started listening for its clicks');
+});
+
 test('an element a script listens on for the pointer coming over it is clickable, unless a control in it is what is used', () => {
   const page = new TestPage(`
     <nav><div id=account>Account</div><div id=wrap><button>Products</button></div></nav>`);

@@ -21,6 +21,7 @@
 // (Target.setAutoAttach, flat) when it is out of it.
 
 import * as cdp from './cdp.js';
+import { CLICKS, classify } from '../lib/listeners.js';
 
 /**
  * The open shadow roots of a document, evaluated in its page's own world:
@@ -66,16 +67,6 @@ const rootsPass = (fresh) => `(() => {
   return found;
 })()`;
 
-/** The listeners that make an element clickable to a person. */
-const CLICKS = new Set(['click', 'dblclick', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'contextmenu',
-  'auxclick', 'dragstart']);
-/**
- * The listeners that make an element one a person acts on by pointing at
- * it: a menu that opens as the pointer comes over it (jQuery's hover()
- * listens for mouseover). An element's own only: a document that listens
- * for them (a tooltip library's) says nothing of what is below it.
- */
-const HOVERS = new Set(['mouseenter', 'mouseover', 'pointerenter', 'pointerover']);
 /** The most elements of a frame that listen for the pointer and are marked. */
 const HOVERS_MAX = 40;
 const GROUP = 'openchrome-clickables';
@@ -251,22 +242,28 @@ async function markWorld(tabId, w, signal) {
     if (!top) return -1;
     const docs = [top, ...(w.main ? await frameDocuments(tabId, w.main, opts) : [])];
     const found = await Promise.all(docs.map((d) => listenersIn(tabId, d, opts)));
-    const ids = [...new Set(found.flatMap((f) => f.clicks))];
+    /** @type {Map<number, string>} what listens for clicks, and the gesture it answers */
+    const listening = new Map();
+    for (const f of found) f.clicks.forEach((id, i) => listening.set(id, f.gestures[i] ?? ''));
+    const ids = [...listening.keys()];
     const roots = [...new Set(found.flatMap((f) => f.roots))];
     const hovering = [...new Set(found.flatMap((f) => f.hovers))].filter((id) => !ids.includes(id));
     // A page's menus open from a few elements; many that listen (every cell
     // of a table that lights up under the pointer) are decoration.
     const hovers = hovering.length <= HOVERS_MAX ? hovering : [];
     if (!ids.length && !roots.length && !hovers.length) return 0;
+    /** Each node's object in our world, or undefined when it is gone. */
     const resolve = (/** @type {number[]} */ list) => Promise.all(list.map((backendNodeId) =>
       cdp.send(tabId, 'DOM.resolveNode', { backendNodeId, executionContextId: w.ours, objectGroup: GROUP }, opts)
-        .catch(() => undefined)))
-      .then((nodes) => nodes.flatMap((n) => (n?.object?.objectId ? [{ objectId: n.object.objectId }] : [])));
-    const [rootArgs, args, hoverArgs] = await Promise.all([resolve(roots), resolve(ids), resolve(hovers)]);
+        .then((n) => (n?.object?.objectId ? { objectId: /** @type {string} */ (n.object.objectId) } : undefined), () => undefined)));
+    const present = (/** @type {Array<{ objectId: string } | undefined>} */ objects) => objects.flatMap((o) => (o ? [o] : []));
+    const [rootObjects, objects, hoverObjects] = await Promise.all([resolve(roots), resolve(ids), resolve(hovers)]);
+    const [rootArgs, args, hoverArgs] = [present(rootObjects), present(objects), present(hoverObjects)];
+    const gestures = ids.flatMap((id, i) => (objects[i] ? [listening.get(id) ?? ''] : []));
     const res = await cdp.send(tabId, 'Runtime.callFunctionOn', {
       executionContextId: w.ours,
-      functionDeclaration: 'function (n, m, ...els) { return globalThis.__openchrome?.tree?.markClickable?.(els.slice(n, n + m), els.slice(0, n), els.slice(n + m)) ?? -1; }',
-      arguments: [{ value: rootArgs.length }, { value: args.length }, ...rootArgs, ...args, ...hoverArgs],
+      functionDeclaration: 'function (gestures, n, m, ...els) { return globalThis.__openchrome?.tree?.markClickable?.(els.slice(n, n + m), els.slice(0, n), els.slice(n + m), gestures) ?? -1; }',
+      arguments: [{ value: gestures }, { value: rootArgs.length }, { value: args.length }, ...rootArgs, ...args, ...hoverArgs],
       returnByValue: true,
     }, opts);
     return typeof res.result?.value === 'number' ? res.result.value : -1;
@@ -314,10 +311,11 @@ async function documentIn(tabId, contextId, ours, fresh, opts) {
  * it); and of the elements a framework listens for every event on (roots:
  * React's root, which hears its tree's clicks as a document does); and of
  * the elements that listen for the pointer coming over them (hovers).
+ * gestures[i]: the gesture clicks[i] answers (gestureOf).
  * @param {number} tabId
  * @param {Scanned} d
  * @param {Session} opts
- * @returns {Promise<{ clicks: number[], roots: number[], hovers: number[] }>}
+ * @returns {Promise<{ clicks: number[], gestures: string[], roots: number[], hovers: number[] }>}
  */
 async function listenersIn(tabId, d, opts) {
   const [own, win, shadows] = await Promise.all([
@@ -326,27 +324,10 @@ async function listenersIn(tabId, d, opts) {
     shadowRootsOf(tabId, d, opts),
   ]);
   const inShadows = await Promise.all(shadows.map((objectId) => listenersOf(tabId, objectId, -1, opts)));
-  const all = [own, ...inShadows].flat();
-  /** @type {Map<number, Set<string>>} the event types each element listens for */
-  const types = new Map();
-  for (const l of all) {
-    if (!l.backendNodeId) continue;
-    const t = types.get(l.backendNodeId) ?? new Set();
-    t.add(l.type);
-    types.set(l.backendNodeId, t);
-  }
-  const roots = new Set([...types].filter(([, t]) => t.size >= ROOT_TYPES).map(([id]) => id));
-  const on = (/** @type {Set<string>} */ kinds) => all.filter((l) => kinds.has(l.type) && l.backendNodeId && !roots.has(l.backendNodeId))
-    .map((l) => /** @type {number} */ (l.backendNodeId));
-  return { clicks: [...on(CLICKS), ...(win ? [win] : [])], roots: [...roots], hovers: on(HOVERS) };
+  const { clicks, gestures, roots, hovers } = classify([own, ...inShadows].flat());
+  // The window's clicks are its document's: gestureOf's '' for it.
+  return { clicks: [...clicks, ...(win ? [win] : [])], gestures, roots, hovers };
 }
-
-/**
- * How many kinds of event an element listens for when a framework hears
- * all of its tree's there (React's root listens for some eighty): more
- * than any widget of its own asks for (a map or a canvas editor, twenty).
- */
-const ROOT_TYPES = 40;
 
 /**
  * Has the tab's out-of-process frames attach as child sessions, once a

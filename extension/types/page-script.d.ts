@@ -56,6 +56,8 @@ interface PageTreeNode {
   inline?: boolean;
   /** No role says so, but a script listens for its clicks. */
   clickable?: boolean;
+  /** The interact action a clickable answers when a click reaches none of its listeners: 'double_click', 'right_click'. */
+  gesture?: string;
   /** A pane a person scrolls for more of what it holds. */
   scrollable?: boolean;
   /** No role says so, but it can be dragged (draggable="true"). */
@@ -205,7 +207,7 @@ interface PageSnapshot {
 interface PageTree {
   snapshot(args: { refBase: number }): PageSnapshot;
   /** Marks elements a script listens on for clicks, and documents whose tree or window does; how many are new and have no interactive role. */
-  markClickable(els: Array<Element | Document>, roots?: Element[], hovers?: Array<Element | Document>): number;
+  markClickable(els: Array<Element | Document>, roots?: Element[], hovers?: Array<Element | Document>, gestures?: string[]): number;
   /** Whether no element was added or removed since the last markClickable. */
   marksFresh(): boolean;
   /** Sets on node the states of el that the tree shows (checked, expanded, selected…). */

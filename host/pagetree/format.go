@@ -517,6 +517,9 @@ func (w *treeWriter) label(n *Node) string {
 	}
 	if n.Clickable {
 		b.WriteString(" clickable")
+		if n.Gesture == "double_click" || n.Gesture == "right_click" {
+			b.WriteString(" (" + n.Gesture + ")")
+		}
 	}
 	if n.Draggable {
 		b.WriteString(" draggable")

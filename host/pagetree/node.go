@@ -39,6 +39,9 @@ type Node struct {
 	Inline      bool       `json:"inline,omitempty"` // flows in a line of text, as a link in a paragraph
 	// Clickable: no role says so, but a script listens for its clicks.
 	Clickable bool `json:"clickable,omitempty"`
+	// Gesture: the interact action a clickable answers when a click
+	// reaches none of its listeners ("double_click", "right_click").
+	Gesture string `json:"gesture,omitempty"`
 	// Draggable: no role says so, but it can be dragged (draggable="true").
 	Draggable bool `json:"draggable,omitempty"`
 	// Scrollable: a pane that scrolls up and down and holds more than it
