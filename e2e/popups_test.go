@@ -69,6 +69,12 @@ func TestPopupsBecomeTheAgents(t *testing.T) {
 	assert.Equal(t, map[int]bool{tab: false, a.Opened[0]: true}, activeOf(t, cs, tab, a.Opened[0]),
 		"the opener was shown for the click, then the new tab")
 
+	// A popup again, now that the group holds tabs after its opener: it
+	// joins them all the same.
+	a = interact(t, cs, map[string]any{"query": "Open popup", "action": "click", "tabId": tab})
+	require.Len(t, a.Opened, 1, "%+v", a)
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": a.Opened[0]}), "Sign in popup")
+
 	// A person's tab opening a popup: neither the tab nor its popup is ours.
 	p := e.personOpens(site.URL + "/popups.html?who=person")
 	p.waitFor(`document.querySelector("button")`)

@@ -136,8 +136,11 @@ export async function createTab({ url, active }) {
 
 /**
  * Brings tabId, which one of the agent's tabs opened, into the agent's
- * group. A popup window has no tab strip to group in: its tab moves next to
- * the opener first (window.opener and the page survive the move).
+ * group. A popup window has no tab strip to group in: its tab moves to the
+ * opener's window first (window.opener and the page survive the move), at
+ * its end: a place inside the group, next to the opener when the group
+ * holds a tab after it, is refused to a tab not in the group yet. Joining
+ * the group takes it there.
  * @param {number} tabId
  * @param {number} openerTabId
  * @returns {Promise<chrome.tabs.Tab>}
@@ -148,7 +151,7 @@ export async function adoptTab(tabId, openerTabId) {
   if (await isGroupOurs(tab.groupId)) return tab; // Chrome groups a link's tab itself
   const win = await chrome.windows.get(tab.windowId);
   if (win.type !== 'normal') {
-    await retry(() => chrome.tabs.move(tabId, { windowId: opener.windowId, index: opener.index + 1 }));
+    await retry(() => chrome.tabs.move(tabId, { windowId: opener.windowId, index: -1 }));
     tab = await chrome.tabs.get(tabId);
   }
   await joinOneAtATime(tabId, tab.windowId);
