@@ -129,7 +129,42 @@ func TestAClickHappensOnce(t *testing.T) {
 		require.NotEmpty(t, a.NextActions)
 		assert.Equal(t, "interact", a.NextActions[0].Tool)
 		assert.Equal(t, "accept_dialog", a.NextActions[0].Args["action"])
-		interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+		// The page runs on once it is answered: the answer says what it did.
+		a = interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "dom", a.Change.Type, "%+v", a.Change)
+		assert.Contains(t, a.Change.Summary, `answered alert "Hello from alert"; it says status "alert closed"`)
+	})
+
+	t.Run("what the page does after each answer is said with it", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/dialogs.html")
+		interact(t, cs, map[string]any{"query": "Confirm", "action": "click", "tabId": tab})
+		// The page asks again before it changes anything: that is the news.
+		a := interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "dialog", a.Change.Type, "%+v", a.Change)
+		assert.Equal(t, `alert "Deleted"`, a.Dialog)
+		a = interact(t, cs, map[string]any{"action": "accept_dialog", "tabId": tab})
+		assert.Equal(t, "dom", a.Change.Type, "%+v", a.Change)
+		assert.Contains(t, a.Change.Summary, `answered alert "Deleted"; it says status "confirm: true"`)
+
+		// Clicked by coordinates, and answered with words.
+		var box struct{ X, Y int }
+		okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `(() => { const r = document.querySelector("#prompt").getBoundingClientRect();
+			return { X: Math.round(r.x + r.width / 2), Y: Math.round(r.y + r.height / 2) }; })()`}, &box)
+		okJSON(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": []int{box.X, box.Y}, "tabId": tab}, &a)
+		assert.Equal(t, `prompt "Your name?"`, a.Dialog)
+		a = interact(t, cs, map[string]any{"action": "accept_dialog", "text": "Bob", "tabId": tab})
+		assert.Equal(t, "dom", a.Change.Type, "%+v", a.Change)
+		assert.Contains(t, a.Change.Summary, `it says status "prompt: Bob"`)
+
+		// A dialog no input of the agent's opened: answered, nothing more
+		// to say of what the page did.
+		ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `setTimeout(() => { document.querySelector("#status").textContent = "timer: " + confirm("From a timer?"); }, 50); 1`})
+		require.Eventually(t, func() bool {
+			return !call(t, cs, "interact", map[string]any{"action": "dismiss_dialog", "tabId": tab}).IsError
+		}, 5*time.Second, 50*time.Millisecond)
+		assert.Equal(t, `"timer: false"`, status(t, cs, tab))
 	})
 
 	t.Run("a button that moves when hovered is clicked where it went", func(t *testing.T) {

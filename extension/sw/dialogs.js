@@ -26,7 +26,50 @@ cdp.onEvent('Page.javascriptDialogOpening', (tabId, p) => {
   waiters.delete(tabId);
 });
 cdp.onEvent('Page.javascriptDialogClosed', (tabId) => open.delete(tabId));
-cdp.onEvent('detached', (tabId) => open.delete(tabId));
+cdp.onEvent('detached', (tabId) => {
+  open.delete(tabId);
+  held.delete(tabId);
+});
+
+/**
+ * What a watch of the page has seen since it began; stop ends it. signal
+ * bounds the asking (the call that asks, not the one that began the watch).
+ * @typedef {(stop: boolean, signal?: AbortSignal) => Promise<any>} Look
+ */
+
+/**
+ * tabId -> the watch of the input that opened the tab's dialog: the page
+ * runs no script while the dialog is open, so what it does once the dialog
+ * is answered (the row a confirmed Delete removes) is seen only by a watch
+ * begun before. The answer takes it.
+ * @type {Map<number, Look>}
+ */
+const held = new Map();
+
+/**
+ * Keeps the watch of the input that opened tabId's dialog for the answer,
+ * ending the one kept before (the person answered that dialog, or the page
+ * went on without an answer from the agent).
+ * @param {number} tabId
+ * @param {Look} look
+ */
+export function holdWatch(tabId, look) {
+  const before = held.get(tabId);
+  held.set(tabId, look);
+  before?.(true).catch(() => {});
+}
+
+/**
+ * The watch kept for the answer to tabId's dialog, no longer kept; or
+ * undefined.
+ * @param {number} tabId
+ * @returns {Look | undefined}
+ */
+export function takeWatch(tabId) {
+  const look = held.get(tabId);
+  held.delete(tabId);
+  return look;
+}
 
 /**
  * The dialog open on tabId, if any.

@@ -120,7 +120,11 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     w.look(true); // ends the watch
     throw err;
   }
-  if (out.navigated || out.closed || out.dialog) {
+  if (out.dialog) {
+    dialogs.holdWatch(tabId, w.look); // the answer says what the page did next
+    return out;
+  }
+  if (out.navigated || out.closed) {
     w.look(true);
     return out;
   }
@@ -172,15 +176,15 @@ export async function followLeaving(tabId, start, report, signal) {
  * @param {number} tabId
  * @param {AbortSignal} signal
  * @param {boolean} [keys] keys are sent: the element that has the focus is watched too
- * @returns {Promise<{ look: (stop: boolean) => Promise<any>, url?: string }>} url: where the
+ * @returns {Promise<{ look: dialogs.Look, url?: string }>} url: where the
  *   document was when the watch began
  */
 export async function watchPage(tabId, signal, keys = false) {
   const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', { keys }, signal).catch(() => undefined);
   return {
     url: w?.data.url,
-    look: (stop) => (w
-      ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop }, signal)
+    look: (stop, s = signal) => (w
+      ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop }, s)
         .then((r) => r.data, () => undefined)
       : Promise.resolve(undefined)),
   };
@@ -234,13 +238,32 @@ export async function routeDrawn(tabId, start, look, report, signal) {
 /**
  * runAnswer is runInput for the answer to an open dialog, which input to
  * the page is refused during: what the page did once it ran on (another
- * dialog, a navigation away).
+ * dialog, a navigation away), and what it changed, as the watch of the
+ * input that opened the dialog saw it (a row a confirmed Delete removed).
+ * A dialog the agent's input did not open (a timer's) has no such watch.
  * @param {number} tabId
  * @param {(signal: AbortSignal) => Promise<unknown>} fn
  * @param {AbortSignal} signal
+ * @returns {Promise<Record<string, any>>}
  */
-export function runAnswer(tabId, fn, signal) {
-  return unlessClosed(tabId, () => effects(tabId, fn, signal), { navigated: false, closed: true });
+export async function runAnswer(tabId, fn, signal) {
+  const look = dialogs.takeWatch(tabId);
+  /** @type {Record<string, any>} */
+  let out;
+  try {
+    out = await unlessClosed(tabId, () => effects(tabId, fn, signal), { navigated: false, closed: true });
+  } catch (err) {
+    if (look) dialogs.holdWatch(tabId, look); // unanswered: the next answer may take it
+    throw err;
+  }
+  if (!look || out.navigated || out.closed) return out;
+  if (out.dialog) {
+    dialogs.holdWatch(tabId, look); // the page asks again: the watch goes on
+    return out;
+  }
+  const r = await look(true, signal).catch(() => undefined);
+  if (r && !r.lost && !r.dialogOpen && !r.navigated && !r.frameGone) out.changes = summarize(r, out.downloads);
+  return out;
 }
 
 /**

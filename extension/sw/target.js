@@ -127,9 +127,13 @@ export class Target {
     this.opener = popups.openerOf(t.tabId);
   }
 
-  /** @param {string} method @param {Record<string, unknown>} [args] */
-  call(method, args = {}) {
-    return pageScript.onRef(this.t, method, args, this.signal);
+  /**
+   * @param {string} method
+   * @param {Record<string, unknown>} [args]
+   * @param {AbortSignal} [signal] the action's own unless given
+   */
+  call(method, args = {}, signal = this.signal) {
+    return pageScript.onRef(this.t, method, args, signal);
   }
 
   async locate() {
@@ -163,11 +167,13 @@ export class Target {
    * banner's frame its Accept removes). A page held by a dialog, one a
    * timer opened after the input say, runs no script: that is what it did.
    * @param {boolean} [stop]
+   * @param {AbortSignal} [signal] the action's own unless given: a later
+   *   call's (the answer to the dialog the action opened)
    * @returns {Promise<any>}
    */
-  async report(stop = false) {
+  async report(stop = false, signal = this.signal) {
     try {
-      return await this.call('changes', { watch: this.watchId, stop });
+      return await this.call('changes', { watch: this.watchId, stop }, signal);
     } catch (err) {
       if (err instanceof pageScript.DialogOpened || dialogs.current(this.t.tabId)) return { dialogOpen: true };
       if (err instanceof ActionError && err.code === 'stale_ref') {
@@ -634,7 +640,12 @@ export class Target {
     }
     // Looked at last: a dialog may open while the rest is.
     const dialog = a.dialog ?? dialogs.current(this.t.tabId);
-    if (dialog) out.dialog = dialogs.describe(dialog);
+    if (dialog) {
+      out.dialog = dialogs.describe(dialog);
+      // The page does what the input was for once the dialog is answered
+      // (a confirmed Delete): the answer says it, from this watch.
+      if (this.watchId !== undefined) dialogs.holdWatch(this.t.tabId, (stop, signal) => this.report(stop, signal));
+    }
     return out;
   }
 

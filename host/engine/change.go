@@ -157,8 +157,12 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		return change{"dom", fmt.Sprintf("input delivered; its list shows %d option(s): offers", e.offers)}, nil
 	case e.changes == "" && e.running > 0:
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
-	case e.changes == "" && e.answered != "":
-		return change{"none", "answered " + e.answered}, nil
+	case e.answered != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
+		return change{"none", "answered " + e.answered + threwNote(e)}, nil
+	case e.answered != "":
+		// What the page did once it ran on, seen by the watch of the
+		// input that opened the dialog: a confirmed Delete's row gone.
+		return change{"dom", "answered " + e.answered + "; " + e.changes + threwNote(e)}, nil
 	case e.focused != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
 		return change{"none", "input delivered; the focus moved to " + e.focused}, nil
 	case e.changes == "":
