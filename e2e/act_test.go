@@ -505,6 +505,12 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, tree, vault+" clickable", "one in a closed root on a plain div")
 	assert.Contains(t, tree, card+" clickable", "and one in a same-origin frame")
 
+	// An agent that clicks it anyway is told what it listens for.
+	a := interact(t, cs, map[string]any{"ref": rename, "action": "click", "tabId": tab})
+	require.NotNil(t, a.Change)
+	assert.Equal(t, "input delivered; no visible change: its script listens for a double click, not a click", a.Change.Summary)
+	require.NotEmpty(t, a.NextActions)
+	assert.Equal(t, map[string]any{"action": "double_click", "ref": rename, "tabId": float64(tab)}, a.NextActions[0].Args)
 	interact(t, cs, map[string]any{"ref": rename, "action": "double_click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": file, "action": "right_click", "tabId": tab})
 	interact(t, cs, map[string]any{"ref": plan, "action": "click", "tabId": tab})
@@ -1382,7 +1388,7 @@ func TestDialogs(t *testing.T) {
 	a = interact(t, cs, map[string]any{"action": "dismiss_dialog", "tabId": tab})
 	assert.Equal(t, `confirm "Delete everything?"`, a.Answered)
 	require.NotNil(t, a.Change)
-	assert.Equal(t, `answered confirm "Delete everything?"`, a.Change.Summary)
+	assert.Equal(t, `answered confirm "Delete everything?"; it says status "confirm: false"`, a.Change.Summary, "what the page did once it ran on")
 	assert.Equal(t, `"confirm: false"`, status(t, cs, tab))
 
 	// A dialog the page opens once the first is answered is the answer's.

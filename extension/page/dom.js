@@ -126,6 +126,8 @@
       focused: deepActive() === el,
       // What it opens, when it says: a button that opens a list to pick from.
       popup: el.getAttribute('aria-haspopup') || undefined,
+      // A script listens on it for another gesture than a click: the one.
+      gesture: oc.tree.gestureOf(el),
       app: appLink(el),
       range: rangeOf(el, role),
       viewport: { width: innerWidth, height: innerHeight },

@@ -836,5 +836,15 @@
     return clickables.has(el) || hoverables.has(el);
   }
 
-  oc.tree = { snapshot, markClickable, marksFresh, states, listenedOn };
+  /**
+   * The gesture el answers when a click reaches none of its listeners
+   * ('double_click', 'right_click'), as the last marks say; undefined when a
+   * click is it.
+   * @param {Element} el
+   */
+  function gestureOf(el) {
+    return onlyBy.get(el);
+  }
+
+  oc.tree = { snapshot, markClickable, marksFresh, states, listenedOn, gestureOf };
 })();

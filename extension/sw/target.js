@@ -139,6 +139,8 @@ export class Target {
   async locate() {
     const loc = await this.call('locate');
     this.label = describeTarget(loc);
+    /** @type {string | undefined} the gesture a script listens on it for when a click is not it */
+    this.gesture = loc.gesture;
     return loc;
   }
 
@@ -603,6 +605,9 @@ export class Target {
     // Input that puts the caret somewhere: the next type there goes on from it.
     if (PLACES_CARET.has(action)) caretPlaced.set(this.t.tabId, this.t.ref);
     if (strategy) out.strategy = strategy;
+    // A click on what only a double or right click reaches: the engine says
+    // which, when the click changed nothing.
+    if (action === 'click' && this.gesture) out.gesture = this.gesture;
     if (a.closed) {
       out.closed = true; // the page closed its own tab
       if (this.opener !== undefined) out.opener = this.opener;

@@ -214,6 +214,8 @@ interface PageTree {
   states(el: Element, role: string, node: PageTreeNode): void;
   /** Whether the last marks say a script listens on el for clicks or for the pointer. */
   listenedOn(el: Element): boolean;
+  /** The gesture el answers when a click reaches none of its listeners ('double_click', 'right_click'). */
+  gestureOf(el: Element): string | undefined;
 }
 
 /** page/text.js */

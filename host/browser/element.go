@@ -42,7 +42,11 @@ type Acted struct {
 	Dialog    string   `json:"dialog,omitempty"`
 	// Focused: where the focus went when a key moved it (Tab, an arrow in
 	// a menu), so the next keys' target is known without a read.
-	Focused    *Control     `json:"focused,omitempty"`
+	Focused *Control `json:"focused,omitempty"`
+	// Gesture: a click went to an element a script listens on only for
+	// this one ("double_click", "right_click"); the engine's change says
+	// so when the click changed nothing, and the field is not shown.
+	Gesture    string       `json:"gesture,omitempty"`
 	Downloads  []Started    `json:"downloads,omitempty"` // downloads the action started
 	Chooser    *FileChooser `json:"fileChooser,omitempty"`
 	HITL       *HITL        `json:"hitl,omitempty"`

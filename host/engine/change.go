@@ -45,6 +45,9 @@ type effects struct {
 	focused    string // where a key moved the focus: `textbox "Bio" e9`
 	offers     int    // the options a combobox's list showed for the text, after a pause
 	key        string // the chord a press or a computer key sent
+	// A click on an element whose script hears only this gesture
+	// (double_click, right_click), and the element's ref.
+	gesture, ref string
 	// A closed select that was clicked: its ref, value and options.
 	selectRef, value string
 	options          []string
@@ -64,6 +67,9 @@ func actedEffects(a browser.Acted) effects {
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
 	}
 	e.offers = len(a.Offers) + a.MoreOffers
+	if a.Gesture == "double_click" || a.Gesture == "right_click" {
+		e.gesture, e.ref = a.Gesture, a.Ref
+	}
 	if a.Action == "press" {
 		e.key = a.Key
 	}
@@ -155,6 +161,12 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 	case e.offers > 0 && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
 		// The page's account was taken before a debounced list drew.
 		return change{"dom", fmt.Sprintf("input delivered; its list shows %d option(s): offers", e.offers)}, nil
+	case e.gesture != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
+		// The click reached no listener: what the page listens for is
+		// another gesture.
+		return change{"none", "input delivered; no visible change: its script listens for a " +
+				strings.ReplaceAll(e.gesture, "_", " ") + ", not a click" + threwNote(e)},
+			[]nextAction{onTab("interact", map[string]any{"action": e.gesture, "ref": e.ref})}
 	case e.changes == "" && e.running > 0:
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
 	case e.answered != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):

@@ -163,6 +163,7 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 		c.setCurrentTab(done.Opener) // a sign-in popup done: back where it came from
 	}
 	out := acted{Acted: done}
+	out.Gesture = "" // the change says it
 	switch {
 	case done.Blocked != nil:
 		out.Error = blockedError(done)
