@@ -38,37 +38,43 @@ cdp.onEvent('detached', (tabId) => {
  */
 
 /**
- * tabId -> the watch of the input that opened the tab's dialog: the page
- * runs no script while the dialog is open, so what it does once the dialog
- * is answered (the row a confirmed Delete removes) is seen only by a watch
- * begun before. The answer takes it.
- * @type {Map<number, Look>}
+ * tabId -> the watch of the input that opened the tab's open dialog: the
+ * page runs no script while the dialog is open, so what it does once the
+ * dialog is answered (the row a confirmed Delete removes) is seen only by a
+ * watch begun before. The answer to that dialog takes it.
+ * @type {Map<number, { look: Look, dialog: Dialog }>}
  */
 const held = new Map();
 
 /**
- * Keeps the watch of the input that opened tabId's dialog for the answer,
- * ending the one kept before (the person answered that dialog, or the page
- * went on without an answer from the agent).
+ * Keeps the watch of the input that opened tabId's open dialog for its
+ * answer, ending the one kept before (for a dialog the person answered).
+ * With no dialog open (answered already), the watch just ends.
  * @param {number} tabId
  * @param {Look} look
  */
 export function holdWatch(tabId, look) {
   const before = held.get(tabId);
-  held.set(tabId, look);
-  before?.(true).catch(() => {});
+  const dialog = open.get(tabId);
+  if (dialog) held.set(tabId, { look, dialog });
+  else held.delete(tabId);
+  before?.look(true).catch(() => {});
+  if (!dialog) look(true).catch(() => {});
 }
 
 /**
- * The watch kept for the answer to tabId's dialog, no longer kept; or
- * undefined.
+ * The watch kept for the answer to the dialog open on tabId, no longer
+ * kept; undefined when no input of the agent's opened that dialog (a
+ * timer did).
  * @param {number} tabId
  * @returns {Look | undefined}
  */
 export function takeWatch(tabId) {
-  const look = held.get(tabId);
+  const h = held.get(tabId);
   held.delete(tabId);
-  return look;
+  if (h && h.dialog === open.get(tabId)) return h.look;
+  h?.look(true).catch(() => {});
+  return undefined;
 }
 
 /**
