@@ -722,6 +722,46 @@ func TestReadPageMarksListenersInCrossOriginFrames(t *testing.T) {
 	}
 }
 
+// TestALinkInAFrameNavigatesTheFrame follows a link and sends a form in a
+// frame (same-origin, read in place; cross-site, out of process): the answer
+// says where the frame went, and that the page around it stays, not what
+// the frame's old document showed as it went; the token in the link's
+// address is never shown.
+func TestALinkInAFrameNavigatesTheFrame(t *testing.T) {
+	e := sharedEnv(t)
+	a, b := fixtureSites(t)
+	cs := e.client("e2e")
+	for _, tc := range []struct{ name, page string }{
+		{"same origin", a.URL + "/frames.html?same=frame-links.html"},
+		{"cross site", a.URL + "/frames.html?cross=" + url.QueryEscape(siteOnLocalhost(b, "/frame-links.html"))},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			tab := openTab(t, cs, tc.page)
+			ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Open the list"})
+			r := call(t, cs, "interact", map[string]any{"query": "Open the list", "action": "click", "tabId": tab})
+			require.False(t, r.IsError, textOf(r))
+			assert.NotContains(t, textOf(r), "frame-secret", "the token in the frame's address")
+			var got acted
+			require.NoError(t, json.Unmarshal([]byte(textOf(r)), &got))
+			require.NotNil(t, got.Change)
+			assert.Equal(t, "navigation", got.Change.Type, "%+v", got.Change)
+			assert.Regexp(t, `^its frame navigated to http://[^ ]+/list\.html\?access_token=\[redacted\]; the page around it stays$`, got.Change.Summary)
+			assert.Contains(t, got.URL, "/frames.html", "the tab stayed where it was")
+			require.NotEmpty(t, got.NextActions)
+			assert.Equal(t, "read_page", got.NextActions[0].Tool)
+			tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+			assert.Contains(t, tree, `h1 "Frames"`)
+			assert.Contains(t, tree, `h1 "Long List"`, "the frame shows the list")
+
+			ok(t, cs, "navigate", map[string]any{"tabId": tab, "url": tc.page})
+			ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Open the list"})
+			ok(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Find", "value": "cats"}}})
+			got = interact(t, cs, map[string]any{"query": "Search", "action": "click", "tabId": tab})
+			assert.Regexp(t, `^its frame navigated to http://[^ ]+/list\.html\?q=cats; the page around it stays$`, got.Change.Summary)
+		})
+	}
+}
+
 // TestAClickInAFrameUnderABannerIsNotDelivered clicks a button in a
 // cross-origin frame that a banner of the page covers: the frame's own hit
 // test cannot see the banner, so the click would land on it. Nothing is

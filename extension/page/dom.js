@@ -128,6 +128,8 @@
       popup: el.getAttribute('aria-haspopup') || undefined,
       // A script listens on it for another gesture than a click: the one.
       gesture: oc.tree.gestureOf(el),
+      // In a frame this script walks in place (a same-origin iframe's).
+      framed: el.ownerDocument !== document || undefined,
       app: appLink(el),
       range: rangeOf(el, role),
       viewport: { width: innerWidth, height: innerHeight },

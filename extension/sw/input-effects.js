@@ -31,7 +31,7 @@ export const NAVIGATION_MS = 15000;
  * began. The page knows at once; the worker hears in milliseconds, or in a
  * second or two on a machine busy with other work.
  */
-const LEAVING_MS = 5000;
+export const LEAVING_MS = 5000;
 /** How long to wait for the requests the input started to end. */
 export const REQUESTS_MS = 3000;
 /** How often they are looked at. */

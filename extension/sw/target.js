@@ -27,9 +27,10 @@ import { ActionError, opensApp } from '../lib/errors.js';
 import { refuseChord } from '../lib/keys.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
+import * as frameNavigation from './frame-navigation.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
+import { LEAVING_MS, NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -44,7 +45,9 @@ import * as input from './trusted-input.js';
  * tab, the tabs, downloads and file chooser it opened, the requests it
  * started that were still running when it stopped waiting, and the watch's
  * report.
- * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, navigating?: string, closed?: boolean, opened: number[],
+ * frameNavigated: where the element's frame went, when the input took it
+ * to another document and the page around it stayed.
+ * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, navigating?: string, frameNavigated?: string, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
  *   refused?: import('./policy.js').Refused, running?: number, report: any,
  *   quietReport?: any }} Attempt
@@ -141,6 +144,8 @@ export class Target {
     this.label = describeTarget(loc);
     /** @type {string | undefined} the gesture a script listens on it for when a click is not it */
     this.gesture = loc.gesture;
+    /** Whether it is in a frame, whose navigation is its input's answer. */
+    this.framed = this.t.frameId !== 0 || !!loc.framed;
     return loc;
   }
 
@@ -269,6 +274,19 @@ export class Target {
     if (open) return { dialog: open, navigated: false, opened: [], report: {} };
     let navigated = await navigation.settleNavigation(this.t.tabId, start, NAVIGATION_MS, this.signal);
     let report = navigated ? { navigated: true } : await this.report();
+    if (!navigated && this.framed) {
+      // A link or a form in a frame: the frame's old document, torn down
+      // or gone, is not what the input did; where the frame went is.
+      const leaving = report.navigated || report.leaving;
+      const went = await frameNavigation.navigatedSince(this.t.tabId, start, {
+        frameId: this.t.frameId || undefined, beginMs: leaving ? LEAVING_MS : 0, endMs: NAVIGATION_MS, signal: this.signal,
+      });
+      const frame = went.at(-1);
+      if (frame) {
+        const opened = await popups.openedSince(this.t.tabId, start);
+        return { navigated: false, frameNavigated: frame.url, opened, running, report: {} };
+      }
+    }
     // A navigation the browser told of too late for settleNavigation.
     if (!report.navigated && this.t.frameId === 0 && await followLeaving(this.t.tabId, start, report, this.signal)) {
       navigated = true;
@@ -631,7 +649,10 @@ export class Target {
     if (this.options && !a.navigated) out.options = this.options;
     const thrown = evidence.exceptionsSince(this.t.tabId, this.started ?? Date.now());
     if (thrown.length) out.pageErrors = thrown;
-    if (!a.navigated && !a.dialog) {
+    if (a.frameNavigated) {
+      out.frameNavigated = a.frameNavigated;
+      if (this.watchId !== undefined) await this.report(true).catch(() => {}); // it watched the old document
+    } else if (!a.navigated && !a.dialog) {
       const last = await this.report(true);
       const r = a.quietReport && !last.dialogOpen ? a.quietReport : last;
       if (!r.dialogOpen) {
@@ -1249,7 +1270,7 @@ export function focusMoved(from, now) {
  * @param {Attempt} a
  */
 function idle(a) {
-  return !a.dialog && !a.closed && !a.navigated && !a.opened.length && !a.downloads?.length && !a.chooser && !a.refused &&
+  return !a.dialog && !a.closed && !a.navigated && !a.frameNavigated && !a.opened.length && !a.downloads?.length && !a.chooser && !a.refused &&
     !a.running && quiet(a.report);
 }
 

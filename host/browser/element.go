@@ -43,6 +43,9 @@ type Acted struct {
 	// Focused: where the focus went when a key moved it (Tab, an arrow in
 	// a menu), so the next keys' target is known without a read.
 	Focused *Control `json:"focused,omitempty"`
+	// FrameNavigated: where the element's frame went when the input took
+	// it to another document; the page around it stayed.
+	FrameNavigated string `json:"frameNavigated,omitempty"`
 	// Gesture: a click went to an element a script listens on only for
 	// this one ("double_click", "right_click"); the engine's change says
 	// so when the click changed nothing, and the field is not shown.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -30,6 +31,7 @@ type nextAction struct {
 type effects struct {
 	navigated  bool
 	navigating string // where a navigation no server has answered yet is going
+	frame      string // where the element's frame went: the page around it stayed
 	url        string
 	closed     bool
 	opener     int // the tab that opened the one that closed, now current
@@ -55,7 +57,7 @@ type effects struct {
 
 func actedEffects(a browser.Acted) effects {
 	e := effects{closed: a.Closed, opener: a.Opener, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
-		threw: len(a.PageErrors) > 0, answered: a.Answered, navigating: a.Navigating}
+		threw: len(a.PageErrors) > 0, answered: a.Answered, navigating: a.Navigating, frame: a.FrameNavigated}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
 	}
@@ -143,9 +145,15 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		if e.navigating == e.url {
 			return c, nil
 		}
-		return c, []nextAction{onTab("wait_for", map[string]any{"url": e.navigating, "timeoutMs": 60000})}
+		// A masked secret in the address is waited for as any text there.
+		url := strings.ReplaceAll(e.navigating, redact.Mask, "*")
+		return c, []nextAction{onTab("wait_for", map[string]any{"url": url, "timeoutMs": 60000})}
 	case e.navigated:
 		return change{"navigation", "navigated to " + e.url}, []nextAction{onTab("read_page", map[string]any{})}
+	case e.frame != "":
+		// Its refs are stale, the page's others stand.
+		return change{"navigation", "its frame navigated to " + e.frame + "; the page around it stays"},
+			[]nextAction{onTab("read_page", map[string]any{})}
 	case len(e.options) > 0:
 		// Whatever the click drew, it is in the browser's own list, which
 		// neither read_page nor input to the page reaches.

@@ -42,6 +42,10 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 			"input delivered; no visible change: its script listens for a double click, not a click", "interact"},
 		{"a click on what hears only double clicks, that changed the page all the same", effects{gesture: "double_click", ref: "e4", changes: `text changed: "x"`}, "dom",
 			`text changed: "x"`, ""},
+		{"a navigation to an address with a masked secret", effects{navigating: "http://a/cb?code=[redacted]&s=1", url: "http://a/"}, "navigation",
+			"navigating to http://a/cb?code=[redacted]&s=1: no answer from the server yet; the page shown is the one it leaves", "wait_for"},
+		{"a frame navigated", effects{frame: "http://b/next", url: "http://a/", changes: "5 hidden"}, "navigation",
+			"its frame navigated to http://b/next; the page around it stays", "read_page"},
 		{"a dialog answered", effects{answered: `confirm "Sure?"`}, "none", `answered confirm "Sure?"`, ""},
 		{"a dialog answered, the page still", effects{answered: `confirm "Sure?"`, changes: "no visible change"}, "none", `answered confirm "Sure?"`, ""},
 		{"a dialog answered, and what the page did then", effects{answered: `confirm "Delete Invoice 2?"`, changes: `1 removed: "Invoice 2 $30"`}, "dom",
@@ -76,6 +80,12 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 	}
 	_, next := changeOf(7, effects{opened: []int{9}})
 	assert.Equal(t, 9, next[0].Args["tabId"], "read the new tab, not the old one")
+}
+
+func TestTheWaitForANavigationTakesAnyValueWhereASecretIsMasked(t *testing.T) {
+	_, next := changeOf(3, effects{navigating: "http://a/cb?code=[redacted]&s=1", url: "http://a/"})
+	require.Len(t, next, 1)
+	assert.Equal(t, map[string]any{"url": "http://a/cb?code=*&s=1", "timeoutMs": 60000, "tabId": 3}, next[0].Args)
 }
 
 func TestAClickedSelectPointsToInteractSelect(t *testing.T) {

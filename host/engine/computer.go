@@ -105,6 +105,7 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 	if err != nil {
 		return nil, err
 	}
+	out.Navigating = c.engine.red.URL(out.Navigating) // not the address the profile's masking knows
 	c.followOpened(out.Opened)
 	if out.NavigationBlocked != nil {
 		return nil, out.NavigationBlocked.Error()

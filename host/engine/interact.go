@@ -158,6 +158,9 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)
 	}
+	// Where the tab is going and where a frame went: the profile's masking
+	// knows the secrets of the address the tab is at, not of these.
+	done.Navigating, done.FrameNavigated = c.engine.red.URL(done.Navigating), c.engine.red.URL(done.FrameNavigated)
 	c.followOpened(done.Opened)
 	if done.Closed && done.Opener != 0 {
 		c.setCurrentTab(done.Opener) // a sign-in popup done: back where it came from
