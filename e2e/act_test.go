@@ -760,6 +760,21 @@ func TestALinkInAFrameNavigatesTheFrame(t *testing.T) {
 			assert.Regexp(t, `^its frame navigated to http://[^ ]+/list\.html\?q=cats; the page around it stays$`, got.Change.Summary)
 		})
 	}
+
+	t.Run("clicked by coordinates", func(t *testing.T) {
+		tab := openTab(t, cs, a.URL+"/frames.html?same=frame-links.html")
+		ok(t, cs, "wait_for", map[string]any{"tabId": tab, "text": "Open the list"})
+		var at struct{ X, Y int }
+		okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `(() => {
+			const frame = document.getElementById("same-frame"), f = frame.getBoundingClientRect();
+			const l = frame.contentDocument.querySelector("a").getBoundingClientRect();
+			return { X: Math.round(f.x + frame.clientLeft + l.x + l.width / 2), Y: Math.round(f.y + frame.clientTop + l.y + l.height / 2) };
+		})()`}, &at)
+		r := call(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": []int{at.X, at.Y}, "tabId": tab})
+		require.False(t, r.IsError, textOf(r))
+		assert.NotContains(t, textOf(r), "frame-secret")
+		assert.Contains(t, textOf(r), `"type":"navigation","summary":"its frame navigated to `)
+	})
 }
 
 // TestAClickInAFrameUnderABannerIsNotDelivered clicks a button in a

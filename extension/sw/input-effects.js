@@ -9,6 +9,7 @@ import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
 import * as fileChooser from './file-chooser.js';
+import * as frameNavigation from './frame-navigation.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -141,6 +142,14 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     Object.assign(out, { navigated: true, url: tab?.url, title: tab?.title });
     const going = navigation.goingTo(tabId, start);
     if (going) out.navigating = going;
+    return out;
+  }
+  // A click at a point may land in a frame, which the watch of the top
+  // document does not see into: a link there takes the frame elsewhere.
+  const frame = keys ? undefined
+    : (await frameNavigation.navigatedSince(tabId, start, { beginMs: 0, endMs: NAVIGATION_MS, signal })).at(-1);
+  if (frame) {
+    out.frameNavigated = frame.url;
     return out;
   }
   if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);

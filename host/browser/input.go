@@ -30,7 +30,10 @@ type Inputted struct {
 	Dialog    string       `json:"dialog,omitempty"`
 	Downloads []Started    `json:"downloads,omitempty"` // downloads the input started
 	Chooser   *FileChooser `json:"fileChooser,omitempty"`
-	Navigated bool         `json:"navigated"`
+	// FrameNavigated: where a frame went when the input took it to
+	// another document (a click on a link in an iframe); the page stayed.
+	FrameNavigated string `json:"frameNavigated,omitempty"`
+	Navigated      bool   `json:"navigated"`
 	// Navigating: where the navigation the input started is going, when
 	// the server had not answered it by the time the extension stopped
 	// waiting; URL and Title are still the page it leaves.

@@ -86,7 +86,7 @@ func actedEffects(a browser.Acted) effects {
 }
 
 func inputEffects(in browser.Inputted) effects {
-	return effects{navigated: in.Navigated, navigating: in.Navigating, url: in.URL, closed: in.Closed, dialog: in.Dialog,
+	return effects{navigated: in.Navigated, navigating: in.Navigating, frame: in.FrameNavigated, url: in.URL, closed: in.Closed, dialog: in.Dialog,
 		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning, changes: in.Changes}
 }
 

@@ -105,7 +105,8 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 	if err != nil {
 		return nil, err
 	}
-	out.Navigating = c.engine.red.URL(out.Navigating) // not the address the profile's masking knows
+	// Not the address the profile's masking knows.
+	out.Navigating, out.FrameNavigated = c.engine.red.URL(out.Navigating), c.engine.red.URL(out.FrameNavigated)
 	c.followOpened(out.Opened)
 	if out.NavigationBlocked != nil {
 		return nil, out.NavigationBlocked.Error()
