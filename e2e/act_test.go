@@ -302,6 +302,31 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Equal(t, "navigated to "+site.URL+"/list.html", a.Change.Summary)
 	})
 
+	t.Run("what a still page draws on a timer its click set is said; a ticking page's tick is not", func(t *testing.T) {
+		// The page script sees the page from its first read; a page is
+		// still when nothing has changed in it for 2 s before the click.
+		still := func(tab int) {
+			ok(t, cs, "read_page", map[string]any{"tabId": tab})
+			ok(t, cs, "wait_for", map[string]any{"timeoutMs": 2100, "tabId": tab})
+		}
+		tab := openTab(t, cs, site.URL+"/answers.html")
+		still(tab)
+		a := interact(t, cs, map[string]any{"query": "Show later", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "dom", a.Change.Type)
+		assert.Equal(t, `text changed: "Shown"`, a.Change.Summary, "drawn 300 ms after the click, with no request between")
+		ok(t, cs, "tabs_close", map[string]any{"tabId": tab})
+
+		tab = openTab(t, cs, site.URL+"/clock.html")
+		still(tab)
+		a = interact(t, cs, map[string]any{"query": "Nothing", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "none", a.Change.Type, "the clock ticks on its own: %s", a.Change.Summary)
+		assert.Equal(t, "input delivered; no visible change", a.Change.Summary)
+		assert.Equal(t, map[string]any{"nothing": 1.0}, pageRuns(t, cs, tab))
+		ok(t, cs, "tabs_close", map[string]any{"tabId": tab})
+	})
+
 	t.Run("a query two elements answer alike clicks neither, and says where each is", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
 		err := fails(t, cs, "interact", map[string]any{"query": "Add to cart", "action": "click", "tabId": tab}, protocol.CodeConflict)

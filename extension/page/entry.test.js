@@ -31,7 +31,7 @@ test('each file keeps to its IIFE: no top-level declaration shares the isolated 
 });
 
 test('the namespace\'s VERSION is lib/page-files.js\'s PAGE_VERSION', () => {
-  const context = runInVm({});
+  const context = runInVm({ document: {} });
   assert.equal(context.__openchrome.version, PAGE_VERSION);
   assert.equal(typeof context.__openchrome.call, 'function');
 });

@@ -22,6 +22,15 @@ export function pageSources() {
   }));
 }
 
+/** What every page has that the page script uses as it loads: a clock, and an observer (of a document that never changes, here). */
+const PAGE_GLOBALS = {
+  performance,
+  MutationObserver: class {
+    observe() {}
+    disconnect() {}
+  },
+};
+
 /**
  * Runs every file of the page script in a node:vm context, as
  * chrome.scripting would run them in an isolated world.
@@ -30,7 +39,7 @@ export function pageSources() {
  *   test reads what it set up)
  */
 export function runInVm(globals) {
-  const context = vm.createContext({ ...globals });
+  const context = vm.createContext({ ...PAGE_GLOBALS, ...globals });
   for (const { file, source } of pageSources()) vm.runInContext(source, context, { filename: file });
   return context;
 }

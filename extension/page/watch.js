@@ -19,6 +19,22 @@
   let ended;
 
   /**
+   * When the document last changed (performance.now()), whoever changed
+   * it: a watch says how long the page had been still when it began. A
+   * page still for seconds that changes after an input, with no request
+   * between ("Paid" drawn by a timer the click set), changed because of
+   * it; one that changes on its own (a clock, a carousel) is seldom still
+   * that long. Our own banner's changes are not the page's.
+   */
+  let stirredAt = performance.now();
+  /** @param {MutationRecord} r */
+  const ours = (r) => (r.type === 'childList' ? [...r.addedNodes, ...r.removedNodes] : [r.target])
+    .every((n) => n.nodeName === 'OPENCHROME-BANNER');
+  new MutationObserver((records) => {
+    if (!records.every(ours)) stirredAt = performance.now();
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+
+  /**
    * What a text field or editor holds, for a watch to see change;
    * undefined for anything else, and for a secret field.
    * @param {Element | null | undefined} el
@@ -627,7 +643,8 @@
   /**
    * watch: starts recording what happens to the page, and whether ref's
    * element receives a click, until changes stops it; with keys and no
-   * ref, what happens to the element that has the focus too.
+   * ref, what happens to the element that has the focus too. stillMs: how
+   * long the document had not changed, as far as this script has seen.
    * @param {{ ref?: number, ownMoves?: boolean, keys?: boolean }} args
    */
   function watch({ ref, ownMoves = false, keys = false }) {
@@ -642,7 +659,7 @@
     } else {
       watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
     }
-    return { watch: id, url: location.href };
+    return { watch: id, url: location.href, stillMs: Math.round(performance.now() - stirredAt) };
   }
 
   /**

@@ -29,6 +29,39 @@ test('a watch counts what changed on the page, until it stops', () => {
   assert.deepEqual(page.ok('changes', { watch }), { lost: true }, 'a stopped watch is gone');
 });
 
+test('a watch says how long the page had been still before it, our own banner aside', async () => {
+  let now = 1000;
+  const page = new TestPage('<button id=b>Pay</button><p id=p>Due</p>', {
+    before: (/** @type {any} */ w) => { w.performance.now = () => now; },
+  });
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  /** How long the page had been still when a watch begins now (ms). */
+  const still = () => {
+    const { watch, stillMs } = page.ok('watch', { ref });
+    page.ok('changes', { watch, stop: true });
+    return stillMs;
+  };
+  // An observer hears a change once the task that made it ends.
+  const heard = () => new Promise((resolve) => setTimeout(resolve, 0));
+  now = 4000;
+  assert.equal(still(), 3000, 'unchanged since the page script came');
+
+  page.document.documentElement.append(page.document.createElement('openchrome-banner'));
+  await heard();
+  now = 5000;
+  assert.equal(still(), 4000, 'the handoff banner is ours, not the page changing');
+
+  page.$('#p').textContent = 'Paid';
+  await heard();
+  now = 5300;
+  assert.equal(still(), 300, 'the page changed 300 ms ago');
+
+  page.$('#b').setAttribute('class', 'tick');
+  await heard();
+  now = 5400;
+  assert.equal(still(), 100, 'an attribute is a change too');
+});
+
 test('a watch says where the document began to leave for, before the browser says so', () => {
   const page = new TestPage('<button id=b>Send</button>', {
     before: (w) => { w.navigation = new w.EventTarget(); },

@@ -73,6 +73,12 @@ const LATE_MS = 1000;
 /** How often it looks while it does. */
 const LATE_POLL_MS = 50;
 /**
+ * How long a page must have been still before the input for what it
+ * changes in those LATE_MS to be said as the input's doing: a page that
+ * changes on its own timers (a clock, a carousel) seldom is.
+ */
+const STILL_MS = 2000;
+/**
  * How long a list the page draws may take to show the option asked for:
  * an autocomplete fetches its options as it is typed in.
  */
@@ -125,6 +131,8 @@ export class Target {
     // A drag's element moving into its place (a sortable list's drop
     // animation, after which the page takes the new order) is waited for.
     this.ownMoves = false;
+    /** @type {number | undefined} how long the page had been still when the watch began */
+    this.stillMs = undefined;
     // The tab that opened this one (a sign-in popup's), asked now: once a
     // click closes the popup, Chrome has forgotten it.
     this.opener = popups.openerOf(t.tabId);
@@ -163,8 +171,9 @@ export class Target {
    * Starts watching the page for effects; returns the stop-and-report.
    */
   async watch() {
-    const { watch } = await this.call('watch', { ownMoves: this.ownMoves });
+    const { watch, stillMs } = await this.call('watch', { ownMoves: this.ownMoves });
     this.watchId = watch;
+    this.stillMs = stillMs;
     this.started = Date.now();
   }
 
@@ -209,9 +218,12 @@ export class Target {
       const start = Date.now();
       const a = await this.effects(fn);
       if (!late || !idle(a)) return a;
-      // What the page changed meanwhile is its own timers' doing, not said.
-      if (!(await this.stirs(start))) return { ...a, quietReport: a.report };
-      return this.settled(start);
+      if (await this.stirs(start)) return this.settled(start);
+      // What the page changed meanwhile is the input's doing when the page
+      // had been still before it ("Paid" drawn 300 ms after the click);
+      // otherwise its own timers', not said.
+      if ((this.stillMs ?? 0) >= STILL_MS) return { ...a, report: await this.report() };
+      return { ...a, quietReport: a.report };
     }, closed);
   }
 

@@ -301,7 +301,7 @@ interface PageCondition {
 
 /** page/watch.js */
 interface PageWatch {
-  watch(args: { ref?: number, ownMoves?: boolean, keys?: boolean }): { watch: number, url: string };
+  watch(args: { ref?: number, ownMoves?: boolean, keys?: boolean }): { watch: number, url: string, stillMs: number };
   changes(args: { watch: number; stop?: boolean }): Record<string, unknown>;
   check(c: PageCondition): { ok: boolean; seen: string };
   shownControls(args: { watch: number; refBase: number; refSkip?: [number, number][] }): {
