@@ -502,6 +502,8 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, tree, rename+" clickable (double_click)", "a script listens on it for double clicks: it is marked so")
 	file := refOf(t, tree, `generic "quarterly.pdf"`)
 	assert.Contains(t, tree, file+" clickable (right_click)", "and for right clicks")
+	found := ok(t, cs, "find", map[string]any{"query": "quarterly.pdf", "tabId": tab})
+	assert.Contains(t, found, file+" clickable (right_click) (", "find says so too")
 	plan := refOf(t, tree, `generic "Plan Pro, $10 a month"`)
 	assert.Contains(t, tree, plan+" clickable\n", "a click reaches the card: nothing more is said")
 	shown := refOf(t, tree, `button "Shown anyway"`)

@@ -48,7 +48,10 @@
     const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
       const role = roleOf(el);
       const href = role === 'link' ? hrefOf(el) || undefined : undefined;
-      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option };
+      // An element only a double or right click reaches says so, as
+      // read_page does: a click on it would change nothing.
+      const gesture = oc.tree.gestureOf(el);
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option, gesture };
     });
     return { candidates, total, hidden, ...handed() };
   }

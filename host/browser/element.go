@@ -233,6 +233,9 @@ type Candidate struct {
 	// Option: the query named this option of a closed select (Ref), whose
 	// list the browser draws; the select is picked from, not clicked.
 	Option string `json:"option,omitempty"`
+	// Gesture: what reaches the element's listeners when a click does not
+	// ("double_click", "right_click"), as read_page's marks say.
+	Gesture string `json:"gesture,omitempty"`
 }
 
 // Found answers element.find: the best candidates, and how many matched.

@@ -44,6 +44,8 @@ type match struct {
 	Name string `json:"name,omitempty"`
 	Near string `json:"near,omitempty"` // the heading of the part of the page it is in, when another match reads the same
 	Why  string `json:"why"`
+	// Gesture: the one that reaches it when a click does not.
+	Gesture string `json:"gesture,omitempty"`
 }
 
 func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResult, error) {
@@ -79,7 +81,11 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 		if seen[m.Role+"\x00"+m.Name] > 1 && m.Near != "" {
 			mm.Near, near = m.Near, " near "+strconv.Quote(m.Near)
 		}
-		fmt.Fprintf(&b, "%s%s e%d%s (%s)\n", m.Role, name, m.Ref, near, m.Why)
+		gesture := ""
+		if m.Gesture == "double_click" || m.Gesture == "right_click" {
+			mm.Gesture, gesture = m.Gesture, " clickable ("+m.Gesture+")"
+		}
+		fmt.Fprintf(&b, "%s%s e%d%s%s (%s)\n", m.Role, name, m.Ref, gesture, near, m.Why)
 		structured.Matches = append(structured.Matches, mm)
 	}
 	return textResult(strings.TrimSuffix(b.String(), "\n"), structured)
