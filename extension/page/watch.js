@@ -19,19 +19,79 @@
   let ended;
 
   /**
-   * When the document last changed (performance.now()), whoever changed
-   * it: a watch says how long the page had been still when it began. A
-   * page still for seconds that changes after an input, with no request
-   * between ("Paid" drawn by a timer the click set), changed because of
-   * it; one that changes on its own (a clock, a carousel) is seldom still
-   * that long. Our own banner's changes are not the page's.
+   * What the page changes on its own, heard from the page script's first
+   * read of it: when it last changed, and the elements that change again
+   * and again while no action is watched (a clock, a carousel: tickers).
+   * A watch leaves out a ticker's words and attributes changing, which
+   * are not the action's doing (elements it gains or loses still count: a
+   * chat's new message), and says how long the page had been still, but
+   * for its tickers, when it began: a page still for seconds that changes
+   * after an input with no request between ("Paid" drawn by a timer the
+   * click set) changed because of it. Our own banner is not the page.
    */
+  /** How long an element's own changes are remembered. */
+  const TICKER_MS = 5000;
+  /** Changes of one element closer than this to the first are one. */
+  const BURST_MS = 150;
+  /** How many elements are remembered before the old are forgotten. */
+  const CHANGED_MAX = 500;
+  /** Longer than any action watches the page. */
+  const WATCH_MS = 60_000;
+  /** @type {Map<Element, { start: number, last: number, bursts: number }>} */
+  const changed = new Map();
   let stirredAt = performance.now();
+
   /** @param {MutationRecord} r */
   const ours = (r) => (r.type === 'childList' ? [...r.addedNodes, ...r.removedNodes] : [r.target])
     .every((n) => n.nodeName === 'OPENCHROME-BANNER');
+
+  /** The element a record changed. @param {MutationRecord} r */
+  const changedEl = (r) => (r.target.nodeType === Node.ELEMENT_NODE ? /** @type {Element} */ (r.target) : r.target.parentElement);
+
+  /**
+   * Whether a record is a ticker's words or attributes changing.
+   * @param {MutationRecord} r
+   * @param {Set<Element>} tickers
+   */
+  function ticks(r, tickers) {
+    const el = changedEl(r);
+    if (!el || !tickers.has(el)) return false;
+    return r.type !== 'childList' || [...r.addedNodes, ...r.removedNodes].every((n) => n.nodeType === Node.TEXT_NODE);
+  }
+
+  /** The elements that changed on their own in two bursts or more of late. */
+  function tickers(now = performance.now()) {
+    /** @type {Set<Element>} */
+    const out = new Set();
+    for (const [el, c] of changed) if (c.bursts >= 2 && now - c.last <= TICKER_MS) out.add(el);
+    return out;
+  }
+
   new MutationObserver((records) => {
-    if (!records.every(ours)) stirredAt = performance.now();
+    const now = performance.now();
+    const mine = records.filter((r) => !ours(r));
+    // What changes while an action is watched is the action's (a count a
+    // click raises each time is no ticker). A watch no one stopped (its
+    // worker went) stops counting after a while.
+    if (![...watches.values()].some((w) => now - w.at < WATCH_MS)) {
+      for (const r of mine) {
+        const el = changedEl(r);
+        if (!el) continue;
+        const c = changed.get(el);
+        if (!c || now - c.last > TICKER_MS) {
+          changed.delete(el);
+          changed.set(el, { start: now, last: now, bursts: 1 });
+        } else {
+          if (now - c.start >= BURST_MS) Object.assign(c, { start: now, bursts: c.bursts + 1 });
+          c.last = now;
+        }
+      }
+      if (changed.size > CHANGED_MAX) {
+        for (const [el, c] of changed) if (now - c.last > TICKER_MS || changed.size > CHANGED_MAX) changed.delete(el);
+      }
+    }
+    const known = tickers(now);
+    if (mine.some((r) => !ticks(r, known))) stirredAt = now;
   }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
 
   /**
@@ -87,6 +147,9 @@
       // dialog changes there, where an observer of the document sees
       // nothing. One that comes during the watch is added as it comes.
       this.doc = el?.ownerDocument ?? document;
+      /** What changes on its own: its words and attributes changing are not said. */
+      this.tickers = tickers();
+      this.at = performance.now();
       /** @type {Set<Document | ShadowRoot>} */
       this.roots = new Set([this.doc, ...shadowRootsIn(this.doc)]);
       this.dialogsShown = new Map(shownDialogs(this.roots).map((d) => [d, describe(d)]));
@@ -188,7 +251,7 @@
       // What is typed into an editor is its value, not a change of the page.
       const editor = /** @type {HTMLElement | null} */ (this.el)?.isContentEditable ? this.el : null;
       for (const r of records) {
-        if (editor?.contains(r.target)) continue;
+        if (editor?.contains(r.target) || ticks(r, this.tickers)) continue;
         // A new title is said apart ("title changed"), not as text of the page.
         if (inTitle(r.target)) continue;
         if (r.type === 'attributes') {

@@ -62,6 +62,64 @@ test('a watch says how long the page had been still before it, our own banner as
   assert.equal(still(), 100, 'an attribute is a change too');
 });
 
+test('a watch leaves out the words and attributes of what changes on its own, again and again', async () => {
+  let now = 1000;
+  const page = new TestPage('<p>Time <span id=clock>0</span></p><p id=count>1</p><button id=b>Add</button>', {
+    before: (/** @type {any} */ w) => { w.performance.now = () => now; },
+  });
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  const heard = () => new Promise((resolve) => setTimeout(resolve, 0));
+  const clock = page.$('#clock');
+  /** @param {number} at */
+  const tick = async (at) => {
+    now = at;
+    clock.textContent = String(at);
+    await heard();
+  };
+  await tick(1100);
+  await tick(1200); // one burst with the last: not yet a ticker
+  let { watch, stillMs } = page.ok('watch', { ref });
+  assert.equal(stillMs, 0, 'it changed just now');
+  await tick(1210);
+  // textContent takes one text out and puts one in: two.
+  assert.equal(page.ok('changes', { watch, stop: true }).texts, 2, 'a change of its own: said');
+
+  await tick(1400); // a second burst, unwatched: a ticker from now
+  now = 1500;
+  ({ watch, stillMs } = page.ok('watch', { ref }));
+  assert.equal(stillMs, 290, 'still since the watched change at 1210: its ticks since do not stir it');
+  await tick(1600);
+  page.$('#count').textContent = '2';
+  clock.append(page.document.createElement('b'));
+  await heard();
+  let r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual({ texts: r.texts, added: r.added }, { texts: 2, added: 1 }, 'the count said, the tick not; an element added to it is');
+
+  // What the actions change is theirs, however often.
+  for (const n of ['3', '4', '5']) {
+    ({ watch } = page.ok('watch', { ref }));
+    now += 500;
+    page.$('#count').textContent = n;
+    await heard();
+    r = page.ok('changes', { watch, stop: true });
+    assert.equal(r.texts, 2, `count ${n} is said`);
+  }
+
+  now = 1600 + 5001;
+  ({ watch } = page.ok('watch', { ref }));
+  await tick(now);
+  assert.equal(page.ok('changes', { watch, stop: true }).texts, 2, 'a clock still for 5 s is no ticker any more');
+
+  // A watch its worker never stopped does not keep tickers from being known.
+  const left = now;
+  page.ok('watch', { ref });
+  await tick(left + 60_000);
+  await tick(left + 60_200);
+  ({ watch } = page.ok('watch', { ref }));
+  await tick(left + 60_400);
+  assert.equal(page.ok('changes', { watch, stop: true }).texts, 0, 'ticking again, unwatched: a ticker');
+});
+
 test('a watch says where the document began to leave for, before the browser says so', () => {
   const page = new TestPage('<button id=b>Send</button>', {
     before: (w) => { w.navigation = new w.EventTarget(); },

@@ -4,7 +4,7 @@
 // watch (input.*, and element.act's press without a ref).
 
 import { sleep } from '../lib/abort.js';
-import { scrolled, summarize, withScrolled } from '../lib/act.js';
+import { quiet, scrolled, summarize, withScrolled } from '../lib/act.js';
 import * as dialogs from './dialogs.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
@@ -37,6 +37,43 @@ export const LEAVING_MS = 5000;
 export const REQUESTS_MS = 3000;
 /** How often they are looked at. */
 const REQUESTS_POLL_MS = 25;
+/**
+ * How long after a click or key that changed nothing it still watches: a
+ * page may act on a timer (a redirect after "Saved", a search sent when the
+ * typing pauses), and "no visible change" would have the agent click again.
+ * A second, as Playwright MCP waits after each action.
+ */
+export const LATE_MS = 1000;
+/** How often it looks while it does. */
+export const LATE_POLL_MS = 50;
+/**
+ * How long a page must have been still before the input for what it
+ * changes in those LATE_MS to be said as the input's doing: a page that
+ * changes on its own timers (a clock, a carousel) seldom is.
+ */
+export const STILL_MS = 2000;
+
+/**
+ * Whether anything happens within LATE_MS of now that the input sent at
+ * start would have started: a request, a dialog, a navigation, a tab or a
+ * download. A change to the page alone does not count: a page changes on
+ * its own timers too (a carousel, a clock), and the input would be said to
+ * have done it; whether the page had been still before says that (STILL_MS).
+ * @param {number} tabId
+ * @param {number} start
+ * @param {AbortSignal} signal
+ */
+export async function stirs(tabId, start, signal) {
+  const sent = evidence.requestsOf(tabId).activity(start).sent;
+  for (const deadline = Date.now() + LATE_MS; Date.now() < deadline;) {
+    await sleep(LATE_POLL_MS, signal);
+    const requests = evidence.requestsOf(tabId).activity(start);
+    if (dialogs.current(tabId) || navigation.startedSince(tabId, start) || requests.pending || requests.sent > sent ||
+      fileChooser.openedSince(tabId, start) || policy.refusedSince(tabId, start)) return true;
+    if ((await popups.openedSince(tabId, start)).length || (await downloads.startedSince(tabId, start)).length) return true;
+  }
+  return false;
+}
 
 /**
  * Waits SETTLE_MS for the page to react to input sent since start, then, up
@@ -104,19 +141,33 @@ export function runInput(tabId, fn, signal) {
  * @param {number} tabId
  * @param {(signal: AbortSignal, stop: AbortSignal) => Promise<unknown>} fn
  * @param {AbortSignal} signal
- * @param {{ keys?: boolean }} [opts] keys: fn sends keys, and what they do
- *   to the element that has the focus is said too (its value, its states,
- *   the option it has active)
+ * @param {{ keys?: boolean, late?: boolean }} [opts] keys: fn sends keys,
+ *   and what they do to the element that has the focus is said too (its
+ *   value, its states, the option it has active); late: fn is a click or a
+ *   key a page may answer on a timer: when nothing came of it, it is
+ *   watched LATE_MS longer before that is said
  * @returns {Promise<Record<string, unknown>>}
  */
-export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
+export async function runWatched(tabId, fn, signal, { keys = false, late = false } = {}) {
   dialogs.refuseWhileOpen(tabId);
   const w = await watchPage(tabId, signal, keys);
   const start = Date.now();
   /** @type {Record<string, any>} */
   let out;
+  /** What the watch saw before the late second, when that is the answer. */
+  let early;
   try {
     out = await runInput(tabId, fn, signal);
+    if (late && idle(out, w.url)) {
+      const seen = await w.look(false);
+      if (seen && quiet(seen)) {
+        if (await stirs(tabId, start, signal)) {
+          out = await unlessClosed(tabId, () => settled(tabId, start, signal), { navigated: false, closed: true });
+        } else if ((w.stillMs ?? 0) < STILL_MS) {
+          early = seen; // what the page changed meanwhile is its own timers' doing
+        }
+      }
+    }
   } catch (err) {
     w.look(true); // ends the watch
     throw err;
@@ -136,7 +187,8 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     if (tab) Object.assign(out, { url: tab.url, title: tab.title });
   }
-  const r = await w.look(true);
+  const last = await w.look(true);
+  const r = early && !last?.dialogOpen ? early : last;
   if (await followLeaving(tabId, start, r, signal)) {
     const tab = await chrome.tabs.get(tabId).catch(() => undefined);
     Object.assign(out, { navigated: true, url: tab?.url, title: tab?.title });
@@ -154,6 +206,17 @@ export async function runWatched(tabId, fn, signal, { keys = false } = {}) {
   }
   if (r && !r.lost && !r.dialogOpen) out.changes = summarize(r, out.downloads);
   return out;
+}
+
+/**
+ * Whether input's answer (runInput's) says nothing came of it: the tab
+ * where it was (url), no dialog, tab, download, chooser or request.
+ * @param {Record<string, any>} out
+ * @param {string | undefined} url
+ */
+function idle(out, url) {
+  return !out.navigated && !out.closed && !out.dialog && !out.opened && !out.downloads && !out.fileChooser &&
+    !out.navigationBlocked && !out.requestsRunning && out.url === url;
 }
 
 /**
@@ -185,13 +248,15 @@ export async function followLeaving(tabId, start, report, signal) {
  * @param {number} tabId
  * @param {AbortSignal} signal
  * @param {boolean} [keys] keys are sent: the element that has the focus is watched too
- * @returns {Promise<{ look: dialogs.Look, url?: string }>} url: where the
- *   document was when the watch began
+ * @returns {Promise<{ look: dialogs.Look, url?: string, stillMs?: number }>}
+ *   url: where the document was when the watch began; stillMs: how long it
+ *   had not changed then
  */
 export async function watchPage(tabId, signal, keys = false) {
   const w = await pageScript.call({ tabId, frameId: 0 }, 'watch', { keys }, signal).catch(() => undefined);
   return {
     url: w?.data.url,
+    stillMs: w?.data.stillMs,
     look: (stop, s = signal) => (w
       ? pageScript.call({ tabId, documentId: w.documentId }, 'changes', { watch: w.data.watch, stop }, s)
         .then((r) => r.data, () => undefined)
@@ -292,6 +357,18 @@ async function effects(tabId, fn, signal) {
     stop.abort();
     next.cancel();
   }
+  return settled(tabId, start, signal);
+}
+
+/**
+ * What the input sent at start did, once the page has settled: the requests
+ * it started ended, a navigation it started followed; where the tab is.
+ * @param {number} tabId
+ * @param {number} start
+ * @param {AbortSignal} signal
+ * @returns {Promise<Record<string, unknown>>}
+ */
+async function settled(tabId, start, signal) {
   const running = await settleRequests(tabId, start, signal);
   const navigated = await navigation.settleNavigation(tabId, start, NAVIGATION_MS, signal);
   const tab = await chrome.tabs.get(tabId);

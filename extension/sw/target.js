@@ -30,7 +30,10 @@ import * as fileChooser from './file-chooser.js';
 import * as frameNavigation from './frame-navigation.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
-import { LEAVING_MS, NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, routeDrawn, scrollStateAt, settleRequests, typedUntilDialog, wheelSaid } from './input-effects.js';
+import {
+  LATE_POLL_MS, LEAVING_MS, NAVIGATION_MS, STILL_MS, WRITE_SETTLE_MS, followLeaving, routeDrawn, scrollStateAt, settleRequests, stirs,
+  typedUntilDialog, wheelSaid,
+} from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
 import * as policy from './policy.js';
@@ -63,21 +66,6 @@ const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'm
 export const ACTIONABLE_MS = 5000;
 /** How long it waits when what covers the element has dismiss controls. */
 const BANNER_MS = 1000;
-/**
- * How long after a click that changed nothing it still watches: a page may
- * act on a timer (a redirect after "Saved", a search sent when the typing
- * pauses), and "no visible change" would have the agent click again. A
- * second, as Playwright MCP waits after each action.
- */
-const LATE_MS = 1000;
-/** How often it looks while it does. */
-const LATE_POLL_MS = 50;
-/**
- * How long a page must have been still before the input for what it
- * changes in those LATE_MS to be said as the input's doing: a page that
- * changes on its own timers (a clock, a carousel) seldom is.
- */
-const STILL_MS = 2000;
 /**
  * How long a list the page draws may take to show the option asked for:
  * an autocomplete fetches its options as it is typed in.
@@ -206,7 +194,7 @@ export class Target {
    * dialog the input opens ends the wait at once, and so does the tab
    * closing (a sign-in popup's button). late: the input is a click or a
    * key a page may answer on a timer; when nothing happened, it watches
-   * LATE_MS longer before it says so.
+   * a second longer before it says so (input-effects.js stirs).
    * @param {() => Promise<unknown>} fn
    * @param {{ late?: boolean }} [opts]
    * @returns {Promise<Attempt>}
@@ -218,34 +206,13 @@ export class Target {
       const start = Date.now();
       const a = await this.effects(fn);
       if (!late || !idle(a)) return a;
-      if (await this.stirs(start)) return this.settled(start);
+      if (await stirs(this.t.tabId, start, this.signal)) return this.settled(start);
       // What the page changed meanwhile is the input's doing when the page
       // had been still before it ("Paid" drawn 300 ms after the click);
       // otherwise its own timers', not said.
       if ((this.stillMs ?? 0) >= STILL_MS) return { ...a, report: await this.report() };
       return { ...a, quietReport: a.report };
     }, closed);
-  }
-
-  /**
-   * Whether anything happens within LATE_MS of now that the input sent at
-   * start would have started: a request, a dialog, a navigation, a tab or a
-   * download. A change to the page alone does not count: a page changes on
-   * its own timers too (a carousel, a clock), and the click would be said to
-   * have done it.
-   * @param {number} start
-   */
-  async stirs(start) {
-    const { tabId } = this.t;
-    const sent = evidence.requestsOf(tabId).activity(start).sent;
-    for (const deadline = Date.now() + LATE_MS; Date.now() < deadline;) {
-      await sleep(LATE_POLL_MS, this.signal);
-      const requests = evidence.requestsOf(tabId).activity(start);
-      if (dialogs.current(tabId) || navigation.startedSince(tabId, start) || requests.pending || requests.sent > sent ||
-        fileChooser.openedSince(tabId, start) || policy.refusedSince(tabId, start)) return true;
-      if ((await popups.openedSince(tabId, start)).length || (await downloads.startedSince(tabId, start)).length) return true;
-    }
-    return false;
   }
 
   /**

@@ -57,7 +57,7 @@ async function actOnce(params, { tabId, signal }) {
     refuseChord(key, before?.app, `the focused ${before?.name}`);
     // What the key did is watched on the whole page: Escape closing a
     // dialog, a shortcut opening a panel.
-    const out = await runWatched(tabId, (s) => input.press(tabId, key, s), signal, { keys: true });
+    const out = await runWatched(tabId, (s) => input.press(tabId, key, s), signal, { keys: true, late: true });
     /** @type {Record<string, unknown>} */
     const result = { action, key, delivered: true, ...out };
     if (!out.navigated && !out.closed && !out.dialog) {

@@ -45,7 +45,7 @@ async function click(params, { tabId, signal }) {
       .then((r) => /** @type {{ app?: string }} */ (r.data)).catch(() => ({ app: undefined }));
     if (app) throw opensApp(`the link at [${at.x}, ${at.y}]`, app, 'clicked');
   }
-  return runWatched(tabId, (s) => input.click(tabId, at, { button, count }, s), signal);
+  return runWatched(tabId, (s) => input.click(tabId, at, { button, count }, s), signal, { late: true });
 }
 
 /**
@@ -91,7 +91,7 @@ async function key(params, { tabId, signal }) {
   // As element.act's press refuses it.
   const now = followsLink(chord) ? await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined) : undefined;
   refuseChord(chord, now?.app, `the focused ${now?.name}`);
-  return runWatched(tabId, (s) => input.press(tabId, chord, s), signal, { keys: true });
+  return runWatched(tabId, (s) => input.press(tabId, chord, s), signal, { keys: true, late: true });
 }
 
 /**
