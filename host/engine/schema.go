@@ -51,6 +51,9 @@ func argsHint(s *jsonschema.Schema, v map[string]any) string {
 	if meant != "" {
 		return meant
 	}
+	if len(unknown) > 0 && len(s.Properties) == 0 {
+		return "it takes no arguments: call it with {}"
+	}
 	if len(unknown) == 0 || len(s.Properties) == 0 {
 		if hint := itemsHint(s, v); hint != "" {
 			return hint

@@ -88,6 +88,19 @@ func TestAnUnknownArgumentNamesTheOneItMeant(t *testing.T) {
 	}
 }
 
+func TestAToolWithoutArgumentsSaysSo(t *testing.T) {
+	s, err := jsonschema.For[struct{}](nil)
+	require.NoError(t, err)
+	resolved, err := s.Resolve(nil)
+	require.NoError(t, err)
+	var in struct{}
+	err = decodeArgs(resolved, json.RawMessage(`{"tabId":1}`), &in)
+	require.ErrorIs(t, err, protocol.ErrBadRequest)
+	assert.Equal(t, `invalid arguments: unknown field "tabId"`, protocol.AsError(err).Message)
+	assert.Equal(t, "it takes no arguments: call it with {}", protocol.AsError(err).Hint)
+	require.NoError(t, decodeArgs(resolved, json.RawMessage(`{}`), &in))
+}
+
 func TestDescribeSchemaErrorPassesUnknownTextThrough(t *testing.T) {
 	assert.Equal(t, "x: something new", describeSchemaError("validating root: validating /properties/x: something new"))
 	assert.Equal(t, "odd", describeSchemaError("validating root: odd"))
