@@ -18,17 +18,16 @@
   /** The watch changes stopped last, for shownControls to ask after. @type {{ id: number, w: Watch } | undefined} */
   let ended;
 
-  /**
-   * What the page changes on its own, heard from the page script's first
-   * read of it: when it last changed, and the elements that change again
-   * and again while no action is watched (a clock, a carousel: tickers).
-   * A watch leaves out a ticker's words and attributes changing, which
-   * are not the action's doing (elements it gains or loses still count: a
-   * chat's new message), and says how long the page had been still, but
-   * for its tickers, when it began: a page still for seconds that changes
-   * after an input with no request between ("Paid" drawn by a timer the
-   * click set) changed because of it. Our own banner is not the page.
-   */
+  // What the page changes on its own, heard from the page script's first
+  // read of it: when it last changed, and the elements that change again
+  // and again while no action is watched (a clock, a carousel: tickers).
+  // A watch leaves out a ticker's words and attributes changing, which are
+  // not the action's doing (elements it gains or loses still count: a
+  // chat's new message), and says how long the page had been still, but
+  // for its tickers, when it began: a page still for seconds that changes
+  // after an input with no request between ("Paid" drawn by a timer the
+  // click set) changed because of it. Our own banner is not the page.
+
   /** How long an element's own changes are remembered. */
   const TICKER_MS = 5000;
   /** Changes of one element closer than this to the first are one. */
