@@ -51,7 +51,26 @@ export const LATE_POLL_MS = 50;
  * changes in those LATE_MS to be said as the input's doing: a page that
  * changes on its own timers (a clock, a carousel) seldom is.
  */
-export const STILL_MS = 2000;
+const STILL_MS = 2000;
+
+/**
+ * What the second after an input that changed nothing at once says, once
+ * it is over: 'stirred', the input started something (a request, a dialog,
+ * a navigation, a tab, a download), to be settled as its answer; 'drawn',
+ * what the page changed meanwhile is the input's doing, the page having
+ * been still for STILL_MS before it (stillMs, from the watch); 'own', what
+ * the page changed meanwhile is its own timers' doing, and the answer is
+ * what the watch saw before this second.
+ * @param {number} tabId
+ * @param {number} start
+ * @param {number | undefined} stillMs
+ * @param {AbortSignal} signal
+ * @returns {Promise<'stirred' | 'drawn' | 'own'>}
+ */
+export async function lateSecond(tabId, start, stillMs, signal) {
+  if (await stirs(tabId, start, signal)) return 'stirred';
+  return (stillMs ?? 0) >= STILL_MS ? 'drawn' : 'own';
+}
 
 /**
  * Whether anything happens within LATE_MS of now that the input sent at
@@ -63,7 +82,7 @@ export const STILL_MS = 2000;
  * @param {number} start
  * @param {AbortSignal} signal
  */
-export async function stirs(tabId, start, signal) {
+async function stirs(tabId, start, signal) {
   const sent = evidence.requestsOf(tabId).activity(start).sent;
   for (const deadline = Date.now() + LATE_MS; Date.now() < deadline;) {
     await sleep(LATE_POLL_MS, signal);
@@ -161,11 +180,9 @@ export async function runWatched(tabId, fn, signal, { keys = false, late = false
     if (late && idle(out, w.url)) {
       const seen = await w.look(false);
       if (seen && quiet(seen)) {
-        if (await stirs(tabId, start, signal)) {
-          out = await unlessClosed(tabId, () => settled(tabId, start, signal), { navigated: false, closed: true });
-        } else if ((w.stillMs ?? 0) < STILL_MS) {
-          early = seen; // what the page changed meanwhile is its own timers' doing
-        }
+        const said = await lateSecond(tabId, start, w.stillMs, signal);
+        if (said === 'stirred') out = await unlessClosed(tabId, () => settled(tabId, start, signal), { navigated: false, closed: true });
+        if (said === 'own') early = seen;
       }
     }
   } catch (err) {

@@ -31,7 +31,7 @@ import * as frameNavigation from './frame-navigation.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
 import {
-  LATE_POLL_MS, LEAVING_MS, NAVIGATION_MS, STILL_MS, WRITE_SETTLE_MS, followLeaving, routeDrawn, scrollStateAt, settleRequests, stirs,
+  LATE_POLL_MS, LEAVING_MS, NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, lateSecond, routeDrawn, scrollStateAt, settleRequests,
   typedUntilDialog, wheelSaid,
 } from './input-effects.js';
 import * as navigation from './navigation.js';
@@ -194,7 +194,7 @@ export class Target {
    * dialog the input opens ends the wait at once, and so does the tab
    * closing (a sign-in popup's button). late: the input is a click or a
    * key a page may answer on a timer; when nothing happened, it watches
-   * a second longer before it says so (input-effects.js stirs).
+   * a second longer before it says so (input-effects.js lateSecond).
    * @param {() => Promise<unknown>} fn
    * @param {{ late?: boolean }} [opts]
    * @returns {Promise<Attempt>}
@@ -206,12 +206,14 @@ export class Target {
       const start = Date.now();
       const a = await this.effects(fn);
       if (!late || !idle(a)) return a;
-      if (await stirs(this.t.tabId, start, this.signal)) return this.settled(start);
-      // What the page changed meanwhile is the input's doing when the page
-      // had been still before it ("Paid" drawn 300 ms after the click);
-      // otherwise its own timers', not said.
-      if ((this.stillMs ?? 0) >= STILL_MS) return { ...a, report: await this.report() };
-      return { ...a, quietReport: a.report };
+      switch (await lateSecond(this.t.tabId, start, this.stillMs, this.signal)) {
+        case 'stirred':
+          return this.settled(start);
+        case 'drawn':
+          return { ...a, report: await this.report() };
+        default:
+          return { ...a, quietReport: a.report };
+      }
     }, closed);
   }
 

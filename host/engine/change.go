@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/host/redact"
 	"github.com/openchrome/openchrome/protocol"
 )
@@ -69,7 +70,7 @@ func actedEffects(a browser.Acted) effects {
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
 	}
 	e.offers = len(a.Offers) + a.MoreOffers
-	if a.Gesture == "double_click" || a.Gesture == "right_click" {
+	if pagetree.KnownGesture(a.Gesture) {
 		e.gesture, e.ref = a.Gesture, a.Ref
 	}
 	if a.Action == "press" {

@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/openchrome/openchrome/host/browser"
+	"github.com/openchrome/openchrome/host/pagetree"
 	"github.com/openchrome/openchrome/protocol"
 )
 
@@ -82,7 +83,7 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 			mm.Near, near = m.Near, " near "+strconv.Quote(m.Near)
 		}
 		gesture := ""
-		if m.Gesture == "double_click" || m.Gesture == "right_click" {
+		if pagetree.KnownGesture(m.Gesture) {
 			mm.Gesture, gesture = m.Gesture, " clickable ("+m.Gesture+")"
 		}
 		fmt.Fprintf(&b, "%s%s e%d%s%s (%s)\n", m.Role, name, m.Ref, gesture, near, m.Why)

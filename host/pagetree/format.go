@@ -517,7 +517,7 @@ func (w *treeWriter) label(n *Node) string {
 	}
 	if n.Clickable {
 		b.WriteString(" clickable")
-		if n.Gesture == "double_click" || n.Gesture == "right_click" {
+		if KnownGesture(n.Gesture) {
 			b.WriteString(" (" + n.Gesture + ")")
 		}
 	}

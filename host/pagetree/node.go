@@ -40,7 +40,7 @@ type Node struct {
 	// Clickable: no role says so, but a script listens for its clicks.
 	Clickable bool `json:"clickable,omitempty"`
 	// Gesture: the interact action a clickable answers when a click
-	// reaches none of its listeners ("double_click", "right_click").
+	// reaches none of its listeners (see KnownGesture).
 	Gesture string `json:"gesture,omitempty"`
 	// Draggable: no role says so, but it can be dragged (draggable="true").
 	Draggable bool `json:"draggable,omitempty"`
@@ -82,3 +82,8 @@ func ParseRef(ref string) (int, error) {
 	}
 	return n, nil
 }
+
+// KnownGesture reports whether g is a gesture the page script marks an
+// element with, and interact can make: "double_click" or "right_click".
+// Another word from a newer extension says nothing an agent can act on.
+func KnownGesture(g string) bool { return g == "double_click" || g == "right_click" }
