@@ -34,7 +34,7 @@ type step struct {
 	Direction string    `json:"direction,omitempty"`
 	Amount    int       `json:"amount,omitempty"`
 	Target    string    `json:"target,omitempty" jsonschema:"drag: ref or query to drop on"`
-	To        []float64 `json:"to,omitempty" jsonschema:"or [x, y] to drop at"`
+	To        []float64 `json:"to,omitempty" jsonschema:"or [x, y], not a ref"`
 }
 
 // validate refuses steps that cannot be right, before anything runs.

@@ -28,9 +28,9 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 	}
 	maps.DeleteFunc(v, func(_ string, x any) bool { return x == nil })
 	if err := resolved.Validate(v); err != nil {
-		hint := argsHint(resolved.Schema(), v)
-		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", describeSchemaError(err.Error())).
-			WithHint(hint)
+		msg := describeSchemaError(err.Error())
+		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", msg).
+			WithHint(argsHint(resolved.Schema(), v, failedField(err.Error())))
 	}
 	b, _ := json.Marshal(v) // v came from JSON: it marshals
 	if err := json.Unmarshal(b, in); err != nil {
@@ -45,8 +45,9 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 // they are the fields of its items (form_input's ref and value sent without
 // "fields"); else the arguments the tool takes. An unknown field of a list's
 // item (form_input's {"query": …} for {"label": …}) is told the same way,
-// of the item.
-func argsHint(s *jsonschema.Schema, v map[string]any) string {
+// of the item. A known argument of the wrong shape (interact's "to" given
+// a ref) is told what its schema says of it.
+func argsHint(s *jsonschema.Schema, v map[string]any, field string) string {
 	unknown, meant := unknownArgs(s, v)
 	if meant != "" {
 		return meant
@@ -57,6 +58,9 @@ func argsHint(s *jsonschema.Schema, v map[string]any) string {
 	if len(unknown) == 0 || len(s.Properties) == 0 {
 		if hint := itemsHint(s, v); hint != "" {
 			return hint
+		}
+		if p := propertyAt(s, field); p != nil && p.Description != "" {
+			return fmt.Sprintf("%s: %s", field, p.Description)
 		}
 		return "see the tool's input schema in tools/list"
 	}
@@ -149,6 +153,37 @@ var (
 	reItems   = regexp.MustCompile(`^(minItems|maxItems): array length \d+ is (?:less|greater) than (\d+)$`)
 )
 
+// failedField is the path of the argument jsonschema-go's validation error
+// names (steps[].action), or "" when it names none.
+func failedField(msg string) string {
+	line, _, _ := strings.Cut(msg, "\n")
+	if i := strings.LastIndex(line, "validating /"); i >= 0 {
+		if m := reLast.FindStringSubmatch(line[i:]); m != nil {
+			return fieldPath(m[1])
+		}
+	}
+	return ""
+}
+
+// propertyAt is the schema of the argument at path (steps[].action), or nil.
+func propertyAt(s *jsonschema.Schema, path string) *jsonschema.Schema {
+	if path == "" {
+		return nil
+	}
+	for _, name := range strings.Split(path, ".") {
+		list := strings.HasSuffix(name, "[]")
+		if s = s.Properties[strings.TrimSuffix(name, "[]")]; s == nil {
+			return nil
+		}
+		if list {
+			if s = s.Items; s == nil {
+				return nil
+			}
+		}
+	}
+	return s
+}
+
 // describeSchemaError turns jsonschema-go's validation error into one line
 // that names the field first. The library's text is not a stable API: what
 // is not recognised passes through, minus its prefixes.
@@ -158,7 +193,7 @@ func describeSchemaError(msg string) string {
 	// The deepest "validating <pointer>: " names the field that failed.
 	if i := strings.LastIndex(line, "validating /"); i >= 0 {
 		if m := reLast.FindStringSubmatch(line[i:]); m != nil {
-			field, detail = fieldPath(m[1]), m[2]
+			field, detail = failedField(line), m[2]
 		}
 	}
 	join := func(field, s string) string {

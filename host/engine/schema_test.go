@@ -101,6 +101,33 @@ func TestAToolWithoutArgumentsSaysSo(t *testing.T) {
 	require.NoError(t, decodeArgs(resolved, json.RawMessage(`{}`), &in))
 }
 
+func TestAnArgumentOfTheWrongShapeIsToldWhatItIs(t *testing.T) {
+	type item struct {
+		To []float64 `json:"to,omitempty" jsonschema:"[x, y] to drop at"`
+	}
+	type in struct {
+		To    []float64 `json:"to,omitempty" jsonschema:"[x, y] to drop at"`
+		Steps []item    `json:"steps,omitempty"`
+		Bare  []float64 `json:"bare,omitempty"`
+	}
+	s, err := jsonschema.For[in](nil)
+	require.NoError(t, err)
+	resolved, err := s.Resolve(nil)
+	require.NoError(t, err)
+	tests := []struct{ args, msg, hint string }{
+		{`{"to":"e14"}`, `invalid arguments: to: want array, got string`, `to: [x, y] to drop at`},
+		{`{"steps":[{"to":{"ref":"e3"}}]}`, `invalid arguments: steps[].to: want array, got object`, `steps[].to: [x, y] to drop at`},
+		{`{"bare":"x"}`, `invalid arguments: bare: want array, got string`, `see the tool's input schema in tools/list`},
+	}
+	for _, tt := range tests {
+		var v in
+		err := decodeArgs(resolved, json.RawMessage(tt.args), &v)
+		require.ErrorIs(t, err, protocol.ErrBadRequest, tt.args)
+		assert.Equal(t, tt.msg, protocol.AsError(err).Message, tt.args)
+		assert.Equal(t, tt.hint, protocol.AsError(err).Hint, tt.args)
+	}
+}
+
 func TestDescribeSchemaErrorPassesUnknownTextThrough(t *testing.T) {
 	assert.Equal(t, "x: something new", describeSchemaError("validating root: validating /properties/x: something new"))
 	assert.Equal(t, "odd", describeSchemaError("validating root: odd"))
