@@ -543,6 +543,9 @@ func TestReadPageShowsWhatAPersonCanUse(t *testing.T) {
 	assert.Contains(t, tree, "| Price: $10", "and those it takes from an attribute")
 	assert.Contains(t, tree, `textbox "Email *"`, "a label's asterisk names its control, as Chrome names it")
 	assert.Contains(t, tree, `button "Publish now"`, "a button's words in its style sheet are part of its name")
+	assert.Contains(t, tree, `link "Settings"`, "a picture the style sheet draws writes no words: its quoted URL is no name")
+	assert.Contains(t, tree, `link "Help"`, "one is named by its alternative text")
+	assert.NotContains(t, tree, "data:image")
 	// Seen, but not usable: said so, and not clicked (each waited for
 	// first, as a button enabled late is: one is enough to show it).
 	ship := refOf(t, tree, `button "Ship it"`)

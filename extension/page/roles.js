@@ -495,11 +495,75 @@
   function contentOf(el, pseudo) {
     const c = getComputedStyle(el, pseudo).content;
     if (!c || c === 'none' || c === 'normal') return '';
-    let s = '';
-    for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) {
-      s += m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : el.getAttribute(m[2]) ?? '';
+    return contentWords(c, (name) => el.getAttribute(name));
+  }
+
+  /**
+   * The words a CSS content value writes: its strings and attr() values.
+   * An image (url(), image-set(), a gradient) writes none, though its URL
+   * is quoted (an icon drawn as `url("data:image/svg+xml,<svg …>")`); its
+   * alternative text, after a "/", names it when nothing before writes.
+   * Counters and quotes are left out.
+   * @param {string} content
+   * @param {(name: string) => string | null} attr an attribute of the element
+   */
+  function contentWords(content, attr) {
+    const FUNCTION = /([\w-]+)\(/y;
+    const parts = ['', ''];
+    let part = 0;
+    for (let i = 0; i < content.length;) {
+      const c = content[i];
+      if (c === '"' || c === "'") {
+        const end = stringEnd(content, i);
+        // Serialized, a string escapes its quote, its backslashes and its
+        // control characters (a line break is "\a ").
+        parts[part] += content.slice(i + 1, end).replace(/\\([0-9a-fA-F]{1,6}) ?|\\(.)/g,
+          (_, hex, ch) => hex ? String.fromCodePoint(Math.min(parseInt(hex, 16), 0xfffd)) : ch);
+        i = end + 1;
+      } else if (c === '/') {
+        part = 1;
+        i++;
+      } else {
+        FUNCTION.lastIndex = i;
+        const fn = FUNCTION.exec(content);
+        if (!fn) {
+          i++;
+          continue;
+        }
+        const end = parenEnd(content, i + fn[0].length);
+        if (fn[1] === 'attr') parts[part] += attr(content.slice(i + fn[0].length, end).trim().split(/[\s,]/)[0]) ?? '';
+        i = end + 1;
+      }
     }
-    return s;
+    return parts[0].trim() ? parts[0] : parts[1];
+  }
+
+  /**
+   * Where the string that opens at s[start] closes (its quote's index).
+   * @param {string} s
+   * @param {number} start
+   */
+  function stringEnd(s, start) {
+    let i = start + 1;
+    while (i < s.length && s[i] !== s[start]) i += s[i] === '\\' ? 2 : 1;
+    return i;
+  }
+
+  /**
+   * Where the parenthesis open before s[start] closes, past the strings
+   * and parentheses inside.
+   * @param {string} s
+   * @param {number} start
+   */
+  function parenEnd(s, start) {
+    let depth = 1;
+    let i = start;
+    for (; i < s.length; i++) {
+      if (s[i] === '"' || s[i] === "'") i = stringEnd(s, i);
+      else if (s[i] === '(') depth++;
+      else if (s[i] === ')' && --depth === 0) break;
+    }
+    return i;
   }
 
   /**
@@ -508,7 +572,7 @@
    * @param {string} content
    */
   const writes = (content) => /attr\(/.test(content) ||
-    /"(?:[^"\\]|\\.)+"|'(?:[^'\\]|\\.)+'/.test(content.replace(/[\uE000-\uF8FF\s]/g, ''));
+    contentWords(content, () => 'x').replace(/[\uE000-\uF8FF\s]/g, '') !== '';
   /** A ::before or ::after (or CSS2's :before), and what follows it. */
   const PSEUDO = /::?(?:before|after)\b.*$/i;
 
@@ -1234,6 +1298,6 @@
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, shadowRootsIn, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
-    drawnOn, drawnIn, drawnAround, splitSelectors,
+    drawnOn, drawnIn, drawnAround, splitSelectors, contentWords,
   };
 })();

@@ -257,16 +257,39 @@ test('drawnOn: the elements a style sheet may write words around, not icons or d
       td::before { content: attr(data-label) ": "; }
       .icon::before { content: "\\e900"; }
       .clear::after { content: ""; display: table; }
+      .gear::before { content: url("data:image/svg+xml,<svg xmlns='http://www.w3.org/2000/svg'></svg>"); }
       @media screen { label.req::after, .x:is(.a, .b)::before { content: " *"; } }
       .plain { color: red; }
     </style>
     <span id=badge class=new></span><table><tr><td id=cell data-label=Price>$10</td></tr></table>
     <i id=icon class=icon></i><div id=clear class=clear></div><label id=req class=req>Name</label>
-    <p id=plain class=plain>x</p><span id=ab class="x b"></span>`);
+    <a id=gear class=gear href=/settings></a><p id=plain class=plain>x</p><span id=ab class="x b"></span>`);
   const { drawnOn, splitSelectors } = page.ns.roles;
   const drawn = [...drawnOn(page.document)].map((el) => el.id).sort();
   assert.deepEqual(drawn, ['ab', 'badge', 'cell', 'req']);
   assert.deepEqual([...splitSelectors('a, .x:is(.a, .b)::before, [title="a,b"]')], ['a', ' .x:is(.a, .b)::before', ' [title="a,b"]']);
+});
+
+test('contentWords: the words a content value writes, not an image\'s quoted URL', () => {
+  const { contentWords } = new TestPage('').ns.roles;
+  const attr = (/** @type {string} */ name) => ({ 'data-label': 'Price' })[name] ?? null;
+  for (const [content, want, why] of [
+    ['"NEW"', 'NEW', 'a string'],
+    ['attr(data-label) ": "', 'Price: ', 'an attribute and a string'],
+    ['attr(data-none)', '', 'an attribute the element lacks'],
+    ['url("data:image/svg+xml,<svg width=\\"18\\" xmlns=\\"http://www.w3.org/2000/svg\\"></svg>")', '', 'an icon drawn from a data URL'],
+    ['url("icon.svg") / "Settings"', 'Settings', 'an image named by its alternative text'],
+    ['"★" / "Rating"', '★', 'what is drawn before its alternative text'],
+    ['image-set("a.png" 1x, "b.png" 2x)', '', 'an image set'],
+    ['linear-gradient(red, blue) "x"', 'x', 'a gradient beside a string'],
+    ['counter(item) ". "', '. ', 'a counter is left out'],
+    ['"say \\"hi\\""', 'say "hi"', 'an escaped quote'],
+    ['"a\\a b"', 'a\nb', 'an escaped line break'],
+    ["'single'", 'single', 'a single-quoted string'],
+    ['"\\ffffff "', '\ufffd', 'a code point beyond Unicode'],
+  ]) {
+    assert.equal(contentWords(content, attr), want, why);
+  }
 });
 
 test('a transform that scales to nothing on either axis, or turns edge-on, flattens', () => {

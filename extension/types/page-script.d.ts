@@ -190,6 +190,8 @@ interface PageRoles {
   drawnAround(el: Element): [string, string];
   /** A selector list's selectors, split at its top-level commas. */
   splitSelectors(list: string): string[];
+  /** The words a CSS content value writes: strings and attr(), never an image's URL. */
+  contentWords(content: string, attr: (name: string) => string | null): string;
 }
 
 interface PageSnapshot {
