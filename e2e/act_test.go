@@ -270,6 +270,14 @@ func TestAClickHappensOnce(t *testing.T) {
 		require.NotNil(t, a.Change)
 		assert.Equal(t, `2 elements added: "Paris", "Parma"`, a.Change.Summary, "the suggestions asked for as it was typed, quoted")
 
+		// A search box that waits for the typing to pause before it asks.
+		a = interact(t, cs, map[string]any{"query": "Search the docs", "action": "type", "text": "re", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, `2 elements added: "list.retain", "list.remove"`, a.Change.Summary, "asked for 300 ms after the last key")
+		a = interact(t, cs, map[string]any{"query": "Search the docs", "action": "fill", "text": "get", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, `1 element added: "dict.get", 2 removed: "list.retain", "list.remove"`, a.Change.Summary)
+
 		a = interact(t, cs, map[string]any{"query": "Sync", "action": "click", "tabId": tab})
 		require.NotNil(t, a.Change)
 		assert.Equal(t, "none", a.Change.Type)
@@ -339,6 +347,10 @@ func TestAClickHappensOnce(t *testing.T) {
 		require.NotNil(t, a.Change)
 		assert.Equal(t, "dom", a.Change.Type)
 		assert.Equal(t, `text changed: "Shown"`, a.Change.Summary, "drawn 300 ms after the click, with no request between")
+		still(tab)
+		a = interact(t, cs, map[string]any{"query": "Filter the pages", "action": "type", "text": "dict", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, `1 element added: "dict.get"`, a.Change.Summary, "a search box's matches drawn 300 ms after the last key")
 		ok(t, cs, "tabs_close", map[string]any{"tabId": tab})
 
 		tab = openTab(t, cs, site.URL+"/clock.html")

@@ -855,7 +855,21 @@ export class Target {
     const now = await this.locate().catch(() => undefined);
     const want = action === 'fill' ? text : undefined;
     const report = await this.report();
-    const out = await this.done(action, strategy, { navigated: !!report.navigated, opened: [], running, report });
+    /** @type {Attempt} */
+    let wrote = { navigated: !!report.navigated, opened: [], running, report };
+    // The value the box now holds is what was written, not the page's doing.
+    if (loc.role === 'searchbox' && text !== '' && !loc.secret && idle({ ...wrote, report: { ...report, newValue: undefined } })) {
+      // A search box answers after a pause (a debounced search, an index
+      // it loads on the first key): watched a second longer, as a click is.
+      switch (await lateSecond(this.t.tabId, start, this.stillMs, this.signal)) {
+        case 'stirred':
+          wrote = await this.settled(start);
+          break;
+        case 'drawn':
+          wrote = { ...wrote, report: await this.report() };
+      }
+    }
+    const out = await this.done(action, strategy, wrote);
     if (loc.secret) {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field
