@@ -677,6 +677,10 @@ func TestFieldsNamedByTheWordsBesideThem(t *testing.T) {
 	assert.Equal(t, "555-0100", a.Value)
 	assert.Equal(t, `"Ada|Lovelace|555-0100"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
 		"code": `["first", "last", "phone"].map((id) => document.getElementById(id).value).join("|")`}))
+
+	filled = ok(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Delivery", "value": "Express"}}})
+	assert.Contains(t, filled, `"failed":0`, "radios that share a name are named by the words above them")
+	assert.Equal(t, "true", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.getElementById("express").checked`}))
 }
 
 // TestATableIsSortedByItsHeader: a header that listens for the click has a

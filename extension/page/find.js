@@ -693,13 +693,45 @@
    * @param {string | undefined} value
    * @param {string[] | undefined} values
    * @param {string[]} [roles] the roles a kind of field named stands for
-   * @returns {Array<{ el: Element, score: number, group?: Element }>}
+   * @returns {Array<{ el: Element, score: number, group?: Element | Element[] }>}
    */
   function labelled(want, value, values, roles) {
-    /** @type {Array<{ el: Element, score: number, group?: Element }>} */
+    /** @type {Array<{ el: Element, score: number, group?: Element | Element[] }>} */
     const found = [];
+    /** @param {string[]} names @param {boolean} named */
+    const scoreOf = (names, named) => {
+      let score = 0;
+      for (const [i, n] of names.entries()) {
+        const w = i === 0 ? (named ? 1 : 0.9) : 0.6;
+        if (n === want) score = Math.max(score, 100 * w);
+        else if (n.startsWith(want)) score = Math.max(score, 70 * w);
+        else if (n.includes(want)) score = Math.max(score, 50 * w);
+      }
+      return score;
+    };
+    /** @param {Element | Element[]} group @param {number} score */
+    const pickFrom = (group, score) => {
+      const pick = value === undefined ? undefined : pickInGroup(group, value) ?? (values ? boxesOf(group)[0] : null);
+      if (pick && (!roles || roles.includes(roleOf(pick)))) found.push({ el: pick, score: score + 1, group });
+    };
+    /** @type {Map<string, Element[]>} the boxes no group element holds, by their form and name */
+    const sets = new Map();
+    /** @type {Map<Node, number>} */
+    const owners = new Map();
+    /** @param {Element} el */
+    const addToSet = (el) => {
+      if (!isInput(el) || (el.type !== 'radio' && el.type !== 'checkbox') || !el.name) return;
+      const holder = el.closest('fieldset, [role=group], [role=radiogroup]');
+      if (holder && nameOf(holder, roleOf(holder))) return; // its group's name labels it
+      if (!visible(el) && !shownLabel(el)) return;
+      const owner = el.form ?? el.getRootNode();
+      if (!owners.has(owner)) owners.set(owner, owners.size);
+      const key = `${owners.get(owner)}\n${el.type}\n${el.name}`;
+      sets.set(key, [...sets.get(key) ?? [], el]);
+    };
     for (const el of allElements(document)) {
       const role = roleOf(el);
+      addToSet(el);
       const isGroup = role === 'group' || role === 'radiogroup';
       // A button that opens a list to pick from (Headless UI's Listbox) is
       // a select the page draws.
@@ -711,20 +743,22 @@
       // A field the page names nowhere: the words a person reads beside it.
       const names = [name || (isGroup ? '' : wordsBefore(el)), el.getAttribute('placeholder'), el.getAttribute('name'), el.id]
         .filter(Boolean).map((n) => /** @type {string} */ (n).toLowerCase().trim());
-      let score = 0;
-      for (const [i, n] of names.entries()) {
-        const w = i === 0 ? (name ? 1 : 0.9) : 0.6;
-        if (n === want) score = Math.max(score, 100 * w);
-        else if (n.startsWith(want)) score = Math.max(score, 70 * w);
-        else if (n.includes(want)) score = Math.max(score, 50 * w);
-      }
+      const score = scoreOf(names, !!name);
       if (!score) continue;
       if (isGroup) {
-        const pick = value === undefined ? undefined : pickInGroup(el, value) ?? (values ? boxesOf(el)[0] : null);
-        if (pick && (!roles || roles.includes(roleOf(pick)))) found.push({ el: pick, score: score + 1, group: el });
+        pickFrom(el, score);
         continue;
       }
       found.push({ el, score });
+    }
+    // Radios (or checkboxes) that share a name in no fieldset: a group to
+    // a person, labelled by the words before the first ("Theme" over
+    // light, dark and ayu), though no element says so.
+    for (const boxes of sets.values()) {
+      if (boxes.length < 2) continue;
+      const words = wordsBefore(boxes[0]).toLowerCase();
+      const score = words ? scoreOf([words], false) : 0;
+      if (score) pickFrom(boxes, score);
     }
     return found;
   }
@@ -761,7 +795,8 @@
         const sib = /** @type {Element} */ (n);
         if (!visible(sib)) continue;
         // Another field and its label come first: the words are theirs.
-        if (CONTROL_ROLES.has(roleOf(sib)) || sib.querySelector('input, select, textarea, [role=textbox], [role=combobox]')) return '';
+        if (CONTROL_ROLES.has(roleOf(sib)) || sib.querySelector('input, select, textarea, [role=textbox], [role=combobox]') ||
+          (isLabel(sib) && sib.control)) return '';
         const words = said(sib);
         if (words) return words.length <= BESIDE_MAX ? words : '';
       }
@@ -773,16 +808,17 @@
 
   /**
    * The radios and checkboxes of group a person sees (or whose label
-   * draws them).
-   * @param {Element} group
+   * draws them); a group no element holds is its boxes.
+   * @param {Element | Element[]} group
    */
   function boxesOf(group) {
+    if (Array.isArray(group)) return group;
     return [...group.querySelectorAll(BOXES)].filter((el) => visible(el) || shownLabel(el));
   }
 
   /**
    * The radio or checkbox in group whose name is value.
-   * @param {Element} group
+   * @param {Element | Element[]} group
    * @param {string} value
    */
   function pickInGroup(group, value) {

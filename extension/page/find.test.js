@@ -181,6 +181,43 @@ test('field with values lists every box of a group and which the values name', (
   assert.deepEqual([one.inGroup, one.name, one.boxes], [true, 'Napkins', undefined]);
 });
 
+test('field takes radios or checkboxes that share a name in no fieldset as a group, labelled by the words before them', () => {
+  const page = new TestPage(`
+    <div><div>Theme</div><div>
+      <label><input type=radio name=theme value=light checked> light</label>
+      <label><input type=radio name=theme value=dark> dark</label>
+    </div></div>
+    <div><div>Preferred dark theme</div><div>
+      <label><input type=radio name=dark-theme value=light> light</label>
+      <label><input type=radio name=dark-theme value=dark checked> dark</label>
+      <label><input type=radio name=dark-theme value=ayu> ayu</label>
+    </div></div>
+    <form><p>Toppings</p>
+      <label><input type=checkbox name=top value=cheese> Cheese</label>
+      <label><input type=checkbox name=top value=ham> Ham</label>
+    </form>
+    <fieldset><legend>Size</legend><p>Cup</p>
+      <label><input type=radio name=size value=s> Small</label>
+      <label><input type=radio name=size value=l> Large</label>
+    </fieldset>`);
+  const dark = page.ok('field', { label: 'Preferred dark theme', value: 'ayu', refBase: 1 });
+  assert.deepEqual([dark.role, dark.name, dark.inGroup], ['radio', 'ayu', true]);
+  assert.equal(page.ok('locate', { ref: dark.ref }).name, 'ayu');
+  const theme = page.ok('field', { label: 'Theme', value: 'dark', refBase: dark.nextRef });
+  assert.notEqual(theme.ref, page.ok('field', { label: 'Preferred dark theme', value: 'dark', refBase: theme.nextRef }).ref,
+    'each group picks its own "dark"');
+  const toppings = page.ok('field', { label: 'Toppings', value: 'Ham', values: ['Ham'], refBase: theme.nextRef });
+  assert.deepEqual(toppings.boxes.map((/** @type {any} */ b) => [b.name, b.on]), [['Cheese', false], ['Ham', true]]);
+  assert.equal(page.call('field', { label: 'Cup', value: 'Small', refBase: 1 }).error?.code, 'not_found',
+    'a fieldset with a legend is labelled by it alone');
+});
+
+test('field does not take the words of another control\'s label for a field after it', () => {
+  const page = new TestPage('<input type=checkbox id=t hidden><label for=t>Terms</label><input id=unnamed>');
+  assert.equal(page.ok('field', { label: 'Terms', refBase: 1 }).role, 'checkbox');
+  assert.equal(page.call('field', { label: 'Terms textbox', refBase: 1 }).error?.code, 'not_found');
+});
+
 test('crossFrames names the shown iframes whose documents the script cannot walk', () => {
   const page = new TestPage(`
     <iframe id=pay src="https://pay.example/card"></iframe>
