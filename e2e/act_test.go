@@ -632,7 +632,9 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	photo := refOf(t, tree, `button "Choose a photo"`)
 	news := refOf(t, tree, `checkbox "Send me the newsletter"`)
 	dark := refOf(t, tree, `checkbox "Dark mode"`)
+	alerts := refOf(t, tree, `checkbox "Alerts"`)
 	assert.NotContains(t, tree, "Never shown", "a hidden label draws nothing")
+	assert.Equal(t, 3, strings.Count(tree, "textbox "), "a field no one sees or can click (a trap for bots) is not shown:\n%s", tree)
 	assert.Equal(t, 1, strings.Count(tree, "Remember me"), "the label's text is the control's name, said once")
 
 	a := interact(t, cs, map[string]any{"ref": remember, "action": "click", "tabId": tab})
@@ -646,13 +648,16 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	assert.Equal(t, true, a.Checked)
 	a = interact(t, cs, map[string]any{"ref": dark, "action": "click", "tabId": tab})
 	assert.Equal(t, true, a.Checked)
+	a = interact(t, cs, map[string]any{"ref": alerts, "action": "click", "tabId": tab})
+	assert.Equal(t, true, a.Checked, "a switch is clicked where its label draws it")
 	r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Pro plan", "value": true}}})
 	require.False(t, r.IsError, textOf(r))
 	assert.Contains(t, ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Basic plan"}), `radio "Basic plan"`)
 
 	file := writeFile(t, filepath.Join(e.home.Path("uploads"), "me.png"), "png")
 	ok(t, cs, "upload_file", map[string]any{"tabId": tab, "ref": photo, "paths": []string{file}})
-	assert.Equal(t, map[string]any{"remember": 1.0, "terms": 1.0, "news": 1.0, "dark": 1.0, "pro": 1.0, "photo": 1.0, "files": []any{"me.png"}}, runs(),
+	assert.Equal(t, map[string]any{"remember": 1.0, "terms": 1.0, "news": 1.0, "dark": 1.0, "alerts": 1.0, "pro": 1.0, "photo": 1.0,
+		"files": []any{"me.png"}}, runs(),
 		"each control changed once, through its label")
 
 	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})

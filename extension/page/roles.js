@@ -784,7 +784,8 @@
    * content-visibility or visibility, and not both transparent and passed
    * through by clicks (a menu or modal faded out with opacity: 0;
    * pointer-events: none). A transparent element that takes clicks (a file
-   * input laid over the button a page draws) is one a person uses.
+   * input laid over the button a page draws) is one a person uses, when it
+   * has a box to click.
    * @param {Element} el
    * @returns {boolean}
    */
@@ -797,7 +798,15 @@
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden, opacity 0 anywhere above.
     if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return !scaledAway(el);
-    if (el.checkVisibility({ visibilityProperty: true })) return getComputedStyle(el).pointerEvents !== 'none' && !scaledAway(el);
+    if (el.checkVisibility({ visibilityProperty: true })) {
+      // Transparent and of no size, a bot's trap (a honeypot field): no
+      // person sees it or can click it.
+      if (!el.firstElementChild) {
+        const r = el.getBoundingClientRect();
+        if (r.width <= 0 || r.height <= 0) return false;
+      }
+      return getComputedStyle(el).pointerEvents !== 'none' && !scaledAway(el);
+    }
     if (getComputedStyle(el).display !== 'contents') return false;
     // No box of its own, so never "visible" to checkVisibility (a slot, a
     // wrapper a layout dissolves): it shows as what holds it does, and what

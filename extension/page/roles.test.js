@@ -158,13 +158,16 @@ test('visible: hidden, display:none and visibility:hidden are not', () => {
   assert.deepEqual(['shown', 'hidden', 'inside', 'invisible'].map((id) => visible(page.$(`#${id}`))), [true, false, false, false]);
 });
 
-test('visible: faded out and passed through by clicks is not; transparent but clicked is', () => {
+test('visible: faded out and passed through by clicks is not; transparent but clicked is, when it has a box', () => {
   const page = new TestPage(`
     <div id=menu style="opacity:0; pointer-events:none"><a id=item href="#a">Item</a></div>
     <div id=shade style="opacity:0"><input id=file type=file></div>
-    <p id=dim style="opacity:0.5">Dim</p>`);
+    <p id=dim style="opacity:0.5">Dim</p>
+    <input id=trap style="opacity:0; width:0; height:0; position:absolute">`);
+  page.place('#file', { x: 0, y: 0, width: 120, height: 30 });
   const { visible } = page.ns.roles;
-  assert.deepEqual(['menu', 'item', 'shade', 'file', 'dim'].map((id) => visible(page.$(`#${id}`))), [false, false, true, true, true]);
+  assert.deepEqual(['menu', 'item', 'shade', 'file', 'dim', 'trap'].map((id) => visible(page.$(`#${id}`))),
+    [false, false, true, true, true, false]);
 });
 
 test('textOf gathers visible text, alt text and labels, not hidden text', () => {
