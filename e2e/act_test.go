@@ -504,6 +504,19 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, r["floated"])
 	})
 
+	t.Run("a button the page's fixed footer covers at its end is not clicked; the keyboard reaches it once", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/reach.html")
+		err := fails(t, cs, "interact", map[string]any{"query": "Last word", "action": "click", "tabId": tab}, protocol.CodeConflict)
+		assert.Regexp(t, `button "Last word" is covered by contentinfo "Site footer" e\d+: nothing was done`, err.Message)
+		assert.Regexp(t, `reach e\d+ by keyboard as a person would \(interact action focus, ref e\d+, then press Enter\)`, err.Hint,
+			"no Escape or button closes the page's own footer")
+		assert.EqualValues(t, 0, runs(t, tab)["last"])
+		ref := regexp.MustCompile(`ref (e\d+)`).FindStringSubmatch(err.Hint)[1]
+		interact(t, cs, map[string]any{"ref": ref, "action": "focus", "tabId": tab})
+		interact(t, cs, map[string]any{"action": "press", "key": "Enter", "tabId": tab})
+		assert.EqualValues(t, 1, runs(t, tab)["last"])
+	})
+
 	t.Run("what comes under the pointer as it presses takes nothing, and the button is clicked once where it went", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/swap.html")
 		a := interact(t, cs, map[string]any{"query": "Pay", "action": "click", "tabId": tab})

@@ -942,10 +942,26 @@
     const asks = asksIn(root);
     if (asks) return { blocker, dismiss, asks, escapes };
     const iframe = isFrame(root) ? root : root.querySelector('iframe');
-    if (!iframe || !shown(iframe)) return { blocker, dismiss, escapes };
+    if (!iframe || !shown(iframe)) return { blocker, dismiss, escapes, pinned: pinned(root) || undefined };
     const inner = sameOriginDocument(iframe);
     if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
     return { blocker, dismiss, frame: { ref: refFor(iframe), ...frameSource(iframe) } };
+  }
+
+  /** The tags and roles of a page's own header, footer and navigation. */
+  const CHROME_TAGS = new Set(['HEADER', 'FOOTER', 'NAV']);
+  const CHROME_ROLES = new Set(['banner', 'contentinfo', 'navigation']);
+
+  /**
+   * Whether root is the page's own header, footer or navigation, fixed to
+   * the window (or stuck to its edge): no Escape or button closes it, and
+   * what lies under it where the page ends stays under it.
+   * @param {Element} root
+   */
+  function pinned(root) {
+    if (!CHROME_TAGS.has(root.tagName) && !CHROME_ROLES.has(roleOf(root))) return false;
+    const { position } = getComputedStyle(root);
+    return position === 'fixed' || position === 'sticky';
   }
 
   /**

@@ -120,6 +120,10 @@ type Blocked struct {
 	// Escapes: the blocker is a <dialog> the page showed modal, which the
 	// browser closes on Escape whatever its buttons do.
 	Escapes bool `json:"escapes,omitempty"`
+	// Pinned: the blocker is the page's own header, footer or navigation,
+	// fixed to the window: no button or Escape closes it, and what it
+	// covers at the page's end stays covered however the page scrolls.
+	Pinned bool `json:"pinned,omitempty"`
 }
 
 // Control is an element by ref and name, e.g. e41 `button "Accept all"`.

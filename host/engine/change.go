@@ -262,6 +262,11 @@ func blockedError(a browser.Acted) *protocol.Error {
 		return e.WithHint("it asks a question: answer it with one of " + strings.Join(answers, ", ") +
 			" (or ask the person which), then act again")
 	}
+	if a.Blocked.Pinned && a.Ref != "" {
+		// A person's click cannot reach it; their keyboard can.
+		return e.WithHint(fmt.Sprintf("it is fixed over the page and nothing closes it; reach %s by keyboard as a person would "+
+			"(interact action focus, ref %s, then press Enter), or call oc_handoff_start with reason manual_recovery", a.Ref, a.Ref))
+	}
 	// No control of its own closes it: a newsletter box closed by Escape or
 	// by a click beside it, a toast, a chat bubble.
 	return e.WithHint("press Escape (interact action press, key Escape), which closes most overlays; " +

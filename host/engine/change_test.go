@@ -174,6 +174,11 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	a.Blocked.Dismiss = nil
 	assert.Contains(t, blockedError(a).Hint, "press Escape", "the way out of an overlay with no button")
 	assert.Contains(t, blockedError(a).Hint, "oc_handoff_start")
+	pinned := browser.Acted{Target: `button "More"`, Ref: "e9", Blocked: &browser.Blocked{
+		By: &browser.Control{Ref: "e5", Name: `contentinfo "Fixed footer"`}, Pinned: true}}
+	assert.Equal(t, `it is fixed over the page and nothing closes it; reach e9 by keyboard as a person would `+
+		`(interact action focus, ref e9, then press Enter), or call oc_handoff_start with reason manual_recovery`, blockedError(pinned).Hint,
+		"the page's own footer: no Escape closes it")
 	a.Blocked = &browser.Blocked{By: &browser.Control{Ref: "e45", Name: `generic "Plan Pro" clickable`}, PassThrough: true}
 	assert.Equal(t, `button "Pay" takes no clicks: they go through it to generic "Plan Pro" clickable e45; nothing was done`, blockedError(a).Message)
 	assert.Contains(t, blockedError(a).Hint, "click e45 if that is what you mean")
