@@ -126,6 +126,7 @@
       focused: deepActive() === el,
       // What it opens, when it says: a button that opens a list to pick from.
       popup: el.getAttribute('aria-haspopup') || undefined,
+      searches: searches(el, role, name) || undefined,
       // A script listens on it for another gesture than a click: the one.
       gesture: oc.tree.gestureOf(el),
       // In a frame this script walks in place (a same-origin iframe's).
@@ -137,6 +138,21 @@
       // A frame whose document this script cannot read: where it comes from.
       crossFrame: isFrame(el) && !sameOriginDocument(el) ? frameSource(el) : undefined,
     };
+  }
+
+  /**
+   * Whether el is a field a page searches or filters by as it is typed in:
+   * a search box, a text box in a search landmark (a <search>, a
+   * role=search form), or one named so ("Search products", "Filter").
+   * @param {Element} el
+   * @param {string} role
+   * @param {string} name
+   */
+  function searches(el, role, name) {
+    if (role === 'searchbox') return true;
+    if (role !== 'textbox' && role !== 'combobox') return false;
+    if (el.closest('search, [role=search]')) return true;
+    return /\b(search|filter)/i.test(`${name} ${el.getAttribute('placeholder') ?? ''}`);
   }
 
   /** The schemes of the URLs a tab shows; a link to any other opens another program. */

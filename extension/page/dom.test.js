@@ -59,6 +59,21 @@ test('an element with no box or display:none is not visible; off-screen is not i
   assert.equal(b.inViewport, false);
 });
 
+test('locate says which fields a page searches or filters by as they are typed in', () => {
+  const page = new TestPage(`
+    <input id=a type=search aria-label=Find>
+    <search><input id=b aria-label=Query></search>
+    <form role=search><input id=c aria-label=Words></form>
+    <input id=d placeholder="Filter products">
+    <input id=e aria-label="Search the docs">
+    <input id=f aria-label=Email>
+    <input id=g aria-label="Research topic">
+    <button id=h>Search</button>`);
+  const { refFor } = page.ns.refs;
+  const searches = ['#a', '#b', '#c', '#d', '#e', '#f', '#g', '#h'].map((s) => page.ok('locate', { ref: refFor(page.$(s)) }).searches ?? false);
+  assert.deepEqual(searches, [true, true, true, true, true, false, false, false]);
+});
+
 test('locate says whether a native or an ARIA box is checked', () => {
   const page = new TestPage(`
     <input type=checkbox id=n checked>

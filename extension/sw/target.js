@@ -860,9 +860,10 @@ export class Target {
     /** @type {Attempt} */
     let wrote = { navigated: !!report.navigated, opened: [], running, report };
     // The value the box now holds is what was written, not the page's doing.
-    if (loc.role === 'searchbox' && text !== '' && !loc.secret && idle({ ...wrote, report: { ...report, newValue: undefined } })) {
-      // A search box answers after a pause (a debounced search, an index
-      // it loads on the first key): watched a second longer, as a click is.
+    if (loc.searches && text !== '' && !loc.secret && idle({ ...wrote, report: { ...report, newValue: undefined } })) {
+      // A search or filter box answers after a pause (a debounced search,
+      // an index it loads on the first key): watched a second longer, as a
+      // click is.
       switch (await lateSecond(this.t.tabId, start, this.stillMs, this.signal)) {
         case 'stirred':
           wrote = await this.settled(start);
