@@ -2694,6 +2694,26 @@ func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
 
 // TestARichTextEditorIsOneTextbox reads an editor drawn as a frame whose
 // body is editable: one textbox, its text the value, filled by ref.
+// TestACodeEditorIsFilledWhole fills a code editor built as Ace and Monaco
+// are: its textarea holds none of the code, so fill selects all of it with
+// the editor's own key, and the text replaces it.
+func TestACodeEditorIsFilledWhole(t *testing.T) {
+	e := sharedEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/code-editor.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	code := refOf(t, tree, `textbox "Code"`)
+	assert.NotContains(t, tree, code+` value=`, "the textarea's own text is not the code")
+	assert.Contains(t, tree, `println!("Hello");`, "the code is read where the editor draws it")
+
+	a := interact(t, cs, map[string]any{"ref": code, "action": "fill", "text": "fn main() {\n    println!(\"Hi\");\n}", "tabId": tab})
+	assert.True(t, a.Delivered)
+	assert.Nil(t, a.Verified, "the textarea's text cannot say whether the editor kept it")
+	assert.Equal(t, `"fn main() {\n    println!(\"Hi\");\n}"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.code()"}),
+		"the code was replaced, not added to")
+}
+
 func TestARichTextEditorIsOneTextbox(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

@@ -98,6 +98,15 @@ export function followsLink(chord) {
 }
 
 /**
+ * The chord that selects all of a field's text where the browser runs:
+ * cmd+A on a Mac, where ctrl+A goes to the line's start; ctrl+A elsewhere.
+ * @param {string} platform navigator.platform, e.g. "MacIntel", "Linux x86_64"
+ */
+export function selectAllChord(platform) {
+  return /^Mac/i.test(platform) ? 'meta+a' : 'ctrl+a';
+}
+
+/**
  * Whether chord pastes: ctrl+V or cmd+V (with shift: as plain text), and
  * shift+Insert.
  * @param {string} chord

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { ActionError } from './errors.js';
-import { charKey, chordEvents, parseChord, followsLink, pastes, refuseChord } from './keys.js';
+import { charKey, chordEvents, parseChord, followsLink, pastes, refuseChord, selectAllChord } from './keys.js';
 
 test('named keys and their aliases', () => {
   for (const [input, key, code] of [['Enter', 'Enter', 'Enter'], ['return', 'Enter', 'Enter'], ['esc', 'Escape', 'Escape'],
@@ -71,4 +71,10 @@ test('a chord that pastes is refused: the person\'s clipboard is theirs', () => 
     assert.throws(() => refuseChord(chord, undefined, undefined), { code: 'unauthorized' }, chord);
   }
   for (const chord of ['v', 'shift+v', 'ctrl+c', 'ctrl+a', 'Insert', 'alt+v']) assert.equal(pastes(chord), false, chord);
+});
+
+test('selectAllChord is cmd+A on a Mac and ctrl+A elsewhere', () => {
+  assert.equal(selectAllChord('MacIntel'), 'meta+a');
+  assert.equal(selectAllChord('Linux x86_64'), 'ctrl+a');
+  assert.equal(selectAllChord('Win32'), 'ctrl+a');
 });

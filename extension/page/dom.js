@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE, CHECKABLE,
-    roleOf, nameOf, textOf, clip, shadowOf, composedContains, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource,
+    roleOf, nameOf, textOf, clip, shadowOf, composedContains, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource, editorInput,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -127,6 +127,8 @@
       // What it opens, when it says: a button that opens a list to pick from.
       popup: el.getAttribute('aria-haspopup') || undefined,
       searches: searches(el, role, name) || undefined,
+      // A code editor's hidden textarea: its text is the editor's to say.
+      editor: editorInput(el) || undefined,
       // A script listens on it for another gesture than a click: the one.
       gesture: oc.tree.gestureOf(el),
       // In a frame this script walks in place (a same-origin iframe's).

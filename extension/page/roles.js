@@ -815,6 +815,20 @@
     return !up || visible(up);
   }
 
+  /** Code editors that take keys in a textarea of their own and draw the text elsewhere. */
+  const EDITORS = '.ace_editor, .monaco-editor, .CodeMirror';
+
+  /**
+   * Whether el is the textarea a code editor (Ace, Monaco, CodeMirror 5)
+   * hides to take a person's keys: what it holds is not the editor's text,
+   * which the editor draws beside it, a line at a time. Selecting its own
+   * text selects none of the editor's.
+   * @param {Element} el
+   */
+  function editorInput(el) {
+    return isTextArea(el) && !!el.closest(EDITORS);
+  }
+
   /**
    * The controls a page hides by scaling them to nothing (a floating action
    * button that exits so): read_page leaves them out, as a click finds no
@@ -1092,7 +1106,7 @@
       if (el.type === 'file') return el.files?.length ? `${el.files.length} file(s)` : undefined;
       return el.value ? cut(el.value) : undefined;
     }
-    if (isTextArea(el)) return el.value ? cut(el.value) : undefined;
+    if (isTextArea(el)) return el.value && !editorInput(el) ? cut(el.value) : undefined;
     if (role === 'textbox' && /** @type {HTMLElement} */ (el).isContentEditable) {
       const t = /** @type {HTMLElement} */ (el).innerText.trim();
       return t ? cut(t) : undefined;
@@ -1307,6 +1321,6 @@
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, shadowRootsIn, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
-    drawnOn, drawnIn, drawnAround, splitSelectors, contentWords,
+    drawnOn, drawnIn, drawnAround, splitSelectors, contentWords, editorInput,
   };
 })();

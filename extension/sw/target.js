@@ -24,7 +24,7 @@
 import { sleep } from '../lib/abort.js';
 import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError, opensApp } from '../lib/errors.js';
-import { refuseChord } from '../lib/keys.js';
+import { refuseChord, selectAllChord } from '../lib/keys.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as frameNavigation from './frame-navigation.js';
@@ -822,6 +822,9 @@ export class Target {
     // Typed text follows what the control holds; End takes the caret there
     // in a one-line box that no script can place it in.
     if (action === 'type' && !atEnd) await input.press(this.t.tabId, 'End', this.signal);
+    // A code editor's text is not its textarea's: its own key for select
+    // all selects it, as a person's does, and the text replaces it.
+    if (action === 'fill' && focused && loc.editor) await input.press(this.t.tabId, selectAllChord(navigator.platform), this.signal);
     // A dialog the page opens on a key ends the typing there: the page waits
     // for it, and the rest of the text is not the page's any more.
     const next = dialogs.next(this.t.tabId);
@@ -876,7 +879,7 @@ export class Target {
     if (loc.secret) {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field
-    } else if (want !== undefined && now) {
+    } else if (want !== undefined && now && !loc.editor) {
       const k = kept(want, now.held ?? now.value, loc.maxLength);
       out.verified = k.kept;
       if (k.formatted) out.formatted = true;

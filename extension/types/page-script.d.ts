@@ -190,6 +190,8 @@ interface PageRoles {
   drawnAround(el: Element): [string, string];
   /** A selector list's selectors, split at its top-level commas. */
   splitSelectors(list: string): string[];
+  /** Whether el is the textarea a code editor (Ace, Monaco, CodeMirror 5) takes keys in. */
+  editorInput(el: Element): boolean;
   /** The words a CSS content value writes: strings and attr(), never an image's URL. */
   contentWords(content: string, attr: (name: string) => string | null): string;
 }
