@@ -2712,6 +2712,16 @@ func TestACodeEditorIsFilledWhole(t *testing.T) {
 	assert.Nil(t, a.Verified, "the textarea's text cannot say whether the editor kept it")
 	assert.Equal(t, `"fn main() {\n    println!(\"Hi\");\n}"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.code()"}),
 		"the code was replaced, not added to")
+
+	// CodeMirror 5 keeps its textarea in a box of no height: still the
+	// editor's textbox, found by its name.
+	config := refOf(t, tree, `textbox "Config"`)
+	a = interact(t, cs, map[string]any{"query": "Config", "action": "fill", "text": "debug = true", "tabId": tab})
+	assert.Equal(t, config, a.Ref)
+	a = interact(t, cs, map[string]any{"ref": config, "action": "type", "text": "\nverbose = true", "tabId": tab})
+	assert.True(t, a.Delivered)
+	assert.Equal(t, `"debug = true\nverbose = true"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.config()"}),
+		"filled whole, then typed after")
 }
 
 func TestARichTextEditorIsOneTextbox(t *testing.T) {

@@ -8,7 +8,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isOption, SKIP, INTERACTIVE, STRUCTURE, SECTION, BLOCK, INLINE,
-    CHECKABLE, hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround, frameSource,
+    CHECKABLE, hrefOf, roleOf, nameOf, hasOwnName, shadowOf, childrenOf, numbersOf, markerOf, visible, clipsAll, drawnOutOf, scrolls, drawsNoContent, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, drawnOn, drawnIn, drawnAround, frameSource, editorInput,
   } = oc.roles;
 
   const MAX_NODES = 60000;
@@ -204,6 +204,9 @@
     // shows but what is drawn out of it.
     if (clipsAll(el)) {
       for (const c of drawnOutOf(el)) walkElement(c, out, st);
+      // A code editor's textarea kept in a box of no size (CodeMirror 5's)
+      // is where the editor's keys go: its one textbox.
+      for (const t of el.querySelectorAll('textarea')) if (editorInput(t)) walkElement(t, out, st);
       return;
     }
     st.count++;
