@@ -728,7 +728,9 @@
       const owner = el.form ?? el.getRootNode();
       if (!owners.has(owner)) owners.set(owner, owners.size);
       const key = `${owners.get(owner)}\n${el.type}\n${el.name}`;
-      sets.set(key, [...sets.get(key) ?? [], el]);
+      const set = sets.get(key);
+      if (set) set.push(el);
+      else sets.set(key, [el]);
     };
     for (const el of allElements(document)) {
       const role = roleOf(el);
