@@ -2692,8 +2692,6 @@ func TestASubmitTheBrowserStopsSaysWhy(t *testing.T) {
 	assert.Contains(t, status(t, cs, tab), "ada@example.com")
 }
 
-// TestARichTextEditorIsOneTextbox reads an editor drawn as a frame whose
-// body is editable: one textbox, its text the value, filled by ref.
 // TestACodeEditorIsFilledWhole fills a code editor built as Ace and Monaco
 // are: its textarea holds none of the code, so fill selects all of it with
 // the editor's own key, and the text replaces it.
@@ -2724,6 +2722,8 @@ func TestACodeEditorIsFilledWhole(t *testing.T) {
 		"filled whole, then typed after")
 }
 
+// TestARichTextEditorIsOneTextbox reads an editor drawn as a frame whose
+// body is editable: one textbox, its text the value, filled by ref.
 func TestARichTextEditorIsOneTextbox(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

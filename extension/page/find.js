@@ -9,7 +9,7 @@
   const { refFor, advance, handed } = oc.refs;
   const {
     isInput, isLabel, isOption, BANNER, INTERACTIVE, STRUCTURE, inBanner, roleOf, nameOf, textOf, clip, shadowOf, visible, shownLabel,
-    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf, SVG_NS, frameSource, editorInput,
+    choicesOf, isDisabled, describe, HEADINGS, clipsAll, clippedAway, hrefOf, SVG_NS, frameSource,
   } = oc.roles;
 
   /** Scores of a closed select's option named so, and of one whose label holds the query. */
@@ -247,8 +247,7 @@
     // as read_page leaves it out: said as one, with what opens the panel.
     /** @type {Map<Element, boolean>} */
     const memo = new Map();
-    // Not a code editor's textarea, which CodeMirror keeps in such a box.
-    const folded = [...hits.keys()].filter((el) => clippedAway(el, memo) && !editorInput(el));
+    const folded = [...hits.keys()].filter((el) => clippedAway(el, memo));
     for (const el of folded) hits.delete(el);
     for (const el of wrappers(hits)) hits.delete(el);
     const ranked = [...hits].sort((a, b) => b[1].score - a[1].score || inPageOrder(a[0], b[0]));

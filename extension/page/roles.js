@@ -975,6 +975,9 @@
    * @param {Map<Element, boolean>} [memo] clipsAll's answers, kept across calls
    */
   function clippedAway(el, memo) {
+    // A code editor's textarea kept in a box of no size (CodeMirror 5's) is
+    // where the editor's keys go, not something hidden.
+    if (editorInput(el)) return false;
     const clips = (/** @type {Element} */ a) => {
       let v = memo?.get(a);
       if (v === undefined) {

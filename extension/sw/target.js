@@ -205,16 +205,28 @@ export class Target {
     return unlessClosed(this.t.tabId, async () => {
       const start = Date.now();
       const a = await this.effects(fn);
-      if (!late || !idle(a)) return a;
-      switch (await lateSecond(this.t.tabId, start, this.stillMs, this.signal)) {
-        case 'stirred':
-          return this.settled(start);
-        case 'drawn':
-          return { ...a, report: await this.report() };
-        default:
-          return { ...a, quietReport: a.report };
-      }
+      return late && idle(a) ? this.lateAnswer(start, a) : a;
     }, closed);
+  }
+
+  /**
+   * What an input sent at start that did nothing at once (a) did, once the
+   * second after it is over (input-effects.js lateSecond): what it started,
+   * settled; what the page drew meanwhile, when it had been still before;
+   * else what the watch saw before that second.
+   * @param {number} start
+   * @param {Attempt} a
+   * @returns {Promise<Attempt>}
+   */
+  async lateAnswer(start, a) {
+    switch (await lateSecond(this.t.tabId, start, this.stillMs, this.signal)) {
+      case 'stirred':
+        return this.settled(start);
+      case 'drawn':
+        return { ...a, report: await this.report() };
+      default:
+        return { ...a, quietReport: a.report };
+    }
   }
 
   /**
@@ -867,13 +879,7 @@ export class Target {
       // A search or filter box answers after a pause (a debounced search,
       // an index it loads on the first key): watched a second longer, as a
       // click is.
-      switch (await lateSecond(this.t.tabId, start, this.stillMs, this.signal)) {
-        case 'stirred':
-          wrote = await this.settled(start);
-          break;
-        case 'drawn':
-          wrote = { ...wrote, report: await this.report() };
-      }
+      wrote = await this.lateAnswer(start, wrote);
     }
     const out = await this.done(action, strategy, wrote);
     if (loc.secret) {

@@ -28,9 +28,9 @@ func decodeArgs(resolved *jsonschema.Resolved, raw json.RawMessage, in any) erro
 	}
 	maps.DeleteFunc(v, func(_ string, x any) bool { return x == nil })
 	if err := resolved.Validate(v); err != nil {
-		msg := describeSchemaError(err.Error())
-		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", msg).
-			WithHint(argsHint(resolved.Schema(), v, failedField(err.Error())))
+		field, _ := schemaFailure(err.Error())
+		return protocol.Errorf(protocol.CodeBadRequest, "invalid arguments: %s", describeSchemaError(err.Error())).
+			WithHint(argsHint(resolved.Schema(), v, field))
 	}
 	b, _ := json.Marshal(v) // v came from JSON: it marshals
 	if err := json.Unmarshal(b, in); err != nil {
@@ -153,16 +153,17 @@ var (
 	reItems   = regexp.MustCompile(`^(minItems|maxItems): array length \d+ is (?:less|greater) than (\d+)$`)
 )
 
-// failedField is the path of the argument jsonschema-go's validation error
-// names (steps[].action), or "" when it names none.
-func failedField(msg string) string {
+// schemaFailure splits jsonschema-go's validation error into the path of
+// the argument it names (steps[].action; "" when it names none) and what
+// it says of it. The deepest "validating <pointer>: " names the argument.
+func schemaFailure(msg string) (field, detail string) {
 	line, _, _ := strings.Cut(msg, "\n")
 	if i := strings.LastIndex(line, "validating /"); i >= 0 {
 		if m := reLast.FindStringSubmatch(line[i:]); m != nil {
-			return fieldPath(m[1])
+			return fieldPath(m[1]), m[2]
 		}
 	}
-	return ""
+	return "", strings.TrimPrefix(line, "validating root: ")
 }
 
 // propertyAt is the schema of the argument at path (steps[].action), or nil.
@@ -188,14 +189,7 @@ func propertyAt(s *jsonschema.Schema, path string) *jsonschema.Schema {
 // that names the field first. The library's text is not a stable API: what
 // is not recognised passes through, minus its prefixes.
 func describeSchemaError(msg string) string {
-	line, _, _ := strings.Cut(msg, "\n")
-	field, detail := "", strings.TrimPrefix(line, "validating root: ")
-	// The deepest "validating <pointer>: " names the field that failed.
-	if i := strings.LastIndex(line, "validating /"); i >= 0 {
-		if m := reLast.FindStringSubmatch(line[i:]); m != nil {
-			field, detail = failedField(line), m[2]
-		}
-	}
+	field, detail := schemaFailure(msg)
 	join := func(field, s string) string {
 		if field == "" {
 			return s
