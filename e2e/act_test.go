@@ -249,7 +249,27 @@ func TestAClickHappensOnce(t *testing.T) {
 		require.NotNil(t, a.Change)
 		assert.Equal(t, "none", a.Change.Type)
 		assert.Contains(t, a.Change.Summary, "delivered")
+		assert.NotContains(t, a.Change.Summary, "failed", "its request was answered")
 		assert.EqualValues(t, 1, runs(t, tab)["send"])
+	})
+
+	t.Run("a button whose request the server refuses: delivered once, and the refusal is said", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		ok(t, cs, "wait_for", map[string]any{"text": "Added later", "tabId": tab})
+		r := call(t, cs, "interact", map[string]any{"query": "Post comment", "action": "click", "tabId": tab})
+		require.False(t, r.IsError, textOf(r))
+		var a struct {
+			acted
+			RequestErrors []string `json:"requestErrors"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(textOf(r)), &a))
+		assert.True(t, a.Delivered)
+		assert.Equal(t, []string{"POST /api/refuse: 500 Internal Server Error"}, a.RequestErrors)
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "none", a.Change.Type)
+		assert.Equal(t, "input delivered; no visible change; a request it sent failed: POST /api/refuse: 500 Internal Server Error (requestErrors)",
+			a.Change.Summary)
+		assert.EqualValues(t, 1, runs(t, tab)["comment"], "not sent again")
 	})
 
 	t.Run("what a click's request brings back is in its answer", func(t *testing.T) {

@@ -51,6 +51,7 @@ func fixtureSiteOn(t testing.TB, ip string) *httptest.Server {
 	mux.Handle("/", http.FileServer(http.FS(root)))
 	mux.HandleFunc("/api/wait", wait)
 	mux.HandleFunc("/api/items", items)
+	mux.HandleFunc("/api/refuse", refuse)
 	srv := &httptest.Server{Listener: l, Config: &http.Server{Handler: mux}}
 	srv.Start()
 	t.Cleanup(srv.Close)
@@ -68,6 +69,12 @@ func wait(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, `{"ok":true}`)
+}
+
+// refuse answers 500, as a server that could not save what it was sent
+// (act-once.html's "Post comment").
+func refuse(w http.ResponseWriter, r *http.Request) {
+	http.Error(w, "could not save", http.StatusInternalServerError)
 }
 
 // items answers a JSON list of ?n= items, {"id":0,"name":"item 0"} and on:

@@ -173,6 +173,30 @@ export class NetworkLog {
   }
 
   /**
+   * The awaited requests (AWAITED) sent at or after since that the server
+   * refused (a status of 400 or more) or the network failed, oldest first,
+   * at most limit: a Save whose request the server answered 500 draws
+   * nothing, and an agent told only "no visible change" would try again.
+   * One the page itself called off (a search typed on) is no failure.
+   * @param {number} since
+   * @param {number} [limit]
+   * @returns {Array<{ method: string, url: string, status?: number, error?: string }>}
+   */
+  failedSince(since, limit = 3) {
+    /** @type {Array<{ method: string, url: string, status?: number, error?: string }>} */
+    const out = [];
+    for (const r of this.requests) {
+      if (r.ts < since || !AWAITED.has(r.type) || r.state === 'pending') continue;
+      if (r.state === 'failed' && r.error !== 'canceled' && r.error !== 'net::ERR_ABORTED') {
+        out.push({ method: r.method, url: r.url, error: r.error });
+      } else if (r.state === 'done' && (r.status ?? 0) >= 400) {
+        out.push({ method: r.method, url: r.url, status: r.status, error: r.statusText || undefined });
+      }
+    }
+    return out.slice(0, limit);
+  }
+
+  /**
    * The requests after since that pass filter, oldest first, at most limit;
    * next is the since to read on from, dropped how many the log lost before
    * they could be read.

@@ -109,6 +109,40 @@ test('activity counts what an action may be waiting on, from a time on', () => {
   assert.equal(n.list().requests.some((r) => 'ended' in r), false, 'the list does not show when it ended');
 });
 
+test('failedSince: what an action sent that the server refused or the network failed', () => {
+  const n = log();
+  /**
+   * @param {string} id
+   * @param {string} type
+   * @param {number} [status]
+   */
+  const answered = (id, type, status) => {
+    n.sent({ requestId: id, request: { url: `http://a.test/${id}`, method: 'POST' }, type });
+    if (status) n.responded({ requestId: id, response: { status, statusText: status >= 500 ? 'Internal Server Error' : '' } });
+  };
+  answered('before', 'Fetch', 500); // ts 1000
+  n.finished({ requestId: 'before' });
+  const since = n.now();
+  answered('ok', 'Fetch', 200);
+  n.finished({ requestId: 'ok' });
+  answered('save', 'XHR', 500);
+  n.finished({ requestId: 'save' });
+  answered('img', 'Image', 404);
+  n.finished({ requestId: 'img' });
+  answered('down', 'Fetch');
+  n.failed({ requestId: 'down', errorText: 'net::ERR_CONNECTION_REFUSED' });
+  answered('typed-on', 'Fetch');
+  n.failed({ requestId: 'typed-on', canceled: true });
+  answered('pending', 'Fetch', 404);
+  assert.deepEqual(n.failedSince(since), [
+    { method: 'POST', url: 'http://a.test/save', status: 500, error: 'Internal Server Error' },
+    { method: 'POST', url: 'http://a.test/down', error: 'net::ERR_CONNECTION_REFUSED' },
+  ]);
+  n.finished({ requestId: 'pending' });
+  assert.deepEqual(n.failedSince(since, 2).map((r) => r.url), ['http://a.test/save', 'http://a.test/down'], 'at most limit, oldest first');
+  assert.deepEqual(n.failedSince(since).map((r) => r.status), [500, undefined, 404]);
+});
+
 test('a long body is read in parts, each saying where the next begins', () => {
   const text = 'a'.repeat(MAX_BODY) + 'b'.repeat(MAX_BODY) + 'c'.repeat(10);
   const first = bodyPart(text, 0);

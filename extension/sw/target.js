@@ -644,6 +644,8 @@ export class Target {
     if (this.options && !a.navigated) out.options = this.options;
     const thrown = evidence.exceptionsSince(this.t.tabId, this.started ?? Date.now());
     if (thrown.length) out.pageErrors = thrown;
+    const failed = evidence.requestsOf(this.t.tabId).failedSince(this.started ?? Date.now());
+    if (failed.length) out.failedRequests = failed;
     if (a.frameNavigated) {
       out.frameNavigated = a.frameNavigated;
       if (this.watchId !== undefined) await this.report(true).catch(() => {}); // it watched the old document

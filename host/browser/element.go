@@ -83,12 +83,19 @@ type Acted struct {
 	// PageErrors: what the page threw while it acted on the input (an
 	// uncaught exception in the click's handler), one line each.
 	PageErrors []string `json:"pageErrors,omitempty"`
-	Ref        string   `json:"ref,omitempty"`
-	Strategy   string   `json:"strategy,omitempty"`
-	Target     string   `json:"target,omitempty"`
-	Title      *string  `json:"title,omitempty"`
-	To         string   `json:"to,omitempty"` // drag: what it was dropped on
-	Tried      []Tried  `json:"tried,omitempty"`
+	// FailedRequests: requests the input started that the server refused
+	// (a status of 400 or more) or the network failed, as the extension
+	// saw them; the engine says them as RequestErrors, their URLs masked.
+	FailedRequests []FailedRequest `json:"failedRequests,omitempty"`
+	// RequestErrors: FailedRequests, one line each, as the agent reads
+	// them: "POST /api/save: 500 Internal Server Error".
+	RequestErrors []string `json:"requestErrors,omitempty"`
+	Ref           string   `json:"ref,omitempty"`
+	Strategy      string   `json:"strategy,omitempty"`
+	Target        string   `json:"target,omitempty"`
+	Title         *string  `json:"title,omitempty"`
+	To            string   `json:"to,omitempty"` // drag: what it was dropped on
+	Tried         []Tried  `json:"tried,omitempty"`
 	// Typed: how much of type's text went to the page before the page
 	// opened a dialog on a key; the rest was not typed.
 	Typed    string          `json:"typed,omitempty"`
@@ -103,6 +110,15 @@ type Acted struct {
 	// ("it keeps at most 4 characters").
 	Unkept string `json:"unkept,omitempty"`
 	carried
+}
+
+// FailedRequest is a request an input started that failed: Status when
+// the server answered, Error its status text or the network's error.
+type FailedRequest struct {
+	Method string `json:"method"`
+	URL    string `json:"url"`
+	Status int    `json:"status,omitempty"`
+	Error  string `json:"error,omitempty"`
 }
 
 // Blocked says what covers an element an action was meant for: nothing was

@@ -40,14 +40,15 @@ type effects struct {
 	opened     []int
 	downloads  []browser.Started
 	chooser    *browser.FileChooser
-	changes    string // the page's own account: "2 elements added"
-	threw      bool   // the page threw while it handled the input
-	running    int    // requests the input started, still running when the extension stopped waiting
-	wrote      bool   // a control took the text or option the input gave it
-	answered   string // the dialog the input answered
-	focused    string // where a key moved the focus: `textbox "Bio" e9`
-	offers     int    // the options a combobox's list showed for the text, after a pause
-	key        string // the chord a press or a computer key sent
+	changes    string   // the page's own account: "2 elements added"
+	threw      bool     // the page threw while it handled the input
+	failed     []string // requests the input started that failed: "POST /api/save: 500"
+	running    int      // requests the input started, still running when the extension stopped waiting
+	wrote      bool     // a control took the text or option the input gave it
+	answered   string   // the dialog the input answered
+	focused    string   // where a key moved the focus: `textbox "Bio" e9`
+	offers     int      // the options a combobox's list showed for the text, after a pause
+	key        string   // the chord a press or a computer key sent
 	// A click on an element whose script hears only this gesture
 	// (double_click, right_click), and the element's ref.
 	gesture, ref string
@@ -58,7 +59,7 @@ type effects struct {
 
 func actedEffects(a browser.Acted) effects {
 	e := effects{closed: a.Closed, opener: a.Opener, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
-		threw: len(a.PageErrors) > 0, answered: a.Answered, navigating: a.Navigating, frame: a.FrameNavigated}
+		threw: len(a.PageErrors) > 0, failed: a.RequestErrors, answered: a.Answered, navigating: a.Navigating, frame: a.FrameNavigated}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
 	}
@@ -174,25 +175,25 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		// The click reached no listener: what the page listens for is
 		// another gesture.
 		return change{"none", "input delivered; no visible change: its script listens for a " +
-				strings.ReplaceAll(e.gesture, "_", " ") + ", not a click" + threwNote(e)},
+				strings.ReplaceAll(e.gesture, "_", " ") + ", not a click" + troubleNote(e)},
 			[]nextAction{onTab("interact", map[string]any{"action": e.gesture, "ref": e.ref})}
 	case e.changes == "" && e.running > 0:
 		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
 	case e.answered != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
-		return change{"none", "answered " + e.answered + threwNote(e)}, nil
+		return change{"none", "answered " + e.answered + troubleNote(e)}, nil
 	case e.answered != "":
 		// What the page did once it ran on, seen by the watch of the
 		// input that opened the dialog: a confirmed Delete's row gone.
-		return change{"dom", "answered " + e.answered + "; " + e.changes + threwNote(e)}, nil
+		return change{"dom", "answered " + e.answered + "; " + e.changes + troubleNote(e)}, nil
 	case e.focused != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
 		return change{"none", "input delivered; the focus moved to " + e.focused}, nil
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
 		return unshortcut(tab, e.key, change{"none", "input delivered"})
 	case !strings.HasPrefix(e.changes, "no visible change") && e.focused != "":
-		return change{"dom", e.changes + "; the focus moved to " + e.focused + threwNote(e)}, nil
+		return change{"dom", e.changes + "; the focus moved to " + e.focused + troubleNote(e)}, nil
 	case !strings.HasPrefix(e.changes, "no visible change"):
-		return change{"dom", e.changes + threwNote(e)}, nil
+		return change{"dom", e.changes + troubleNote(e)}, nil
 	}
 	// The page's account may say more: "no visible change: the page did
 	// not move…". A control's own value is not counted in it.
@@ -202,16 +203,26 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 	}
 	// Nothing changed because the page's own handler failed: say so, or
 	// the agent tries again and again.
-	return unshortcut(tab, e.key, change{"none", summary + threwNote(e)})
+	return unshortcut(tab, e.key, change{"none", summary + troubleNote(e)})
 }
 
-// threwNote says that the page threw while it handled the input: what did
-// change (a timer's, another script's) may not be what the input was for.
-func threwNote(e effects) string {
-	if !e.threw {
-		return ""
+// troubleNote says that the page threw while it handled the input, or that
+// a request it sent failed: what did change (a timer's, another script's,
+// a spinner gone) may not be what the input was for, and a Save the server
+// refused often draws nothing at all.
+func troubleNote(e effects) string {
+	var note string
+	if e.threw {
+		note = "; the page threw an error (pageErrors)"
 	}
-	return "; the page threw an error (pageErrors)"
+	switch len(e.failed) {
+	case 0:
+	case 1:
+		note += "; a request it sent failed: " + e.failed[0] + " (requestErrors)"
+	default:
+		note += fmt.Sprintf("; %d requests it sent failed, the first %s (requestErrors)", len(e.failed), e.failed[0])
+	}
+	return note
 }
 
 // unshortcut adds to a key's change that nothing happened what the key does

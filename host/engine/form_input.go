@@ -388,6 +388,7 @@ func (c *call) fillGroup(ctx context.Context, tab int, f formField, found browse
 			}
 			verified = verified && (a.Verified == nil || *a.Verified)
 			out.PageErrors = append(out.PageErrors, a.PageErrors...)
+			out.RequestErrors = append(out.RequestErrors, a.RequestErrors...)
 			out.Opened = append(out.Opened, a.Opened...)
 			out.Downloads = append(out.Downloads, a.Downloads...)
 			continue

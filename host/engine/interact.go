@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -204,13 +206,49 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 // they are kept to mask the call's result with.
 func (c *call) elementAct(ctx context.Context, a browser.Act, last bool) (browser.Acted, error) {
 	if !last {
-		return browser.ElementAct(a).Run(ctx, c)
+		done, err := browser.ElementAct(a).Run(ctx, c)
+		c.sayFailed(&done)
+		return done, err
 	}
 	done, err := browser.WithSecrets(browser.ElementAct(a)).Run(ctx, c)
 	if err == nil {
 		c.keepSecrets(a.TabID, done)
 	}
+	c.sayFailed(&done)
 	return done, err
+}
+
+// sayFailed writes the requests an input started that failed as the agent
+// reads them, one line each, their URLs masked and relative to the page:
+// "POST /api/save: 500 Internal Server Error".
+func (c *call) sayFailed(done *browser.Acted) {
+	var base *url.URL
+	if done.URL != nil {
+		base, _ = url.Parse(*done.URL)
+	}
+	for _, f := range done.FailedRequests {
+		line := f.Method + " " + requestPath(base, c.engine.red.URL(f.URL)) + ":"
+		if f.Status != 0 {
+			line += " " + strconv.Itoa(f.Status)
+		}
+		if f.Error != "" {
+			line += " " + c.engine.red.Text(f.Error)
+		}
+		done.RequestErrors = append(done.RequestErrors, line)
+	}
+	done.FailedRequests = nil
+}
+
+// requestPath writes a request's URL as its path and query when it went to
+// the page's own origin, as the page's script wrote it ("/api/save"), and
+// whole otherwise.
+func requestPath(page *url.URL, target string) string {
+	u, err := url.Parse(target)
+	if err != nil || page == nil || u.Scheme != page.Scheme || u.Host != page.Host || u.User != nil {
+		return target
+	}
+	u.Scheme, u.Host = "", ""
+	return u.String()
 }
 
 // unpickedError says that select found no option of the name asked for in

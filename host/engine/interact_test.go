@@ -281,3 +281,38 @@ func TestAGroupOfBoxesIsSetToAList(t *testing.T) {
 		})
 	}
 }
+
+// A click whose request the server refused says so, with the request's URL
+// masked as every URL the agent reads is; the extension's own account of it
+// is not passed on.
+func TestAFailedRequestIsSaidWithItsURLMasked(t *testing.T) {
+	delivered := true
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/app/form", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			if cmd.Action != "element.act" {
+				return pageBrowser(cmd)
+			}
+			url, title := "http://127.0.0.1/app/form", "Form"
+			return browser.Acted{Action: "click", Ref: "e3", Target: `button "Save"`, Delivered: &delivered, URL: &url, Title: &title,
+				Changes: "no visible change", FailedRequests: []browser.FailedRequest{
+					{Method: "POST", URL: "http://127.0.0.1/api/save?token=abc123", Status: 500, Error: "Internal Server Error"},
+					{Method: "GET", URL: "https://cdn.example/x.js", Error: "net::ERR_NAME_NOT_RESOLVED"},
+				}}, nil
+		}))
+	r := run(t, e, "interact", `{"ref":"e3","action":"click","tabId":7}`)
+	require.False(t, r.IsError, textOf(t, r))
+	var out struct {
+		RequestErrors  []string        `json:"requestErrors"`
+		FailedRequests json.RawMessage `json:"failedRequests"`
+		Change         change          `json:"change"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(textOf(t, r)), &out))
+	assert.Equal(t, []string{
+		"POST /api/save?token=[redacted]: 500 Internal Server Error",
+		"GET https://cdn.example/x.js: net::ERR_NAME_NOT_RESOLVED",
+	}, out.RequestErrors)
+	assert.Nil(t, out.FailedRequests)
+	assert.Equal(t, "none", out.Change.Type)
+	assert.Equal(t, "input delivered; no visible change; 2 requests it sent failed, the first POST /api/save?token=[redacted]: 500 Internal Server Error (requestErrors)",
+		out.Change.Summary)
+}
