@@ -253,6 +253,14 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["send"])
 	})
 
+	t.Run("a link to a page that is gone: the server's answer is said", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/act-once.html")
+		a := interact(t, cs, map[string]any{"query": "Old news", "action": "click", "tabId": tab})
+		require.NotNil(t, a.Change)
+		assert.Equal(t, "navigation", a.Change.Type)
+		assert.Equal(t, "navigated to "+site.URL+"/old-news; the server answered 404 Not Found", a.Change.Summary)
+	})
+
 	t.Run("a button whose request the server refuses: delivered once, and the refusal is said", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/act-once.html")
 		ok(t, cs, "wait_for", map[string]any{"text": "Added later", "tabId": tab})

@@ -38,7 +38,7 @@ const inProgress = new Map();
  * committed a document, its error if it failed, and the documentId of the
  * document it leaves (whose load, if still going, Chrome calls off after
  * this one has begun).
- * @type {Map<number, { at: number, url: string, committed: boolean, committedAt?: number, answered?: boolean, error?: string, leaves?: string }>}
+ * @type {Map<number, { at: number, url: string, committed: boolean, committedAt?: number, answered?: boolean, status?: number, error?: string, leaves?: string }>}
  */
 const last = new Map();
 /** The documentId of each tab's main-frame document, as it committed. @type {Map<number, string>} */
@@ -80,7 +80,7 @@ function track(tabId, event) {
   } else if (event.kind === 'status') {
     // The server answered (a redirect is not its answer yet).
     const nav = last.get(tabId);
-    if (nav && (event.status < 300 || event.status >= 400)) nav.answered = true;
+    if (nav && (event.status < 300 || event.status >= 400)) Object.assign(nav, { answered: true, status: event.status });
   } else if (event.kind === 'ready') {
     // Its words are there: a load event a slow image holds back is given
     // LOAD_GRACE_MS, as navigate gives it.
@@ -155,6 +155,20 @@ export function goingTo(tabId, since) {
 export function awaitsServer(tabId) {
   const nav = last.get(tabId);
   return !!nav && !nav.committed && !nav.answered && inProgress.has(tabId);
+}
+
+/**
+ * The status of 400 or more the server answered tabId's main-frame
+ * navigation that began since (a Date.now() value) with: a link to a page
+ * that is gone, a form the server turned down. The page it shows then is
+ * the server's error page.
+ * @param {number} tabId
+ * @param {number} since
+ * @returns {number | undefined}
+ */
+export function refusedWith(tabId, since) {
+  const nav = last.get(tabId);
+  return nav && nav.at >= since && (nav.status ?? 0) >= 400 ? nav.status : undefined;
 }
 
 /**

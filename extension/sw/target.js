@@ -49,8 +49,9 @@ import * as input from './trusted-input.js';
  * started that were still running when it stopped waiting, and the watch's
  * report.
  * frameNavigated: where the element's frame went, when the input took it
- * to another document and the page around it stayed.
- * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, navigating?: string, frameNavigated?: string, closed?: boolean, opened: number[],
+ * to another document and the page around it stayed. refusedWith: the
+ * status of 400 or more the server answered the navigation with.
+ * @typedef {{ dialog?: dialogs.Dialog, navigated: boolean, navigating?: string, refusedWith?: number, frameNavigated?: string, closed?: boolean, opened: number[],
  *   downloads?: Array<{ id: number, name: string }>, chooser?: { multiple: boolean },
  *   refused?: import('./policy.js').Refused, running?: number, report: any,
  *   quietReport?: any }} Attempt
@@ -301,7 +302,8 @@ export class Target {
       report = await routeDrawn(this.t.tabId, start, () => this.report(), report, this.signal);
     }
     const navigating = navigated ? navigation.goingTo(this.t.tabId, start) : undefined;
-    return { navigated: navigated || !!report.navigated, navigating, opened, downloads: started, chooser, refused, running, report };
+    const refusedWith = navigated ? navigation.refusedWith(this.t.tabId, start) : undefined;
+    return { navigated: navigated || !!report.navigated, navigating, refusedWith, opened, downloads: started, chooser, refused, running, report };
   }
 
   /**
@@ -629,6 +631,7 @@ export class Target {
     const tab = await chrome.tabs.get(this.t.tabId);
     out.navigated = a.navigated;
     if (a.navigating) out.navigating = a.navigating;
+    if (a.refusedWith) out.status = a.refusedWith;
     out.url = tab.url;
     out.title = tab.title;
     if (a.opened.length) out.opened = a.opened;

@@ -66,8 +66,12 @@ type Acted struct {
 	// NavigationBlocked: the navigation the action started was stopped by
 	// the person's site policy before it left the browser.
 	NavigationBlocked *Refused `json:"navigationBlocked,omitempty"`
-	OK                *bool    `json:"ok,omitempty"`
-	Opened            []int    `json:"opened,omitempty"` // tabs the action opened, now the agent's
+	// Status: the server answered the navigation the action started with
+	// this status of 400 or more (a link to a page that is gone, a form
+	// it turned down); the page shown is its error page.
+	Status int   `json:"status,omitempty"`
+	OK     *bool `json:"ok,omitempty"`
+	Opened []int `json:"opened,omitempty"` // tabs the action opened, now the agent's
 	// Options: a closed select was clicked; its list is the browser's
 	// own, which no call sees. These are what it offers.
 	Options []string `json:"options,omitempty"`

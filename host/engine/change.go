@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/openchrome/openchrome/host/browser"
@@ -43,6 +44,7 @@ type effects struct {
 	changes    string   // the page's own account: "2 elements added"
 	threw      bool     // the page threw while it handled the input
 	failed     []string // requests the input started that failed: "POST /api/save: 500"
+	status     int      // the status of 400 or more the server answered a navigation with
 	running    int      // requests the input started, still running when the extension stopped waiting
 	wrote      bool     // a control took the text or option the input gave it
 	answered   string   // the dialog the input answered
@@ -59,7 +61,7 @@ type effects struct {
 
 func actedEffects(a browser.Acted) effects {
 	e := effects{closed: a.Closed, opener: a.Opener, dialog: a.Dialog, opened: a.Opened, downloads: a.Downloads, chooser: a.Chooser, changes: a.Changes,
-		threw: len(a.PageErrors) > 0, failed: a.RequestErrors, answered: a.Answered, navigating: a.Navigating, frame: a.FrameNavigated}
+		threw: len(a.PageErrors) > 0, failed: a.RequestErrors, status: a.Status, answered: a.Answered, navigating: a.Navigating, frame: a.FrameNavigated}
 	if a.Navigated != nil {
 		e.navigated = *a.Navigated
 	}
@@ -150,6 +152,11 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		// A masked secret in the address is waited for as any text there.
 		url := strings.ReplaceAll(e.navigating, redact.Mask, "*")
 		return c, []nextAction{onTab("wait_for", map[string]any{"url": url, "timeoutMs": 60000})}
+	case e.navigated && e.status >= 400:
+		// The page shown is the server's error page: a link to a page that
+		// is gone, a form it turned down.
+		return change{"navigation", fmt.Sprintf("navigated to %s; the server answered %d %s", e.url, e.status, http.StatusText(e.status))},
+			[]nextAction{onTab("read_page", map[string]any{})}
 	case e.navigated:
 		return change{"navigation", "navigated to " + e.url}, []nextAction{onTab("read_page", map[string]any{})}
 	case e.frame != "":

@@ -32,6 +32,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 		{"nothing visible, and why", effects{changes: "no visible change: the page did not move"}, "none",
 			"input delivered; no visible change: the page did not move", ""},
 		{"a navigation", effects{navigated: true, url: "http://a/next", changes: "x"}, "navigation", "navigated to http://a/next", "read_page"},
+		{"a navigation to a page that is gone", effects{navigated: true, url: "http://a/old", status: 404}, "navigation",
+			"navigated to http://a/old; the server answered 404 Not Found", "read_page"},
 		{"a navigation no server has answered yet", effects{navigated: true, navigating: "http://a/pay", url: "http://a/cart"}, "navigation",
 			"navigating to http://a/pay: no answer from the server yet; the page shown is the one it leaves", "wait_for"},
 		{"a new tab", effects{opened: []int{8, 9}, navigated: true}, "new_tab", "opened tab 9, now the current tab", "read_page"},
