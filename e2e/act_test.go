@@ -278,6 +278,15 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Equal(t, "input delivered; no visible change; a request it sent failed: POST /api/refuse: 500 Internal Server Error (requestErrors)",
 			a.Change.Summary)
 		assert.EqualValues(t, 1, runs(t, tab)["comment"], "not sent again")
+
+		// A click by coordinates says it as well.
+		var at struct{ X, Y int }
+		okJSON(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `(() => { const r = document.querySelector("#comment").getBoundingClientRect();
+			return { X: Math.round(r.x + r.width / 2), Y: Math.round(r.y + r.height / 2) }; })()`}, &at)
+		a.RequestErrors = nil
+		okJSON(t, cs, "computer", map[string]any{"action": "left_click", "coordinate": []int{at.X, at.Y}, "tabId": tab}, &a)
+		assert.Equal(t, []string{"POST /api/refuse: 500 Internal Server Error"}, a.RequestErrors)
+		assert.EqualValues(t, 2, runs(t, tab)["comment"])
 	})
 
 	t.Run("what a click's request brings back is in its answer", func(t *testing.T) {
@@ -1479,6 +1488,8 @@ func TestStaleRefsAreRefused(t *testing.T) {
 
 	fresh := refOf(t, ok(t, cs, "read_page", map[string]any{"tabId": tab}), `button "Alpha"`)
 	assert.NotEqual(t, alpha, fresh, "the new element has a new ref")
+	assert.Equal(t, `the page drew button "Alpha" anew: it is `+fresh+` now; act on `+fresh+` if it is the one, or call read_page`, err.Hint,
+		"the refusal names the look-alike, for the agent to judge")
 	interact(t, cs, map[string]any{"ref": fresh, "action": "click", "tabId": tab})
 	assert.Equal(t, `"pressed: Alpha v2"`, status(t, cs, tab))
 

@@ -393,7 +393,11 @@ async function settled(tabId, start, signal) {
   const out = { navigated, url: tab.url, title: tab.title };
   const going = navigated ? navigation.goingTo(tabId, start) : undefined;
   if (going) out.navigating = going;
+  const refusedWith = navigated ? navigation.refusedWith(tabId, start) : undefined;
+  if (refusedWith) out.status = refusedWith;
   if (running) out.requestsRunning = running;
+  const failed = evidence.requestsOf(tabId).failedSince(start);
+  if (failed.length) out.failedRequests = failed;
   const d = dialogs.current(tabId);
   if (d) out.dialog = dialogs.describe(d);
   const opened = await popups.openedSince(tabId, start);

@@ -44,8 +44,13 @@ type Inputted struct {
 	Opened            []int    `json:"opened,omitempty"` // tabs the input opened, now the agent's
 	// RequestsRunning: requests the input started that had not ended when
 	// the extension stopped waiting for them.
-	RequestsRunning int    `json:"requestsRunning,omitempty"`
-	Title           string `json:"title"`
+	RequestsRunning int `json:"requestsRunning,omitempty"`
+	// FailedRequests, RequestErrors and Status: as an element action's
+	// (Acted).
+	FailedRequests []FailedRequest `json:"failedRequests,omitempty"`
+	RequestErrors  []string        `json:"requestErrors,omitempty"`
+	Status         int             `json:"status,omitempty"`
+	Title          string          `json:"title"`
 	// Typed: how much of type's text went to the page before the page
 	// opened a dialog on a key; the rest was not typed.
 	Typed string `json:"typed,omitempty"`

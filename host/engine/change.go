@@ -91,7 +91,8 @@ func actedEffects(a browser.Acted) effects {
 
 func inputEffects(in browser.Inputted) effects {
 	return effects{navigated: in.Navigated, navigating: in.Navigating, frame: in.FrameNavigated, url: in.URL, closed: in.Closed, dialog: in.Dialog,
-		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning, changes: in.Changes}
+		opened: in.Opened, downloads: in.Downloads, chooser: in.Chooser, running: in.RequestsRunning, changes: in.Changes,
+		failed: in.RequestErrors, status: in.Status}
 }
 
 // valueSet is a write's summary when nothing but the control's value changed.
@@ -185,7 +186,7 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 				strings.ReplaceAll(e.gesture, "_", " ") + ", not a click" + troubleNote(e)},
 			[]nextAction{onTab("interact", map[string]any{"action": e.gesture, "ref": e.ref})}
 	case e.changes == "" && e.running > 0:
-		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running)}, nil
+		return change{"none", fmt.Sprintf("input delivered; %d request(s) it started still running", e.running) + troubleNote(e)}, nil
 	case e.answered != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
 		return change{"none", "answered " + e.answered + troubleNote(e)}, nil
 	case e.answered != "":
@@ -193,7 +194,7 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 		// input that opened the dialog: a confirmed Delete's row gone.
 		return change{"dom", "answered " + e.answered + "; " + e.changes + troubleNote(e)}, nil
 	case e.focused != "" && (e.changes == "" || strings.HasPrefix(e.changes, "no visible change")):
-		return change{"none", "input delivered; the focus moved to " + e.focused}, nil
+		return change{"none", "input delivered; the focus moved to " + e.focused + troubleNote(e)}, nil
 	case e.changes == "":
 		// Raw input has no watch on the page: it cannot say.
 		return unshortcut(tab, e.key, change{"none", "input delivered"})

@@ -107,6 +107,7 @@ func computer(ctx context.Context, c *call, tab int, in computerIn) (*protocol.T
 	}
 	// Not the address the profile's masking knows.
 	out.Navigating, out.FrameNavigated = c.engine.red.URL(out.Navigating), c.engine.red.URL(out.FrameNavigated)
+	out.RequestErrors, out.FailedRequests = c.requestErrors(out.URL, out.FailedRequests), nil
 	c.followOpened(out.Opened)
 	if out.NavigationBlocked != nil {
 		return nil, out.NavigationBlocked.Error()

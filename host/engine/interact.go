@@ -155,7 +155,7 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 		return c.elementAct(ctx, a, last)
 	})
 	if err != nil {
-		return acted{}, err
+		return acted{}, c.drawnAnew(ctx, tab, s.Ref, err)
 	}
 	if s.Text != nil {
 		c.learnSecret(done, *s.Text)
@@ -205,28 +205,28 @@ func (c *call) runStep(ctx context.Context, tab int, s step, last bool) (acted, 
 // site's secrets with its answer, read after it (browser.WithSecrets), and
 // they are kept to mask the call's result with.
 func (c *call) elementAct(ctx context.Context, a browser.Act, last bool) (browser.Acted, error) {
+	var done browser.Acted
+	var err error
 	if !last {
-		done, err := browser.ElementAct(a).Run(ctx, c)
-		c.sayFailed(&done)
-		return done, err
-	}
-	done, err := browser.WithSecrets(browser.ElementAct(a)).Run(ctx, c)
-	if err == nil {
+		done, err = browser.ElementAct(a).Run(ctx, c)
+	} else if done, err = browser.WithSecrets(browser.ElementAct(a)).Run(ctx, c); err == nil {
 		c.keepSecrets(a.TabID, done)
 	}
-	c.sayFailed(&done)
+	var page string
+	if done.URL != nil {
+		page = *done.URL
+	}
+	done.RequestErrors, done.FailedRequests = c.requestErrors(page, done.FailedRequests), nil
 	return done, err
 }
 
-// sayFailed writes the requests an input started that failed as the agent
-// reads them, one line each, their URLs masked and relative to the page:
-// "POST /api/save: 500 Internal Server Error".
-func (c *call) sayFailed(done *browser.Acted) {
-	var base *url.URL
-	if done.URL != nil {
-		base, _ = url.Parse(*done.URL)
-	}
-	for _, f := range done.FailedRequests {
+// requestErrors writes the requests an input started on the page at
+// pageURL that failed as the agent reads them, one line each, their URLs
+// masked: "POST /api/save: 500 Internal Server Error".
+func (c *call) requestErrors(pageURL string, failed []browser.FailedRequest) []string {
+	base, _ := url.Parse(pageURL)
+	var lines []string
+	for _, f := range failed {
 		line := f.Method + " " + requestPath(base, c.engine.red.URL(f.URL)) + ":"
 		if f.Status != 0 {
 			line += " " + strconv.Itoa(f.Status)
@@ -234,9 +234,9 @@ func (c *call) sayFailed(done *browser.Acted) {
 		if f.Error != "" {
 			line += " " + c.engine.red.Text(f.Error)
 		}
-		done.RequestErrors = append(done.RequestErrors, line)
+		lines = append(lines, line)
 	}
-	done.FailedRequests = nil
+	return lines
 }
 
 // requestPath writes a request's URL as its path and query when it went to
@@ -250,6 +250,42 @@ func requestPath(page *url.URL, target string) string {
 	u.Scheme, u.Host = "", ""
 	return u.String()
 }
+
+// drawnAnew adds to a stale_ref for an element the page removed the ref of
+// the one it drew in its place, when exactly one element on the page now
+// has the role and name the tab's last read gave the gone one: an app that
+// renders a part anew swaps its elements for look-alikes, and the agent
+// need not read the whole page again to go on. The look-alike is only
+// said, never acted on: it is another element, which may do another thing.
+func (c *call) drawnAnew(ctx context.Context, tab int, ref string, err error) error {
+	e := protocol.AsError(err)
+	if ref == "" || e.Code != protocol.CodeStaleRef || !strings.Contains(e.Message, "is gone") {
+		return err // not one of the page's elements gone: the tab left the page
+	}
+	role, name, ok := c.engine.snaps.Written(tab, ref)
+	if !ok || strings.TrimSpace(name) == "" {
+		return err
+	}
+	found, ferr := browser.ElementFind(tab, name, alikeFrom).Run(ctx, c)
+	if ferr != nil || found.Total > len(found.Candidates) {
+		return err
+	}
+	var alike []browser.Candidate
+	for _, cand := range found.Candidates {
+		if cand.Role == role && cand.Name == name {
+			alike = append(alike, cand)
+		}
+	}
+	if len(alike) != 1 {
+		return err
+	}
+	return e.WithHint(fmt.Sprintf("the page drew %s %q anew: it is e%d now; act on e%d if it is the one, or call read_page",
+		role, name, alike[0].Ref, alike[0].Ref))
+}
+
+// alikeFrom is how many of find's candidates drawnAnew weighs: all of them
+// on most pages, and on one with more, it says nothing.
+const alikeFrom = 50
 
 // unpickedError says that select found no option of the name asked for in
 // the list the page draws, and what the list offers. What opened the list

@@ -316,3 +316,52 @@ func TestAFailedRequestIsSaidWithItsURLMasked(t *testing.T) {
 	assert.Equal(t, "input delivered; no visible change; 2 requests it sent failed, the first POST /api/save?token=[redacted]: 500 Internal Server Error (requestErrors)",
 		out.Change.Summary)
 }
+
+// A ref whose element the page drew anew is refused, never acted on; the
+// hint names the look-alike's ref when exactly one element has the name and
+// role the last read gave the gone one.
+func TestAStaleRefNamesTheElementDrawnInItsPlace(t *testing.T) {
+	tests := []struct {
+		name     string
+		message  string
+		found    browser.Found
+		wantHint string
+	}{
+		{"one look-alike", "ref e5 is gone: the element was removed from the page",
+			browser.Found{Candidates: []browser.Candidate{{Ref: 12, Role: "button", Name: "Alpha"}, {Ref: 13, Role: "link", Name: "Alpha"}}, Total: 2},
+			`the page drew button "Alpha" anew: it is e12 now; act on e12 if it is the one, or call read_page`},
+		{"two look-alikes", "ref e5 is gone: the element was removed from the page",
+			browser.Found{Candidates: []browser.Candidate{{Ref: 12, Role: "button", Name: "Alpha"}, {Ref: 14, Role: "button", Name: "Alpha"}}, Total: 2},
+			"call read_page for fresh refs"},
+		{"more found than weighed", "ref e5 is gone: the element was removed from the page",
+			browser.Found{Candidates: []browser.Candidate{{Ref: 12, Role: "button", Name: "Alpha"}}, Total: 60},
+			"call read_page for fresh refs"},
+		{"another name", "ref e5 is gone: the element was removed from the page",
+			browser.Found{Candidates: []browser.Candidate{{Ref: 12, Role: "button", Name: "Alpha 2"}}, Total: 1},
+			"call read_page for fresh refs"},
+		{"the tab left the page", "ref e5 is from a page this tab has left (it navigated or reloaded)",
+			browser.Found{Candidates: []browser.Candidate{{Ref: 12, Role: "button", Name: "Alpha"}}, Total: 1},
+			"call read_page for fresh refs"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var acts atomic.Int32
+			e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/app", Active: true}},
+				func(cmd protocol.Command) (any, *protocol.Error) {
+					switch cmd.Action {
+					case "element.act":
+						acts.Add(1)
+						return nil, protocol.Errorf(protocol.CodeStaleRef, "%s", tt.message).WithHint("call read_page for fresh refs")
+					case "element.find":
+						return tt.found, nil
+					}
+					return pageBrowser(cmd)
+				}))
+			e.snaps.Add(7, "page", []string{`main e1`, ` button "Alpha" e5 link "Alpha" e6`})
+			r := run(t, e, "interact", `{"ref":"e5","action":"click","tabId":7}`)
+			require.True(t, r.IsError)
+			assert.Equal(t, "stale_ref: "+tt.message+"\nhint: "+tt.wantHint, textOf(t, r))
+			assert.EqualValues(t, 1, acts.Load(), "the look-alike is not acted on")
+		})
+	}
+}

@@ -2,6 +2,7 @@ package pagetree
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -74,6 +75,41 @@ func (s *Store) Last(tab int) *Snapshot {
 		}
 	}
 	return nil
+}
+
+// Written returns the role and name the tab's newest kept read that wrote
+// ref gave its element ("button", "Alpha"; a heading's role is "heading"),
+// or ok false when none of them did.
+func (s *Store) Written(tab int, ref string) (role, name string, ok bool) {
+	n, err := ParseRef(ref)
+	if err != nil {
+		return "", "", false
+	}
+	re := regexp.MustCompile(`(?:^|[\s:])([a-z][a-z0-9]*) ("(?:[^"\\]|\\.)*") e` + strconv.Itoa(n) + `\b`)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := len(s.order) - 1; i >= 0; i-- {
+		snap := s.order[i]
+		if snap.Tab != tab || strings.HasSuffix(snap.Header, textMark) {
+			continue
+		}
+		for _, line := range snap.Lines {
+			m := re.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			name, err := strconv.Unquote(m[2])
+			if err != nil {
+				return "", "", false
+			}
+			role = m[1]
+			if len(role) == 2 && role[0] == 'h' && role[1] >= '1' && role[1] <= '6' {
+				role = "heading"
+			}
+			return role, name, true
+		}
+	}
+	return "", "", false
 }
 
 // LongLine is the longest line a snapshot keeps: a page is read a line at

@@ -579,3 +579,32 @@ func TestAListAPersonCanClickKeepsItsRefs(t *testing.T) {
 	assert.Equal(t, []string{`list "Tasks" e4 clickable`, ` listitem "Alpha" e1 clickable`, ` listitem "Beta" e2 clickable`, " Plain item"},
 		Format(tree, Options{}))
 }
+
+func TestStoreSaysWhatAReadWroteARefAs(t *testing.T) {
+	var s Store
+	s.Add(1, "page", []string{`button "Alpha" e5`, `h2 "Plans" e6`, `search e7: textbox "Quick \"search\"" e8 button "Go" e9`})
+	s.AddText(1, "page", []string{`button "Text mode" e5`})
+	s.Add(2, "page", []string{`link "Other tab" e5`})
+	tests := []struct {
+		tab        int
+		ref        string
+		role, name string
+		ok         bool
+	}{
+		{1, "e5", "button", "Alpha", true},
+		{1, "e6", "heading", "Plans", true},
+		{1, "e8", "textbox", `Quick "search"`, true},
+		{1, "[e9]", "button", "Go", true},
+		{1, "e7", "", "", false}, // written without a name
+		{1, "e50", "", "", false},
+		{2, "e5", "link", "Other tab", true},
+		{1, "x", "", "", false},
+	}
+	for _, tt := range tests {
+		role, name, ok := s.Written(tt.tab, tt.ref)
+		assert.Equal(t, []any{tt.role, tt.name, tt.ok}, []any{role, name, ok}, "tab %d %s", tt.tab, tt.ref)
+	}
+	s.Add(1, "page", []string{`button "Beta" e5`})
+	role, name, _ := s.Written(1, "e5")
+	assert.Equal(t, "button Beta", role+" "+name, "the newest read says it")
+}
