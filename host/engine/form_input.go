@@ -320,7 +320,7 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool, f
 		return c.elementAct(ctx, browser.Act{TabID: tab, Ref: ref, Action: action, Text: &value, Pick: action == "fill"}, last)
 	})
 	if err != nil {
-		return fail(err)
+		return fail(c.drawnAnew(ctx, tab, f.Ref, err))
 	}
 	c.learnSecret(done, value)
 	if done.Blocked != nil {

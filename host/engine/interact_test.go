@@ -365,3 +365,20 @@ func TestAStaleRefNamesTheElementDrawnInItsPlace(t *testing.T) {
 		})
 	}
 }
+
+// form_input's field named by a ref the page drew anew is told the same.
+func TestAStaleFieldRefNamesTheFieldDrawnInItsPlace(t *testing.T) {
+	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/app", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			switch cmd.Action {
+			case "element.act":
+				return nil, protocol.Errorf(protocol.CodeStaleRef, "ref e5 is gone: the element was removed from the page")
+			case "element.find":
+				return browser.Found{Candidates: []browser.Candidate{{Ref: 9, Role: "textbox", Name: "Email"}}, Total: 1}, nil
+			}
+			return pageBrowser(cmd)
+		}))
+	e.snaps.Add(7, "page", []string{`form e1: textbox "Email" e5`})
+	out := textOf(t, run(t, e, "form_input", `{"fields":[{"ref":"e5","value":"ada@example.com"}],"tabId":7}`))
+	assert.Contains(t, out, `the page drew textbox \"Email\" anew: it is e9 now`)
+}
