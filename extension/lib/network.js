@@ -22,6 +22,9 @@ export const MAX_URL = 2048;
  */
 const AWAITED = new Set(['XHR', 'Fetch', 'Script', 'Preflight']);
 
+/** How a request the page called off, or the person's extensions blocked, ends. */
+const CALLED_OFF = new Set(['canceled', 'net::ERR_ABORTED', 'net::ERR_BLOCKED_BY_CLIENT']);
+
 /**
  * A request as the tools list it.
  * @typedef {{ id: number, method: string, url: string, type: string,
@@ -173,11 +176,13 @@ export class NetworkLog {
   }
 
   /**
-   * The awaited requests (AWAITED) sent at or after since that the server
-   * refused (a status of 400 or more) or the network failed, oldest first,
-   * at most limit: a Save whose request the server answered 500 draws
-   * nothing, and an agent told only "no visible change" would try again.
-   * One the page itself called off (a search typed on) is no failure.
+   * The requests the page's script sent (fetch, XHR) at or after since that
+   * the server refused (a status of 400 or more) or the network failed,
+   * oldest first, at most limit: a Save whose request the server answered
+   * 500 draws nothing, and an agent told only "no visible change" would try
+   * again. One the page called off (a search typed on) is no failure, nor
+   * one the person's own extensions blocked (an ad blocker's), nor a script
+   * or an image the page loads on the side.
    * @param {number} since
    * @param {number} [limit]
    * @returns {Array<{ method: string, url: string, status?: number, error?: string }>}
@@ -186,8 +191,8 @@ export class NetworkLog {
     /** @type {Array<{ method: string, url: string, status?: number, error?: string }>} */
     const out = [];
     for (const r of this.requests) {
-      if (r.ts < since || !AWAITED.has(r.type) || r.state === 'pending') continue;
-      if (r.state === 'failed' && r.error !== 'canceled' && r.error !== 'net::ERR_ABORTED') {
+      if (r.ts < since || (r.type !== 'XHR' && r.type !== 'Fetch') || r.state === 'pending') continue;
+      if (r.state === 'failed' && !CALLED_OFF.has(r.error ?? '')) {
         out.push({ method: r.method, url: r.url, error: r.error });
       } else if (r.state === 'done' && (r.status ?? 0) >= 400) {
         out.push({ method: r.method, url: r.url, status: r.status, error: r.statusText || undefined });

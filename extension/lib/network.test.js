@@ -133,6 +133,10 @@ test('failedSince: what an action sent that the server refused or the network fa
   n.failed({ requestId: 'down', errorText: 'net::ERR_CONNECTION_REFUSED' });
   answered('typed-on', 'Fetch');
   n.failed({ requestId: 'typed-on', canceled: true });
+  answered('ad', 'XHR');
+  n.failed({ requestId: 'ad', errorText: 'net::ERR_BLOCKED_BY_CLIENT' });
+  answered('widget', 'Script', 404);
+  n.finished({ requestId: 'widget' });
   answered('pending', 'Fetch', 404);
   assert.deepEqual(n.failedSince(since), [
     { method: 'POST', url: 'http://a.test/save', status: 500, error: 'Internal Server Error' },
