@@ -685,6 +685,12 @@ func TestControlsDrawnInTheirLabels(t *testing.T) {
 	alerts := refOf(t, tree, `checkbox "Alerts"`)
 	assert.NotContains(t, tree, "Never shown", "a hidden label draws nothing")
 	assert.Equal(t, 3, strings.Count(tree, "textbox "), "a field no one sees or can click (a trap for bots) is not shown:\n%s", tree)
+	// Nor are they filled by the words of their labels.
+	fails(t, cs, "interact", map[string]any{"query": "Homepage", "action": "fill", "text": "spam.example", "tabId": tab}, protocol.CodeNotFound)
+	hp := call(t, cs, "form_input", map[string]any{"fields": []map[string]any{{"label": "Leave this empty", "value": "x"}}, "tabId": tab})
+	assert.Contains(t, textOf(hp), `"filled":0`)
+	assert.Equal(t, `"|"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": `document.querySelector("#trap-clipped").value + "|" + document.querySelector("#trap-away").value`}))
 	assert.Equal(t, 1, strings.Count(tree, "Remember me"), "the label's text is the control's name, said once")
 
 	a := interact(t, cs, map[string]any{"ref": remember, "action": "click", "tabId": tab})

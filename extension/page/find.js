@@ -189,7 +189,8 @@
           // Apples, Bread"), less than a control's name that does.
           const exact = (el.textContent ?? '').replace(/\s+/g, ' ').trim().toLowerCase() === want;
           const score = exact ? TEXT_EXACT + (oc.tree.listenedOn(el) ? 5 : 0) : atWordStart(own, want) ? 20 : 10;
-          add(actionable(el), score, exact ? `text is "${ownText(el).trim()}"` : `text contains "${want}"`);
+          const target = actionable(el);
+          if (target) add(target, score, exact ? `text is "${ownText(el).trim()}"` : `text contains "${want}"`);
         }
         continue;
       }
@@ -569,13 +570,17 @@
   }
 
   /**
-   * The nearest ancestor (or self) an agent could act on; a label's control.
+   * The nearest ancestor (or self) an agent could act on; a label's control,
+   * or null for a label whose control no person can reach.
    * @param {Element} el
+   * @returns {Element | null}
    */
   function actionable(el) {
     for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
       if (INTERACTIVE.has(roleOf(e))) return e;
-      if (isLabel(e) && e.control) return e.control;
+      // A label acts on its control, when a person can see it there: not
+      // on a bot's trap field a label beside it names (roles.js trapField).
+      if (isLabel(e) && e.control) return visible(e.control) || shownLabel(e.control) ? e.control : null;
     }
     return el;
   }

@@ -36,6 +36,18 @@ test('find takes the control, not a wrapper named by it: a click on the control 
   assert.equal(found('Send').length, 2, 'two controls side by side are still two');
 });
 
+test('find and field never take a bot\'s trap field for the words of its label', () => {
+  const page = new TestPage(`
+    <label>Name <input id=name></label>
+    <div id=away><label>Website <input id=hp tabindex=-1></label></div>`);
+  page.place('#name', { x: 10, y: 10, width: 150, height: 20 });
+  page.place('#hp', { x: -10000, y: -10000, width: 150, height: 20 });
+  const found = page.ok('find', { query: 'Website', limit: 10, refBase: 1 }).candidates;
+  assert.deepEqual(found, [], 'nothing to act on there');
+  assert.equal(page.call('field', { label: 'Website', refBase: 10 }).error?.code, 'not_found');
+  assert.equal(page.ok('field', { label: 'Name', refBase: 20 }).role, 'textbox');
+});
+
 test('find: a role and a name, a role alone, a selector; hidden and banner elements never', () => {
   const page = new TestPage(`
     <a href="/n">Next</a><button>Next</button><button hidden>Hidden next</button>

@@ -797,7 +797,7 @@
     }
     // checkVisibility is one native call: display:none anywhere above,
     // content-visibility, visibility:hidden, opacity 0 anywhere above.
-    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return !scaledAway(el);
+    if (el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return !scaledAway(el) && !trapField(el);
     if (el.checkVisibility({ visibilityProperty: true })) {
       // Transparent and of no size, a bot's trap (a honeypot field): no
       // person sees it or can click it.
@@ -814,6 +814,35 @@
     const up = el.parentElement ?? /** @type {ShadowRoot | null} */ (el.parentNode?.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? el.parentNode : null)?.host;
     return !up || visible(up);
   }
+
+  /**
+   * Whether el is a text field drawn nowhere a person could see it — a box
+   * of a pixel or less (clipped away, as text for screen readers is), or
+   * wholly above or left of the page, where no scrolling reaches — and kept
+   * from the keyboard too (tabindex -1, aria-hidden): a bot's trap (a
+   * honeypot), which no person fills, and a form filled into it is thrown
+   * away as a bot's. A field a person reaches by Tab, though hidden till
+   * then, is not one.
+   * @param {Element} el
+   */
+  function trapField(el) {
+    if (!(isTextArea(el) || (isInput(el) && !UNTYPED.has(el.type))) || editorInput(el)) return false;
+    const tabindex = el.getAttribute('tabindex');
+    if (!(tabindex !== null && Number.parseInt(tabindex, 10) < 0) && !el.closest('[aria-hidden="true"]')) return false;
+    const r = el.getBoundingClientRect();
+    const view = el.ownerDocument.defaultView;
+    if ((r.width <= 1 && r.height <= 1) || r.right + (view?.scrollX ?? 0) <= 0 || r.bottom + (view?.scrollY ?? 0) <= 0) return true;
+    // Clipped to nothing by itself or a box around it (clip: rect(0 0 0 0),
+    // which text for screen readers is given).
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
+      const cs = getComputedStyle(e);
+      if ((cs.position === 'absolute' || cs.position === 'fixed') && ZERO_CLIP.test(cs.clip)) return true;
+    }
+    return false;
+  }
+
+  /** A clip rectangle of no size: rect(0px, 0px, 0px, 0px), as browsers write it. */
+  const ZERO_CLIP = /^rect\(\s*0(?:px)?,?\s+0(?:px)?,?\s+0(?:px)?,?\s+0(?:px)?\s*\)$/;
 
   /** Code editors that take keys in a textarea of their own and draw the text elsewhere. */
   const EDITORS = '.ace_editor, .monaco-editor, .CodeMirror';

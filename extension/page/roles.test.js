@@ -170,6 +170,27 @@ test('visible: faded out and passed through by clicks is not; transparent but cl
     [false, false, true, true, true, false]);
 });
 
+test('visible: a text field drawn nowhere and kept from the keyboard is a trap, not a field', () => {
+  const page = new TestPage(`
+    <input id=clipped tabindex=-1 aria-label="Leave this empty">
+    <input id=away tabindex=-1 aria-label="Website">
+    <div aria-hidden=true><textarea id=hiddenArea aria-label="Comments"></textarea></div>
+    <input id=reachable aria-label="Skip to search">
+    <input id=shown tabindex=-1 aria-label="Shown">
+    <input id=box type=checkbox tabindex=-1 aria-label="Box">
+    <label style="position:absolute; clip:rect(0,0,0,0)">Leave this empty <input id=inClipped tabindex=-1></label>`);
+  page.place('#clipped', { x: 10, y: 10, width: 1, height: 1 });
+  page.place('#away', { x: -10000, y: -10000, width: 150, height: 20 });
+  page.place('#hiddenArea', { x: 10, y: -300, width: 1, height: 1 });
+  page.place('#reachable', { x: 10, y: 40, width: 1, height: 1 });
+  page.place('#shown', { x: 10, y: 70, width: 150, height: 20 });
+  page.place('#box', { x: 10, y: 100, width: 1, height: 1 });
+  page.place('#inClipped', { x: 10, y: 130, width: 150, height: 20 });
+  const { visible } = page.ns.roles;
+  assert.deepEqual(['clipped', 'away', 'hiddenArea', 'reachable', 'shown', 'box', 'inClipped'].map((id) => visible(page.$(`#${id}`))),
+    [false, false, false, true, true, true, false]);
+});
+
 test('textOf gathers visible text, alt text and labels, not hidden text', () => {
   const page = new TestPage(`<a id=a href="/x"><img alt="Logo"> Home <span hidden>secret</span><span aria-label="icon">★</span></a>`);
   const { textOf, describe } = page.ns.roles;
