@@ -25,6 +25,24 @@ const AWAITED = new Set(['XHR', 'Fetch', 'Script', 'Preflight']);
 /** How a request the page called off, or the person's extensions blocked, ends. */
 const CALLED_OFF = new Set(['canceled', 'net::ERR_ABORTED', 'net::ERR_BLOCKED_BY_CLIENT']);
 
+/** How far back a failure makes the same request's failure the page's own. */
+const RECURRING_MS = 60_000;
+
+/**
+ * A request the page's script sent that failed, as failedSince says it;
+ * undefined for any other.
+ * @param {Kept} r
+ * @returns {{ method: string, url: string, status?: number, error?: string } | undefined}
+ */
+function failureOf(r) {
+  if (r.type !== 'XHR' && r.type !== 'Fetch') return undefined;
+  if (r.state === 'failed' && !CALLED_OFF.has(r.error ?? '')) return { method: r.method, url: r.url, error: r.error };
+  if (r.state === 'done' && (r.status ?? 0) >= 400) {
+    return { method: r.method, url: r.url, status: r.status, error: r.statusText || undefined };
+  }
+  return undefined;
+}
+
 /**
  * A request as the tools list it.
  * @typedef {{ id: number, method: string, url: string, type: string,
@@ -182,7 +200,9 @@ export class NetworkLog {
    * 500 draws nothing, and an agent told only "no visible change" would try
    * again. One the page called off (a search typed on) is no failure, nor
    * one the person's own extensions blocked (an ad blocker's), nor a script
-   * or an image the page loads on the side.
+   * or an image the page loads on the side; nor one the page sends and
+   * fails again and again on its own (a poll of an endpoint that is down),
+   * which failed in the minute before since too.
    * @param {number} since
    * @param {number} [limit]
    * @returns {Array<{ method: string, url: string, status?: number, error?: string }>}
@@ -190,12 +210,16 @@ export class NetworkLog {
   failedSince(since, limit = 3) {
     /** @type {Array<{ method: string, url: string, status?: number, error?: string }>} */
     const out = [];
+    /** What failed before the action: "GET http://a.test/poll". @type {Set<string>} */
+    const before = new Set();
     for (const r of this.requests) {
-      if (r.ts < since || (r.type !== 'XHR' && r.type !== 'Fetch') || r.state === 'pending') continue;
-      if (r.state === 'failed' && !CALLED_OFF.has(r.error ?? '')) {
-        out.push({ method: r.method, url: r.url, error: r.error });
-      } else if (r.state === 'done' && (r.status ?? 0) >= 400) {
-        out.push({ method: r.method, url: r.url, status: r.status, error: r.statusText || undefined });
+      const failure = failureOf(r);
+      if (!failure) continue;
+      const key = `${r.method} ${r.url.split('?')[0]}`;
+      if (r.ts < since) {
+        if (r.ts >= since - RECURRING_MS) before.add(key);
+      } else if (!before.has(key)) {
+        out.push(failure);
       }
     }
     return out.slice(0, limit);

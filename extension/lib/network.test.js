@@ -122,7 +122,11 @@ test('failedSince: what an action sent that the server refused or the network fa
   };
   answered('before', 'Fetch', 500); // ts 1000
   n.finished({ requestId: 'before' });
+  n.sent({ requestId: 'poll-1', request: { url: 'http://a.test/poll?n=1', method: 'GET' }, type: 'XHR' });
+  n.failed({ requestId: 'poll-1', errorText: 'net::ERR_CONNECTION_REFUSED' });
   const since = n.now();
+  n.sent({ requestId: 'poll-2', request: { url: 'http://a.test/poll?n=2', method: 'GET' }, type: 'XHR' });
+  n.failed({ requestId: 'poll-2', errorText: 'net::ERR_CONNECTION_REFUSED' }); // fails on its own: not the action's
   answered('ok', 'Fetch', 200);
   n.finished({ requestId: 'ok' });
   answered('save', 'XHR', 500);
