@@ -25,8 +25,12 @@ const AWAITED = new Set(['XHR', 'Fetch', 'Script', 'Preflight']);
 /** How a request the page called off, or the person's extensions blocked, ends. */
 const CALLED_OFF = new Set(['canceled', 'net::ERR_ABORTED', 'net::ERR_BLOCKED_BY_CLIENT']);
 
-/** How far back a failure makes the same request's failure the page's own. */
+/** How far back a failure on its own makes the same request's failure the page's own. */
 const RECURRING_MS = 60_000;
+/** How long after an action began a request it sent may start. */
+const ACTION_MS = 10_000;
+/** How many actions' beginnings the log keeps. */
+const ACTIONS_KEPT = 20;
 
 /**
  * A request the page's script sent that failed, as failedSince says it;
@@ -79,6 +83,8 @@ export class NetworkLog {
     this.requests = [];
     /** The request under way for each CDP requestId. @type {Map<string, Kept>} */
     this.byRequestId = new Map();
+    /** When the last actions failedSince was asked about began, oldest first. @type {number[]} */
+    this.actions = [];
   }
 
   /**
@@ -201,27 +207,30 @@ export class NetworkLog {
    * again. One the page called off (a search typed on) is no failure, nor
    * one the person's own extensions blocked (an ad blocker's), nor a script
    * or an image the page loads on the side; nor one the page sends and
-   * fails again and again on its own (a poll of an endpoint that is down),
-   * which failed in the minute before since too.
+   * fails on its own (a poll of an endpoint that is down), which failed in
+   * the minute before since too, with no action of the agent's under way.
+   * Each call is an action's, which began at since: the log keeps when.
    * @param {number} since
    * @param {number} [limit]
    * @returns {Array<{ method: string, url: string, status?: number, error?: string }>}
    */
   failedSince(since, limit = 3) {
+    const byAction = (/** @type {number} */ ts) => this.actions.some((a) => ts >= a && ts - a <= ACTION_MS);
     /** @type {Array<{ method: string, url: string, status?: number, error?: string }>} */
     const out = [];
-    /** What failed before the action: "GET http://a.test/poll". @type {Set<string>} */
-    const before = new Set();
+    /** What failed on its own before the action: "GET http://a.test/poll". @type {Set<string>} */
+    const own = new Set();
     for (const r of this.requests) {
       const failure = failureOf(r);
       if (!failure) continue;
       const key = `${r.method} ${r.url.split('?')[0]}`;
       if (r.ts < since) {
-        if (r.ts >= since - RECURRING_MS) before.add(key);
-      } else if (!before.has(key)) {
+        if (r.ts >= since - RECURRING_MS && !byAction(r.ts)) own.add(key);
+      } else if (!own.has(key)) {
         out.push(failure);
       }
     }
+    this.actions = [...this.actions.slice(-(ACTIONS_KEPT - 1)), since];
     return out.slice(0, limit);
   }
 

@@ -149,6 +149,12 @@ test('failedSince: what an action sent that the server refused or the network fa
   n.finished({ requestId: 'pending' });
   assert.deepEqual(n.failedSince(since, 2).map((r) => r.url), ['http://a.test/save', 'http://a.test/down'], 'at most limit, oldest first');
   assert.deepEqual(n.failedSince(since).map((r) => r.status), [500, undefined, 404]);
+
+  // The agent saves again: the same refusal, the action's again, not the page's own.
+  const again = n.now();
+  answered('save', 'XHR', 500);
+  n.finished({ requestId: 'save' });
+  assert.deepEqual(n.failedSince(again).map((r) => r.url), ['http://a.test/save']);
 });
 
 test('a long body is read in parts, each saying where the next begins', () => {
