@@ -1,10 +1,12 @@
 package daemon
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 	"sync"
 	"sync/atomic"
@@ -301,7 +303,7 @@ func TestOneDaemonPerHome(t *testing.T) {
 
 func TestTheDaemonExitsWhenIdle(t *testing.T) {
 	home := ledger.Home(t.TempDir())
-	ds := newDaemons(t, home, ServeOptions{IdleExit: 50 * time.Millisecond})
+	ds := newDaemons(t, home, ServeOptions{IdleExit: 50 * time.Millisecond, Logger: failureLog(t)})
 	fe := startHost(t, home, "Chromium/156", ds.start)
 	d := waitDaemon(t, home, 0)
 	cl, err := bridge.Dial(context.Background(), d, "test")
@@ -396,6 +398,32 @@ func TestANativeHostWithoutHelloGivesUp(t *testing.T) {
 		Start: func(context.Context) error { return nil }})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "hello")
+}
+
+// failureLog is a logger whose lines the test prints when it fails: what
+// the daemon did, for a failure seen once under load.
+func failureLog(t *testing.T) *slog.Logger {
+	var mu sync.Mutex
+	var b bytes.Buffer
+	t.Cleanup(func() {
+		if t.Failed() {
+			mu.Lock()
+			defer mu.Unlock()
+			t.Logf("daemon log:\n%s", b.String())
+		}
+	})
+	return slog.New(slog.NewTextHandler(lockedWriter{&mu, &b}, &slog.HandlerOptions{Level: slog.LevelDebug}))
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 func fileExists(path string) bool {
