@@ -554,6 +554,24 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.EqualValues(t, 1, runs(t, tab)["last"])
 	})
 
+	t.Run("a button under a transparent layer is not clicked; the answer says no one sees the layer", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/reach.html")
+		r := call(t, cs, "interact", map[string]any{"query": "Behind glass", "action": "click", "tabId": tab})
+		require.True(t, r.IsError)
+		var out struct {
+			Error   protocol.Error
+			Blocked struct{ Unseen bool }
+		}
+		require.NoError(t, json.Unmarshal([]byte(textOf(r)), &out), textOf(r))
+		assert.Regexp(t, `button "Behind glass" is covered by div e\d+, a transparent layer a person does not see: nothing was done`, out.Error.Message)
+		assert.True(t, out.Blocked.Unseen)
+		assert.EqualValues(t, 0, runs(t, tab)["glass"])
+		ref := regexp.MustCompile(`ref (e\d+)`).FindStringSubmatch(out.Error.Hint)[1]
+		interact(t, cs, map[string]any{"ref": ref, "action": "focus", "tabId": tab})
+		interact(t, cs, map[string]any{"action": "press", "key": "Enter", "tabId": tab})
+		assert.EqualValues(t, 1, runs(t, tab)["glass"])
+	})
+
 	t.Run("what comes under the pointer as it presses takes nothing, and the button is clicked once where it went", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/swap.html")
 		a := interact(t, cs, map[string]any{"query": "Pay", "action": "click", "tabId": tab})

@@ -960,7 +960,7 @@
     const asks = asksIn(root);
     if (asks) return { blocker, dismiss, asks, escapes };
     const iframe = isFrame(root) ? root : root.querySelector('iframe');
-    if (!iframe || !shown(iframe)) return { blocker, dismiss, escapes, pinned: pinned(root) || undefined };
+    if (!iframe || !shown(iframe)) return { blocker, dismiss, escapes, pinned: pinned(root) || undefined, unseen: drawsNothing(root) || undefined };
     const inner = sameOriginDocument(iframe);
     if (inner) return { blocker, dismiss: dismissIn(inner.documentElement) };
     return { blocker, dismiss, frame: { ref: refFor(iframe), ...frameSource(iframe) } };
@@ -980,6 +980,32 @@
     if (!CHROME_TAGS.has(root.tagName) && !CHROME_ROLES.has(roleOf(root))) return false;
     const { position } = getComputedStyle(root);
     return position === 'fixed' || position === 'sticky';
+  }
+
+  /** How many elements of a blocker drawsNothing looks at before it says it draws. */
+  const UNSEEN_MAX = 50;
+
+  /**
+   * Whether root, a blocker, draws nothing a person sees: no words,
+   * pictures or controls (isBackdrop), and no background, border or shadow
+   * of its own or of what it holds. A transparent layer left over the page
+   * (a click shield, a modal's backdrop its script forgot) takes the clicks
+   * meant for what lies under it, where a person sees nothing in the way.
+   * @param {Element} root
+   */
+  function drawsNothing(root) {
+    if (!isBackdrop(root)) return false;
+    const all = [root, ...root.querySelectorAll('*')];
+    if (all.length > UNSEEN_MAX) return false;
+    // An unset value ('') is the initial one: nothing drawn.
+    const none = (/** @type {string} */ v) => v === '' || v === 'none';
+    const clear = (/** @type {string} */ colour) => colour === '' || colour === 'transparent' || /^rgba\(.*,\s*0\)$/.test(colour);
+    return all.every((e) => {
+      const cs = getComputedStyle(e);
+      return clear(cs.backgroundColor) && none(cs.backgroundImage) && none(cs.boxShadow) &&
+        ['top', 'right', 'bottom', 'left'].every((side) => none(cs.getPropertyValue(`border-${side}-style`)) ||
+          !(Number.parseFloat(cs.getPropertyValue(`border-${side}-width`)) > 0));
+    });
   }
 
   /**

@@ -174,6 +174,23 @@ test('actionable names the dialog over a bare backdrop, not a banner the backdro
   assert.deepEqual(modal.dismiss.map((/** @type {{ name: string }} */ d) => d.name), ['button "Accept"']);
 });
 
+test('actionable says a cover that draws nothing is one a person does not see', () => {
+  const { page, ref } = withRef(`<button id=go>Go</button>
+    <div id=shield style="position:fixed; inset:0"></div>
+    <div id=dim style="position:fixed; inset:0; background: rgba(0, 0, 0, 0.5)"></div>
+    <div id=framed style="position:fixed; inset:0"><div style="border: 1px solid #333; height: 10px"></div></div>`);
+  page.place('#go', { x: 0, y: 0, width: 100, height: 40 });
+  const under = (/** @type {string} */ id) => {
+    page.place(`#${id}`, { x: 0, y: 0, width: 800, height: 600 });
+    return page.ok('actionable', { ref });
+  };
+  assert.deepEqual(['shield', 'dim', 'framed'].map((id) => { const r = under(id); return [r.state, r.blocker?.name, r.unseen]; }), [
+    ['covered', 'div', true],
+    ['covered', 'div', undefined], // a person sees the page darken
+    ['covered', 'div', undefined], // and a box drawn on it
+  ]);
+});
+
 test('actionable clicks an image map\'s area where its shape lies on the image', () => {
   const page = new TestPage(`<img id=plan usemap="#rooms" alt="Floor plan"><map name=rooms>
     <area id=hall shape=poly coords="100,10 180,10 180,50 100,50" href="#hall" alt="Hall"></map>`);

@@ -89,7 +89,7 @@ const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
  *   box?: { x: number, y: number, width: number, height: number }, animating?: boolean,
  *   via?: string, blocker?: { ref: number, name: string }, dismiss?: Array<{ ref: number, name: string }>,
  *   asks?: Array<{ ref: number, name: string }>,
- *   passThrough?: boolean, escapes?: boolean, pinned?: boolean, frame?: { ref: number, url: string, path?: number[] }, inFrame?: number, away?: Point,
+ *   passThrough?: boolean, escapes?: boolean, pinned?: boolean, unseen?: boolean, frame?: { ref: number, url: string, path?: number[] }, inFrame?: number, away?: Point,
  *   hidden?: boolean, clipped?: boolean }} Reach
  *   frame: the cross-origin iframe the blocker is or holds, whose own controls may dismiss it;
  *   hidden: the page is not shown (its tab is behind the person's own, its window minimized);
@@ -597,6 +597,8 @@ export class Target {
         escapes: r.escapes || undefined,
         // The page's own header or footer, fixed over it: nothing closes it.
         pinned: r.pinned || undefined,
+        // It draws nothing: a transparent layer over the page.
+        unseen: r.unseen || undefined,
         dismiss: (r.dismiss ?? []).map((d) => ({ ref: `e${d.ref}`, name: d.name })),
         asks: r.asks?.map((d) => ({ ref: `e${d.ref}`, name: d.name })),
       },

@@ -144,6 +144,9 @@ type Blocked struct {
 	// fixed to the window: no button or Escape closes it, and what it
 	// covers at the page's end stays covered however the page scrolls.
 	Pinned bool `json:"pinned,omitempty"`
+	// Unseen: the blocker draws nothing a person sees (a transparent layer
+	// left over the page): they would not know why their click does nothing.
+	Unseen bool `json:"unseen,omitempty"`
 }
 
 // Control is an element by ref and name, e.g. e41 `button "Accept all"`.

@@ -286,6 +286,12 @@ func blockedError(a browser.Acted) *protocol.Error {
 		return e.WithHint(fmt.Sprintf("it is fixed over the page and nothing closes it; reach %s by keyboard as a person would "+
 			"(interact action focus, ref %s, then press Enter), or call oc_handoff_start with reason manual_recovery", a.Ref, a.Ref))
 	}
+	if a.Blocked.Unseen && a.Ref != "" {
+		// Nothing to close, and nothing to see: the page's own leftover.
+		e.Message = fmt.Sprintf("%s is covered by %s, a transparent layer a person does not see: nothing was done", a.Target, by)
+		return e.WithHint(fmt.Sprintf("press Escape (interact action press, key Escape), or reach %s by keyboard as a person would "+
+			"(interact action focus, ref %s, then press Enter), or call oc_handoff_start with reason manual_recovery", a.Ref, a.Ref))
+	}
 	// No control of its own closes it: a newsletter box closed by Escape or
 	// by a click beside it, a toast, a chat bubble.
 	return e.WithHint("press Escape (interact action press, key Escape), which closes most overlays; " +

@@ -185,6 +185,11 @@ func TestBlockedErrorNamesTheWayOut(t *testing.T) {
 	assert.Equal(t, `it is fixed over the page and nothing closes it; reach e9 by keyboard as a person would `+
 		`(interact action focus, ref e9, then press Enter), or call oc_handoff_start with reason manual_recovery`, blockedError(pinned).Hint,
 		"the page's own footer: no Escape closes it")
+	unseen := browser.Acted{Target: `button "Continue"`, Ref: "e12", Blocked: &browser.Blocked{
+		By: &browser.Control{Ref: "e13", Name: "div"}, Dismiss: []browser.Control{}, Unseen: true}}
+	assert.Equal(t, `button "Continue" is covered by div e13, a transparent layer a person does not see: nothing was done`, blockedError(unseen).Message)
+	assert.Equal(t, `press Escape (interact action press, key Escape), or reach e12 by keyboard as a person would `+
+		`(interact action focus, ref e12, then press Enter), or call oc_handoff_start with reason manual_recovery`, blockedError(unseen).Hint)
 	a.Blocked = &browser.Blocked{By: &browser.Control{Ref: "e45", Name: `generic "Plan Pro" clickable`}, PassThrough: true}
 	assert.Equal(t, `button "Pay" takes no clicks: they go through it to generic "Plan Pro" clickable e45; nothing was done`, blockedError(a).Message)
 	assert.Contains(t, blockedError(a).Hint, "click e45 if that is what you mean")
