@@ -2454,6 +2454,11 @@ func TestARowsHiddenControlIsShownByHoveringTheRow(t *testing.T) {
 	assert.Contains(t, shown.Change.Summary, `1 element shown: "Delete"`)
 	interact(t, cs, map[string]any{"query": "Delete", "action": "click", "tabId": tab})
 	assert.Equal(t, `["Invoice 1002"]`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.deleted"}))
+
+	// Rows drawn with plain boxes say where a control is as well.
+	a := interact(t, cs, map[string]any{"query": "Archive for Invoice 2002", "action": "click", "tabId": tab})
+	assert.Contains(t, a.Found, `in div "Invoice 2002 Archive"`)
+	assert.Equal(t, `["Invoice 2002"]`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.archived"}))
 }
 
 // TestACodeSplitAcrossBoxes fills a one-time code into boxes of one

@@ -528,13 +528,43 @@
     const place = says(where);
     const heading = near(el);
     if (heading && place.test(heading)) return `near "${heading}"`;
+    /** @param {Element} a */
+    const said = (a) => {
+      const text = clip(textOf(a, true));
+      return place.test(text) ? `in ${roleOf(a) || a.tagName.toLowerCase()} "${text.slice(0, 60)}"` : undefined;
+    };
     for (let a = el.parentElement?.closest(HOLDERS); a; a = a.parentElement?.closest(HOLDERS)) {
       // A holder so large it is the page says nothing of where.
-      if (wordier(a, PLACE_MAX)) return undefined;
-      const text = clip(textOf(a, true));
-      if (place.test(text)) return `in ${roleOf(a) || a.tagName.toLowerCase()} "${text.slice(0, 60)}"`;
+      if (wordier(a, PLACE_MAX)) break;
+      const at = said(a);
+      if (at) return at;
+    }
+    // A row drawn with plain boxes (div, section): the boxes around el up
+    // to the first that holds another control of its name, which is the
+    // next row's.
+    const role = roleOf(el);
+    const name = nameOf(el, role).toLowerCase();
+    for (let a = el.parentElement; a && a !== a.ownerDocument.body; a = a.parentElement) {
+      if (wordier(a, PLACE_MAX) || alikeIn(a, el, role, name)) return undefined;
+      const at = said(a);
+      if (at) return at;
     }
     return undefined;
+  }
+
+  /**
+   * Whether holder holds a control other than el of el's role and name,
+   * shown or not (another row's Delete, shown on hover).
+   * @param {Element} holder
+   * @param {Element} el
+   * @param {string} role
+   * @param {string} name in lower case
+   */
+  function alikeIn(holder, el, role, name) {
+    for (const other of holder.querySelectorAll('*')) {
+      if (other !== el && roleOf(other) === role && nameOf(other, role).toLowerCase() === name) return true;
+    }
+    return false;
   }
 
   /**

@@ -372,6 +372,25 @@ test('a hidden control named with its place says the place a person would hover'
   }
   assert.equal(hidden('Delete')?.holder?.name, 'div "Invoice 1001"', 'without a place, the first');
   assert.equal(hidden('Delete near Invoice 1003'), undefined, 'a place no row says');
+
+  // In a table: the rows' body holds both, and says both invoices.
+  const table = new TestPage(`<table>
+    <tr><td>Invoice 1001</td><td><button style="visibility:hidden">Delete</button></td></tr>
+    <tr><td>Invoice 1002</td><td><button style="visibility:hidden">Delete</button></td></tr></table>`);
+  assert.match(table.ok('find', { query: 'Delete near Invoice 1002', limit: 10, refBase: 1 }).hidden?.holder?.name, /Invoice 1002/);
+});
+
+test('a control named with its place is found in a row drawn with plain boxes', () => {
+  const page = new TestPage(`
+    <div id=list><div class=row>Invoice 1001 <span><button>Delete</button></span></div>
+    <div class=row>Invoice 1002 <span><button>Delete</button></span></div></div>
+    <section>Invoice 1003 is paid</section>`);
+  const found = (/** @type {string} */ query) => page.ok('find', { query, limit: 10, refBase: 1 }).candidates
+    .filter((/** @type {any} */ c) => c.score >= 70).map((/** @type {any} */ c) => c.why);
+  for (const query of ['Delete near Invoice 1002', 'the Delete button for Invoice 1002', 'Invoice 1002 Delete']) {
+    assert.deepEqual(found(query), ['name is "Delete", in div "Invoice 1002 Delete"'], query);
+  }
+  assert.deepEqual(found('Delete near Invoice 1003'), [], 'not in the list that holds both rows, nor beside it');
 });
 
 test('find matches what an item of a list or a block of code says, which no name sums up', () => {
