@@ -552,16 +552,22 @@
     return undefined;
   }
 
+  /** The most elements a box drawn as one row holds. */
+  const ROW_MAX = 200;
+
   /**
    * Whether holder holds a control other than el of el's role and name,
-   * shown or not (another row's Delete, shown on hover).
+   * shown or not (another row's Delete, shown on hover), or is too big to
+   * be one row.
    * @param {Element} holder
    * @param {Element} el
    * @param {string} role
    * @param {string} name in lower case
    */
   function alikeIn(holder, el, role, name) {
-    for (const other of holder.querySelectorAll('*')) {
+    const all = holder.querySelectorAll('*');
+    if (all.length > ROW_MAX) return true; // more than a row: a grid, a page
+    for (const other of all) {
       if (other !== el && roleOf(other) === role && nameOf(other, role).toLowerCase() === name) return true;
     }
     return false;
