@@ -233,6 +233,13 @@ func troubleNote(e effects) string {
 	return note
 }
 
+// byKeyboard is the way to an element no click of a person's reaches: the
+// keyboard's, as they would go.
+func byKeyboard(ref string) string {
+	return fmt.Sprintf("reach %s by keyboard as a person would (interact action focus, ref %s, then press Enter), "+
+		"or call oc_handoff_start with reason manual_recovery", ref, ref)
+}
+
 // unshortcut adds to a key's change that nothing happened what the key does
 // in a browser, when it is one of the browser's own chords, and the call
 // that does it.
@@ -283,14 +290,12 @@ func blockedError(a browser.Acted) *protocol.Error {
 	}
 	if a.Blocked.Pinned && a.Ref != "" {
 		// A person's click cannot reach it; their keyboard can.
-		return e.WithHint(fmt.Sprintf("it is fixed over the page and nothing closes it; reach %s by keyboard as a person would "+
-			"(interact action focus, ref %s, then press Enter), or call oc_handoff_start with reason manual_recovery", a.Ref, a.Ref))
+		return e.WithHint("it is fixed over the page and nothing closes it; " + byKeyboard(a.Ref))
 	}
 	if a.Blocked.Unseen && a.Ref != "" {
 		// Nothing to close, and nothing to see: the page's own leftover.
 		e.Message = fmt.Sprintf("%s is covered by %s, a transparent layer a person does not see: nothing was done", a.Target, by)
-		return e.WithHint(fmt.Sprintf("press Escape (interact action press, key Escape), or reach %s by keyboard as a person would "+
-			"(interact action focus, ref %s, then press Enter), or call oc_handoff_start with reason manual_recovery", a.Ref, a.Ref))
+		return e.WithHint("press Escape (interact action press, key Escape), or " + byKeyboard(a.Ref))
 	}
 	// No control of its own closes it: a newsletter box closed by Escape or
 	// by a click beside it, a toast, a chat bubble.
