@@ -1963,6 +1963,8 @@ func TestPickingFromAListThePageDraws(t *testing.T) {
 	assert.Equal(t, `option "Norway"`, a.Picked.Name)
 	assert.Equal(t, "Norway", a.Value)
 	assert.Equal(t, `"Norway|2"`, value())
+	require.NotNil(t, a.Change)
+	assert.Equal(t, `picked option "Norway"`, a.Change.Summary, "the list it closed is the pick's own doing")
 
 	// Typed into, it says what its list shows, with refs to click next.
 	a = interact(t, cs, map[string]any{"tabId": tab, "query": "Country", "action": "fill", "text": "Fi"})

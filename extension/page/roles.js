@@ -1351,7 +1351,7 @@
 
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
-    BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, UNTYPED,
+    BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, APART, UNTYPED,
     inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, shadowRootsIn, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
     drawnOn, drawnIn, drawnAround, splitSelectors, contentWords, editorInput,
   };

@@ -8,7 +8,7 @@
   if (oc.watch) return; // injected again: the first copy stays
   const { PageError } = oc;
   const { element, lookup, advance, handed } = oc.refs;
-  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, shadowRootsIn, composedContains, INTERACTIVE } = oc.roles;
+  const { isInput, isSelect, inBanner, visible, clippedAway, isDisabled, secretOf, valueOf, roleOf, nameOf, describe, textOf, words, isInvalid, shadowOf, shadowRootsIn, composedContains, INTERACTIVE, BLOCK, APART } = oc.roles;
   const { deepActive, offers } = oc.dom;
   const { states } = oc.tree;
 
@@ -138,6 +138,9 @@
       /** The elements whose own text changed, to quote when few. @type {Set<Element>} */
       this.textEls = new Set();
       this.name = ownWords(el);
+      // An item of a menu or list: picking it closes its list, which is
+      // the pick's own doing, not news.
+      this.item = !!el && ITEMS.has(roleOf(el));
       // The dialogs a person sees now: one that shows later opened, as the
       // action's doing, whether it was added, unhidden or shown modal.
       // Named now: a dialog that closes has no words a person sees.
@@ -373,8 +376,15 @@
       // dialog's doing, said by its name.
       const inDialog = (/** @type {Element} */ e) => [...opened, ...closed].some((d) => composedContains(d, e));
       // An element removed with a dialog in it (a web component's banner)
-      // is that dialog closing, said by its name.
-      const withDialog = new Set(this.removedEls.filter((r) => !r.el.isConnected && closed.some((d) => composedContains(r.el, d))).map((r) => r.el));
+      // is that dialog closing, said by its name; as a list gone with the
+      // item picked from it is said by the pick.
+      const goneWith = new Set(this.removedEls.filter((r) => !r.el.isConnected && closed.some((d) => composedContains(r.el, d))).map((r) => r.el));
+      // The list a picked item was in, gone or hidden with it, and the
+      // popup that held that list and nothing else.
+      const list = this.item && el ? el.closest(LISTS) : null;
+      const popup = (/** @type {Element} */ e) => !!list && e.contains(list) && textKey(e) === textKey(list);
+      const withItem = list && !alive ? this.removedEls.find((r) => !r.el.isConnected && popup(r.el))?.el : undefined;
+      if (withItem) goneWith.add(withItem);
       let shown = 0;
       let hidden = 0;
       /** @type {Element[]} */
@@ -382,7 +392,7 @@
       const seenNow = seen(this.near);
       for (const [i, e] of this.near.entries()) {
         const now = e.isConnected && seenNow[i];
-        if (now === this.wasShown[i] || inDialog(e)) continue;
+        if (now === this.wasShown[i] || inDialog(e) || (!now && list && (list.contains(e) || popup(e)))) continue;
         if (now) {
           shown++;
           // The outermost of what showed: an error line, not its words' span.
@@ -423,7 +433,7 @@
         // An element taken out and put back (a row of a table sorted anew)
         // moved: it was neither added nor removed.
         added: this.added - moves,
-        removed: this.removed - moves - withDialog.size,
+        removed: this.removed - moves - goneWith.size,
         moved: moved || undefined,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
         texts: this.texts - (renamed ? this.ownTexts : 0),
@@ -437,7 +447,7 @@
         addedText: this.quoted(this.added - moves, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
-          .filter((r) => r.text && !r.el.isConnected && !withDialog.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
+          .filter((r) => r.text && !r.el.isConnected && !goneWith.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
         redrawn: this.redrawn(),
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         // A menu or a list to pick from came up (a context menu, a "⋯"
@@ -452,7 +462,7 @@
         titleChanged: document.title !== this.title,
         url: location.href,
         title: document.title,
-        elementGone: el && !this.keys ? !alive : undefined,
+        elementGone: el && !this.keys && !withItem ? !alive : undefined,
         leaving: this.leaving,
         active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
         state: restated ? { was: this.was, now } : undefined,
@@ -659,12 +669,35 @@
 
   /**
    * The words of an element, white space folded, as elements are weighed
-   * by them: enough to tell two rows apart, not a whole page's.
+   * by them: enough to tell two rows apart, not a whole page's. A space
+   * goes between the words of elements laid out as blocks, which
+   * textContent runs together ("AustriaBelgium" for a list's items); the
+   * element may be out of the document already, where there is no style
+   * to ask, so its tag says which are.
    * @param {Element} el
    */
   function textKey(el) {
-    return (el.textContent ?? '').slice(0, TEXT_KEY_MAX).replace(/\s+/g, ' ').trim();
+    let out = '';
+    const walk = (/** @type {Node} */ n) => {
+      for (const c of n.childNodes) {
+        if (out.length >= TEXT_KEY_MAX) return;
+        if (c.nodeType === Node.TEXT_NODE) {
+          out += c.nodeValue;
+        } else if (c.nodeType === Node.ELEMENT_NODE && !UNSPOKEN.has(/** @type {Element} */ (c).tagName)) {
+          const tag = /** @type {Element} */ (c).tagName;
+          const block = BLOCK.has(tag) || APART.has(tag);
+          if (block) out += ' ';
+          walk(c);
+          if (block) out += ' ';
+        }
+      }
+    };
+    walk(el);
+    return out.slice(0, TEXT_KEY_MAX).replace(/\s+/g, ' ').trim();
   }
+
+  /** Elements whose text no one reads. */
+  const UNSPOKEN = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
 
   /** How much of an element's text textKey reads. */
   const TEXT_KEY_MAX = 2000;
@@ -845,6 +878,9 @@
 
   /** A menu, or a list to pick from. */
   const LISTS = '[role="menu"], [role="listbox"]';
+
+  /** The roles of what a menu or a list of options holds to pick. */
+  const ITEMS = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem']);
 
   /** Elements whose innerText is their source, not words a person sees. */
   const UNSHOWN = new Set(['STYLE', 'SCRIPT', 'TEMPLATE']);

@@ -344,6 +344,30 @@ test('a watch reports the element\'s value, never a secret one, and its removal'
   assert.equal(gone.removed, 1);
 });
 
+test('a watch says nothing of the list an item picked from it took with it', () => {
+  const page = new TestPage('<div id=pop><ul role=listbox id=l><li role=option id=o>Austria</li><li role=option>Germany</li></ul></div>' +
+    '<div id=panel><ul role=menu><li role=menuitem>Delete</li></ul><button id=b>Close</button></div><p id=p>Old</p>');
+  const { refFor } = page.ns.refs;
+  const pick = page.ok('watch', { ref: refFor(page.$('#o')) }).watch;
+  page.$('#pop').remove(); // the popup that held the list, and nothing else
+  page.$('#p').textContent = 'Austria picked';
+  const picked = page.ok('changes', { watch: pick, stop: true });
+  assert.deepEqual([picked.removed, picked.removedText, picked.elementGone, picked.hidden], [0, [], undefined, 0]);
+
+  // A list kept in the page, hidden once picked from.
+  page.document.body.insertAdjacentHTML('beforeend', '<ul role=listbox id=kept><li role=option id=bern>Bern</li><li role=option>Bergen</li></ul>');
+  const kept = page.ok('watch', { ref: refFor(page.$('#bern')) }).watch;
+  page.$('#kept').hidden = true;
+  assert.deepEqual((({ hidden, removed }) => ({ hidden, removed }))(page.ok('changes', { watch: kept, stop: true })), { hidden: 0, removed: 0 });
+
+  // A button is no item: the panel it was in going is news.
+  const menu = page.ok('watch', { ref: refFor(page.$('#b')) }).watch;
+  page.$('#panel').remove();
+  const closed = page.ok('changes', { watch: menu, stop: true });
+  assert.equal(closed.elementGone, true);
+  assert.deepEqual(closed.removedText, ['"Delete Close"'], 'the words of its items apart, not "DeleteClose"');
+});
+
 test('a watch says when a key empties its field, and says nothing of a field that kept its value', () => {
   const page = new TestPage('<input id=tags value=red><input id=same value=blue><button id=b>Go</button>');
   const { refFor } = page.ns.refs;

@@ -125,6 +125,7 @@ interface PageRoles {
   SECTION: ReadonlySet<string>;
   BLOCK: ReadonlySet<string>;
   INLINE: ReadonlySet<string>;
+  APART: ReadonlySet<string>;
   /** Input types no text is typed into. */
   UNTYPED: ReadonlySet<string>;
   inBanner(el: Element): boolean;
