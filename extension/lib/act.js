@@ -106,7 +106,9 @@ function changed(r, downloads = []) {
     parts.push(`${r.shown} element${r.shown === 1 ? '' : 's'} shown${quoted}`);
   }
   if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);
-  if (r.texts && !r.added && !r.removed && !r.said?.length) {
+  // Words that changed beside what a region said (a title renamed, and a
+  // toast that says so) are quoted; a region's own are what it said.
+  if (r.texts && !r.added && !r.removed && (!r.said?.length || r.textText?.length)) {
     parts.push(r.textText?.length ? `text changed: ${r.textText.join(', ')}` : 'text changed');
   }
   // The attributes a highlight that moved set (aria-selected) are its move.

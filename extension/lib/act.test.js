@@ -34,6 +34,9 @@ test('summarize says what changed in one line', () => {
     'redrawn: "Call Ann" new, the rest in another order');
   assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: [], reordered: false } }), 'redrawn, the same words');
   assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
+  assert.equal(summarize({ texts: 2, said: ['status "Duplicated"'], textText: ['"Report (copy)"'] }),
+    'it says status "Duplicated", text changed: "Report (copy)"', 'words changed beside what a toast said');
+  assert.equal(summarize({ texts: 1, said: ['status "Saved"'], textText: [] }), 'it says status "Saved"', 'the region\'s own words');
   assert.equal(summarize({ moved: 3, attributes: 1 }), '3 elements moved, attributes changed', 'a table sorted anew');
   assert.equal(summarize({ texts: 2, textText: ['"Checked"'] }), 'text changed: "Checked"', 'a few are quoted');
   assert.equal(summarize({ renamed: 'Copied' }), 'it now reads "Copied"', "the element's own words");

@@ -332,6 +332,16 @@
       }
     }
 
+    /**
+     * Whether el was added to speak: a region that spoke, or one around
+     * such a region that holds no other words.
+     * @param {Element} el
+     */
+    saying(el) {
+      for (const s of this.spoke) if (s === el || (el.contains(s) && textKey(el) === textKey(s))) return true;
+      return false;
+    }
+
     /** What the regions that spoke say now, shown ones, at most SAID. */
     said() {
       /** @type {string[]} */
@@ -418,6 +428,9 @@
       this.appeared = appeared;
       // A dialog that opened is named whole: its words are not quoted again.
       const told = [...this.spoke, ...opened];
+      // A region added to speak (a toast that says "Saved") is said by its
+      // words, not counted again as an element added.
+      const speakers = this.addedEls.filter((e) => e.isConnected && !this.taken.has(e) && this.saying(e));
       const now = alive ? stateOf(el) : undefined;
       // A state that changed says what the element's own attributes did.
       const restated = !!now && JSON.stringify(now) !== JSON.stringify(this.was);
@@ -432,7 +445,7 @@
         clicks: this.clicks,
         // An element taken out and put back (a row of a table sorted anew)
         // moved: it was neither added nor removed.
-        added: this.added - moves,
+        added: this.added - moves - speakers.length,
         removed: this.removed - moves - goneWith.size,
         moved: moved || undefined,
         attributes: this.attrs - (restated ? this.ownAttrs : 0),
@@ -444,11 +457,11 @@
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
-        addedText: this.quoted(this.added - moves, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
+        addedText: this.quoted(this.added - moves - speakers.length, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected && !goneWith.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
-        redrawn: this.redrawn(),
+        redrawn: this.redrawn(speakers),
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         // A menu or a list to pick from came up (a context menu, a "⋯"
         // button's): what it offers can be said with refs.
@@ -462,7 +475,9 @@
         titleChanged: document.title !== this.title,
         url: location.href,
         title: document.title,
-        elementGone: el && !this.keys && !withItem ? !alive : undefined,
+        // Not when what went with it is quoted (the row its Delete was in).
+        elementGone: el && !this.keys && !withItem && !(this.removed <= QUOTED && this.removedEls
+          .some((r) => r.text && r.el !== el && !r.el.isConnected && r.el.contains(el))) ? !alive : undefined,
         leaving: this.leaving,
         active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
         state: restated ? { was: this.was, now } : undefined,
@@ -486,14 +501,15 @@
      * when nothing was both added and removed, or too much to weigh, or
      * more changed than a quote says. An element moved (a sorted row) is
      * not drawn anew; one added and removed meanwhile (a spinner) never
-     * showed.
+     * showed; one added to speak (speakers) is said by its words.
+     * @param {Element[]} speakers
      * @returns {{ gone: string[], came: string[], reordered: boolean } | undefined}
      */
-    redrawn() {
+    redrawn(speakers) {
       if (!this.added || !this.removed || this.added > REDRAWN_MAX || this.removed > REDRAWN_MAX) return undefined;
       const removed = new Set(this.removedEls.map((r) => r.el));
       const goneEls = this.removedEls.filter((r) => !r.el.isConnected && !this.addedEls.includes(r.el));
-      const cameEls = this.addedEls.filter((e) => e.isConnected && !removed.has(e) && !inBanner(e));
+      const cameEls = this.addedEls.filter((e) => e.isConnected && !removed.has(e) && !inBanner(e) && !speakers.includes(e));
       if (!goneEls.length || !cameEls.length) return undefined;
       let gone = goneEls.map((r) => r.text);
       let came = cameEls.map(textKey);

@@ -364,8 +364,28 @@ test('a watch says nothing of the list an item picked from it took with it', () 
   const menu = page.ok('watch', { ref: refFor(page.$('#b')) }).watch;
   page.$('#panel').remove();
   const closed = page.ok('changes', { watch: menu, stop: true });
-  assert.equal(closed.elementGone, true);
   assert.deepEqual(closed.removedText, ['"Delete Close"'], 'the words of its items apart, not "DeleteClose"');
+  assert.equal(closed.elementGone, undefined, 'it went with what is quoted');
+});
+
+test('a toast added to say something is said by its words, not counted again', () => {
+  const page = new TestPage('<h1 id=h>Report</h1><div id=rows><div id=r1>Q1.xlsx <button id=rm>Remove</button></div><div>Q2.xlsx</div></div>' +
+    '<button id=dup>Duplicate</button><div id=toasts></div>');
+  const { refFor } = page.ns.refs;
+  const toast = (/** @type {string} */ text) => page.$('#toasts').insertAdjacentHTML('beforeend', `<div><div role=status>${text}</div></div>`);
+
+  let { watch } = page.ok('watch', { ref: refFor(page.$('#rm')) });
+  page.$('#r1').remove();
+  toast('Removed 1 file');
+  let r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.said, r.added, r.removed, r.removedText, r.redrawn, r.elementGone],
+    [['status "Removed 1 file"'], 0, 1, ['"Q1.xlsx Remove"'], undefined, undefined], 'the row went; not "redrawn"');
+
+  ({ watch } = page.ok('watch', { ref: refFor(page.$('#dup')) }));
+  page.$('#h').textContent = 'Report (copy)';
+  toast('Duplicated');
+  r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.said, r.added, r.textText], [['status "Duplicated"'], 0, ['"Report (copy)"']]);
 });
 
 test('a watch says when a key empties its field, and says nothing of a field that kept its value', () => {
