@@ -36,9 +36,18 @@
   const CHANGED_MAX = 500;
   /** Longer than any action watches the page. */
   const WATCH_MS = 60_000;
+  /** The most a watch says the page has been still: longer than any caller asks. */
+  const STILL_CAP_MS = 60_000;
   /** @type {Map<Element, { start: number, last: number, bursts: number }>} */
   const changed = new Map();
-  let stirredAt = performance.now();
+  /**
+   * When the page last changed on its own, as far as this script has seen.
+   * A page loaded before it came is taken as still since then: what it did
+   * as it loaded is no timer of its own, and an agent that navigates and
+   * clicks Save at once would otherwise not hear the "Saved" drawn a beat
+   * later. One still loading is changing now.
+   */
+  let stirredAt = document.readyState === 'complete' ? -STILL_CAP_MS : performance.now();
 
   /** @param {MutationRecord} r */
   const ours = (r) => (r.type === 'childList' ? [...r.addedNodes, ...r.removedNodes] : [r.target])
@@ -70,24 +79,25 @@
     const now = performance.now();
     const mine = records.filter((r) => !ours(r));
     // What changes while an action is watched is the action's (a count a
-    // click raises each time is no ticker). A watch no one stopped (its
-    // worker went) stops counting after a while.
-    if (![...watches.values()].some((w) => now - w.at < WATCH_MS)) {
-      for (const r of mine) {
-        const el = changedEl(r);
-        if (!el) continue;
-        const c = changed.get(el);
-        if (!c || now - c.last > TICKER_MS) {
-          changed.delete(el);
-          changed.set(el, { start: now, last: now, bursts: 1 });
-        } else {
-          if (now - c.start >= BURST_MS) Object.assign(c, { start: now, bursts: c.bursts + 1 });
-          c.last = now;
-        }
+    // click raises each time is no ticker), and leaves the page still: an
+    // agent that fills a field and clicks Create at once has not seen the
+    // page change on its own. A watch no one stopped (its worker went)
+    // stops counting after a while.
+    if ([...watches.values()].some((w) => now - w.at < WATCH_MS)) return;
+    for (const r of mine) {
+      const el = changedEl(r);
+      if (!el) continue;
+      const c = changed.get(el);
+      if (!c || now - c.last > TICKER_MS) {
+        changed.delete(el);
+        changed.set(el, { start: now, last: now, bursts: 1 });
+      } else {
+        if (now - c.start >= BURST_MS) Object.assign(c, { start: now, bursts: c.bursts + 1 });
+        c.last = now;
       }
-      if (changed.size > CHANGED_MAX) {
-        for (const [el, c] of changed) if (now - c.last > TICKER_MS || changed.size > CHANGED_MAX) changed.delete(el);
-      }
+    }
+    if (changed.size > CHANGED_MAX) {
+      for (const [el, c] of changed) if (now - c.last > TICKER_MS || changed.size > CHANGED_MAX) changed.delete(el);
     }
     const known = tickers(now);
     if (mine.some((r) => !ticks(r, known))) stirredAt = now;
@@ -403,6 +413,7 @@
       for (const [i, e] of this.near.entries()) {
         const now = e.isConnected && seenNow[i];
         if (now === this.wasShown[i] || inDialog(e) || (!now && list && (list.contains(e) || popup(e)))) continue;
+        if (!now && [...goneWith].some((g) => g.contains(e))) continue;
         if (now) {
           shown++;
           // The outermost of what showed: an error line, not its words' span.
@@ -428,9 +439,11 @@
       this.appeared = appeared;
       // A dialog that opened is named whole: its words are not quoted again.
       const told = [...this.spoke, ...opened];
-      // A region added to speak (a toast that says "Saved") is said by its
-      // words, not counted again as an element added.
-      const speakers = this.addedEls.filter((e) => e.isConnected && !this.taken.has(e) && this.saying(e));
+      // A region added to speak (a toast that says "Saved"), and a dialog
+      // added (or the backdrop that holds it), are said by their words and
+      // name, not counted again as elements added.
+      const speakers = this.addedEls.filter((e) => e.isConnected && !this.taken.has(e) &&
+        (this.saying(e) || opened.some((d) => e === d || (e.contains(d) && textKey(e) === textKey(d)))));
       const now = alive ? stateOf(el) : undefined;
       // A state that changed says what the element's own attributes did.
       const restated = !!now && JSON.stringify(now) !== JSON.stringify(this.was);
@@ -461,7 +474,7 @@
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected && !goneWith.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
-        redrawn: this.redrawn(speakers),
+        redrawn: this.redrawn(speakers, goneWith),
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         // A menu or a list to pick from came up (a context menu, a "⋯"
         // button's): what it offers can be said with refs.
@@ -501,14 +514,16 @@
      * when nothing was both added and removed, or too much to weigh, or
      * more changed than a quote says. An element moved (a sorted row) is
      * not drawn anew; one added and removed meanwhile (a spinner) never
-     * showed; one added to speak (speakers) is said by its words.
+     * showed; one added to speak or a dialog (speakers) is said by its
+     * words or name, as is one that went with a dialog or a pick (goneWith).
      * @param {Element[]} speakers
+     * @param {Set<Element>} goneWith
      * @returns {{ gone: string[], came: string[], reordered: boolean } | undefined}
      */
-    redrawn(speakers) {
+    redrawn(speakers, goneWith) {
       if (!this.added || !this.removed || this.added > REDRAWN_MAX || this.removed > REDRAWN_MAX) return undefined;
       const removed = new Set(this.removedEls.map((r) => r.el));
-      const goneEls = this.removedEls.filter((r) => !r.el.isConnected && !this.addedEls.includes(r.el));
+      const goneEls = this.removedEls.filter((r) => !r.el.isConnected && !this.addedEls.includes(r.el) && !goneWith.has(r.el));
       const cameEls = this.addedEls.filter((e) => e.isConnected && !removed.has(e) && !inBanner(e) && !speakers.includes(e));
       if (!goneEls.length || !cameEls.length) return undefined;
       let gone = goneEls.map((r) => r.text);
@@ -770,7 +785,7 @@
     } else {
       watches.set(id, new Watch(ref === undefined ? null : element(ref), ownMoves));
     }
-    return { watch: id, url: location.href, stillMs: Math.round(performance.now() - stirredAt) };
+    return { watch: id, url: location.href, stillMs: Math.round(Math.min(performance.now() - stirredAt, STILL_CAP_MS)) };
   }
 
   /**

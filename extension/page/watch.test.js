@@ -11,7 +11,8 @@ test('a watch counts what changed on the page, until it stops', () => {
   const page = new TestPage('<button id=b>Open</button><p id=p>Old</p>');
   const ref = page.ns.refs.refFor(page.$('#b'));
   const { watch } = page.ok('watch', { ref });
-  page.document.body.insertAdjacentHTML('beforeend', '<div role=dialog aria-label="Confirm"><p>Sure?</p></div>');
+  // A dialog is said by its name, not counted again as an element added.
+  page.document.body.insertAdjacentHTML('beforeend', '<div role=dialog aria-label="Confirm"><p>Sure?</p></div><p>Draft</p>');
   page.$('#p').textContent = 'New';
   page.$('#b').setAttribute('aria-expanded', 'true');
   page.$('#b').click(); // not trusted
@@ -60,6 +61,36 @@ test('a watch says how long the page had been still before it, our own banner as
   await heard();
   now = 5400;
   assert.equal(still(), 100, 'an attribute is a change too');
+
+  // What an action changed, while it was watched, leaves the page still:
+  // an agent that fills a field and clicks at once has not seen it stir.
+  const { watch } = page.ok('watch', { ref });
+  page.$('#p').textContent = 'Refunded';
+  await heard();
+  now = 5500;
+  page.ok('changes', { watch, stop: true });
+  now = 5600;
+  assert.equal(still(), 300, 'still since the change at 5300, before the watch');
+});
+
+test('a page the script came to once loaded is still since it loaded', async () => {
+  let now = 1000;
+  const page = new TestPage('<button id=b>Save</button><p id=p>Draft</p>', {
+    before: (/** @type {any} */ w) => {
+      w.performance.now = () => now;
+      Object.defineProperty(w.document, 'readyState', { get: () => 'complete' });
+    },
+  });
+  const ref = page.ns.refs.refFor(page.$('#b'));
+  let { watch, stillMs } = page.ok('watch', { ref });
+  page.ok('changes', { watch, stop: true });
+  assert.equal(stillMs, 60_000, 'what it did as it loaded is no timer of its own');
+  page.$('#p').textContent = 'Saved';
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  now = 1500;
+  ({ watch, stillMs } = page.ok('watch', { ref }));
+  page.ok('changes', { watch, stop: true });
+  assert.equal(stillMs, 500, 'a change of its own since');
 });
 
 test('a watch leaves out the words and attributes of what changes on its own, again and again', async () => {
@@ -87,7 +118,7 @@ test('a watch leaves out the words and attributes of what changes on its own, ag
   await tick(1400); // a second burst, unwatched: a ticker from now
   now = 1500;
   ({ watch, stillMs } = page.ok('watch', { ref }));
-  assert.equal(stillMs, 290, 'still since the watched change at 1210: its ticks since do not stir it');
+  assert.equal(stillMs, 300, 'still since its change at 1200: the one at 1210 was watched, its ticks since do not stir it');
   await tick(1600);
   page.$('#count').textContent = '2';
   clock.append(page.document.createElement('b'));
@@ -386,6 +417,18 @@ test('a toast added to say something is said by its words, not counted again', (
   toast('Duplicated');
   r = page.ok('changes', { watch, stop: true });
   assert.deepEqual([r.said, r.added, r.textText], [['status "Duplicated"'], 0, ['"Report (copy)"']]);
+
+  // A modal in its backdrop, added and then closed by its Create.
+  ({ watch } = page.ok('watch', { ref: refFor(page.$('#dup')) }));
+  page.document.body.insertAdjacentHTML('beforeend', '<div id=backdrop><div role=dialog aria-label="New project"><button id=create>Create</button></div></div>');
+  r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.dialogs, r.added], [['dialog "New project"'], 0], 'the backdrop is the dialog');
+  ({ watch } = page.ok('watch', { ref: refFor(page.$('#create')) }));
+  page.$('#backdrop').remove();
+  page.$('#rows').insertAdjacentHTML('beforeend', '<div>Beta</div>');
+  r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.dialogsClosed, r.redrawn, r.added, r.addedText], [['dialog "New project"'], undefined, 1, ['"Beta"']],
+    'not "redrawn: the dialog gone, Beta new"');
 });
 
 test('a watch says when a key empties its field, and says nothing of a field that kept its value', () => {
