@@ -509,12 +509,40 @@
   }
 
   /**
-   * Names of the controls that dismiss a banner or dialog: close, accept,
-   * reject, and the like.
+   * The words that begin the name of a control that dismisses a banner or
+   * dialog, by how much it agrees to: in English, and in the languages of
+   * the consent banners a person's profile meets most (German, French,
+   * Spanish, Italian, Portuguese, Dutch, Polish). A word ending in a letter
+   * outside ASCII is cut before it: \b knows only ASCII letters.
    */
-  const DISMISS = new RegExp('^(?:[×✕✖✗╳xX]|(?:close|dismiss|hide|accept|reject|refuse|decline|deny|allow|agree|disagree|' +
-    'i agree|i understand|understood|i accept|ok|okay|got it|continue|skip|not now|no,? thanks|maybe later|later|' +
-    'cancel|done|(?:only |use )?(?:strictly )?(?:necessary|essential)|save (?:my )?(?:choices|preferences|settings))\\b.*)$', 'i');
+  const REJECTS = [
+    'reject', 'refuse', 'decline', 'deny', 'disagree', '(?:only |use )?(?:strictly )?(?:necessary|essential)', 'no,? thanks',
+    'ablehnen', 'verweigern', 'nur (?:notwendige|erforderliche|essenzielle)', 'refuser', 'rejeter', 'continuer sans accepter',
+    'rechazar', 'solo (?:necesarias|necessari)', 'rifiuta', 'rejeitar', 'recusar', 'weigeren', 'alleen noodzakelijke', 'odrzu',
+  ];
+  const CLOSES = [
+    'close', 'dismiss', 'hide', 'cancel', 'not now', 'maybe later', 'later', 'skip',
+    'schließen', 'später', 'nicht jetzt', 'fermer', 'plus tard', 'pas maintenant', 'cerrar', 'ahora no', 'más tarde',
+    'chiudi', 'non ora', 'più tardi', 'fechar', 'agora não', 'mais tarde', 'sluiten', 'niet nu', 'zamknij',
+  ];
+  const ACCEPTS = [
+    'accept', 'allow', 'agree', 'i agree', 'i accept',
+    'akzeptieren', 'annehmen', 'zustimmen', 'zulassen', 'erlauben', 'einverstanden', 'accepter', 'j[\'’]accepte', 'autoriser',
+    'aceptar', 'acepto', 'permitir', 'accetta', 'accetto', 'consenti', 'aceitar', 'aceito', 'concordo', 'accepteren', 'akkoord',
+    'toestaan', 'akceptuj', 'zgadzam',
+  ];
+  /** Neither: an acknowledgement, or saving the choices made. */
+  const ACKNOWLEDGES = [
+    'i understand', 'understood', 'ok', 'okay', 'got it', 'continue', 'done', 'save (?:my )?(?:choices|preferences|settings)',
+    'verstanden', 'auswahl (?:speichern|bestätigen)', 'compris', 'entendido', 'capito', 'entendi', 'begrepen',
+  ];
+
+  /**
+   * Names of the controls that dismiss a banner or dialog: close, accept,
+   * reject, and the like ("Alle akzeptieren", "Tout refuser" too).
+   */
+  const DISMISS = new RegExp('^(?:[×✕✖✗╳xX]|(?:(?:alle|alles|tout|todo|tutto) )?' +
+    `(?:${[...REJECTS, ...CLOSES, ...ACCEPTS, ...ACKNOWLEDGES].join('|')})\\b.*)$`, 'i');
 
   /**
    * actionable: whether a person's click could reach ref's element now, and
@@ -1156,11 +1184,15 @@
    * @param {string} name
    */
   function consent(name) {
-    if (/\b(?:reject|refuse|decline|deny|disagree|necessary|essential|no,? thanks)\b/i.test(name)) return 0;
-    if (/^(?:[×✕✖✗╳xX]$|close|dismiss|hide|cancel|not now|maybe later|later|skip)\b/i.test(name)) return 1;
-    if (/\b(?:accept|allow|agree)\b/i.test(name)) return 3;
+    if (REJECTED.test(name)) return 0;
+    if (CLOSED.test(name)) return 1;
+    if (ACCEPTED.test(name)) return 3;
     return 2; // ok, got it, continue, save my choices
   }
+
+  const REJECTED = new RegExp(`\\b(?:${REJECTS.join('|')})\\b`, 'i');
+  const CLOSED = new RegExp(`^(?:[×✕✖✗╳xX]$|(?:${CLOSES.join('|')})\\b)`, 'i');
+  const ACCEPTED = new RegExp(`\\b(?:${ACCEPTS.join('|')})\\b`, 'i');
 
   /**
    * scrollState: what a wheel at (x, y) would scroll, and where it is: the

@@ -365,6 +365,27 @@ test('a covered element names its blocker and the controls that would dismiss it
     'the least a person would agree to first');
 });
 
+test('a consent banner in another language names its buttons, the least agreed first', () => {
+  /** @type {Array<[string, string[], string[]]>} banner's buttons, those named, in the order named */
+  const cases = [
+    ['de', ['Einstellungen', 'Alle akzeptieren', 'Nur notwendige Cookies', 'Schließen'], ['Nur notwendige Cookies', 'Schließen', 'Alle akzeptieren']],
+    ['fr', ['Personnaliser', 'Tout accepter', 'Continuer sans accepter'], ['Continuer sans accepter', 'Tout accepter']],
+    ['es', ['Configurar', 'Aceptar todo', 'Rechazar todo'], ['Rechazar todo', 'Aceptar todo']],
+    ['it', ['Accetta tutto', 'Rifiuta'], ['Rifiuta', 'Accetta tutto']],
+    ['pt', ['Aceitar todos', 'Rejeitar todos', 'Gerir'], ['Rejeitar todos', 'Aceitar todos']],
+    ['nl', ['Alles accepteren', 'Weigeren'], ['Weigeren', 'Alles accepteren']],
+    ['pl', ['Akceptuję', 'Odrzuć wszystkie', 'Ustawienia'], ['Odrzuć wszystkie', 'Akceptuję']],
+  ];
+  for (const [lang, buttons, named] of cases) {
+    const page = new TestPage(`<button id=pay>Pay</button><div id=banner lang=${lang}><p>Cookies</p>${buttons.map((b) => `<button>${b}</button>`).join('')}</div>`);
+    page.place('#pay', { x: 10, y: 10, width: 80, height: 30 });
+    page.place('#banner', { x: 0, y: 0, width: 800, height: 100 });
+    for (const b of page.document.querySelectorAll('#banner button')) page.place(b, { x: 500, y: 50, width: 20, height: 20 });
+    const out = page.ok('actionable', { ref: page.ns.refs.refFor(page.$('#pay')), refBase: 1 });
+    assert.deepEqual(out.dismiss.map((/** @type {{ name: string }} */ d) => d.name), named.map((n) => `button "${n}"`), lang);
+  }
+});
+
 test('a banner drawn in a cross-origin frame is named by the frame, for the worker to ask it', () => {
   const page = new TestPage(`
     <button id=pay>Pay</button>

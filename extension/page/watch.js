@@ -48,6 +48,11 @@
    * later. One still loading is changing now.
    */
   let stirredAt = document.readyState === 'complete' ? -STILL_CAP_MS : performance.now();
+  if (document.readyState !== 'complete') {
+    // What it changed as it loaded is forgotten once it has: the page script
+    // may come to a page still loading (a frame's, a slow image's).
+    addEventListener('load', () => { stirredAt = -STILL_CAP_MS; }, { once: true });
+  }
 
   /** @param {MutationRecord} r */
   const ours = (r) => (r.type === 'childList' ? [...r.addedNodes, ...r.removedNodes] : [r.target])

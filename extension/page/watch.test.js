@@ -32,8 +32,14 @@ test('a watch counts what changed on the page, until it stops', () => {
 
 test('a watch says how long the page had been still before it, our own banner aside', async () => {
   let now = 1000;
-  const page = new TestPage('<button id=b>Pay</button><p id=p>Due</p>', {
-    before: (/** @type {any} */ w) => { w.performance.now = () => now; },
+  let state = 'loading';
+  const page = new TestPage('<button id=b>Pay</button><p id=p>Due</p><p id=l></p>', {
+    before: (/** @type {any} */ w) => {
+      w.performance.now = () => now;
+      Object.defineProperty(w.document, 'readyState', { get: () => state });
+      // The page loads when the test says, not when jsdom does.
+      w.addEventListener('load', (/** @type {Event} */ e) => { if (state !== 'complete') e.stopImmediatePropagation(); }, true);
+    },
   });
   const ref = page.ns.refs.refFor(page.$('#b'));
   /** How long the page had been still when a watch begins now (ms). */
@@ -45,12 +51,19 @@ test('a watch says how long the page had been still before it, our own banner as
   // An observer hears a change once the task that made it ends.
   const heard = () => new Promise((resolve) => setTimeout(resolve, 0));
   now = 4000;
-  assert.equal(still(), 3000, 'unchanged since the page script came');
+  assert.equal(still(), 3000, 'a page still loading: unchanged since the page script came');
+  page.$('#l').textContent = 'Loading…';
+  await heard();
+  now = 4200;
+  assert.equal(still(), 200, 'it changed as it loaded');
+  state = 'complete';
+  page.window.dispatchEvent(new page.window.Event('load'));
+  assert.equal(still(), 60_000, 'what it changed as it loaded is forgotten once it has');
 
   page.document.documentElement.append(page.document.createElement('openchrome-banner'));
   await heard();
   now = 5000;
-  assert.equal(still(), 4000, 'the handoff banner is ours, not the page changing');
+  assert.equal(still(), 60_000, 'the handoff banner is ours, not the page changing');
 
   page.$('#p').textContent = 'Paid';
   await heard();
