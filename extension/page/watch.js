@@ -51,7 +51,7 @@
   if (document.readyState !== 'complete') {
     // What it changed as it loaded is forgotten once it has: the page script
     // may come to a page still loading (a frame's, a slow image's).
-    addEventListener('load', () => { stirredAt = -STILL_CAP_MS; }, { once: true });
+    document.defaultView?.addEventListener('load', () => { stirredAt = -STILL_CAP_MS; }, { once: true });
   }
 
   /** @param {MutationRecord} r */
