@@ -46,6 +46,9 @@ func TestConsoleMessages(t *testing.T) {
 	site := fixtureSite(t)
 	cs := e.client("e2e")
 	tab := openTab(t, cs, site.URL+"/devtools.html")
+	ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.NotContains(t, ok(t, cs, "console_messages", map[string]any{"tabId": tab}), "chrome-extension://",
+		"what our page script made the page log is not the page's")
 
 	structured := func(tool string, args map[string]any) string {
 		r := call(t, cs, tool, args)

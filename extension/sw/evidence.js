@@ -52,6 +52,8 @@ const chains = new Map();
  * @type {Map<number, number>}
  */
 const replayCutoff = new Map();
+/** Where the extension's own scripts load from. */
+const OWN_URL = chrome.runtime.getURL('');
 
 /**
  * Records a CDP event's entry unless it is a replay of one logged before the
@@ -61,6 +63,10 @@ const replayCutoff = new Map();
  * @param {Entry | undefined} entry
  */
 function recordLogged(tabId, timestamp, entry) {
+  // What our own page scripts make the page log (Chrome's note that a
+  // read laid out a subtree content-visibility hides) is ours, not the
+  // page's: neither its console nor its errors.
+  if (entry?.url?.startsWith(OWN_URL)) return;
   const cutoff = replayCutoff.get(tabId);
   if (cutoff !== undefined && typeof timestamp === 'number' && timestamp < cutoff) return;
   record(tabId, entry);
