@@ -960,10 +960,13 @@
    * Whether a transform squashes an element flat (scale(0) on either axis,
    * or turned edge-on), as a menu or a tooltip is hidden by scaling it
    * down: it and everything in it, fixed or absolute, are drawn in no area.
-   * checkVisibility says they are visible.
+   * checkVisibility says they are visible. So is what content-visibility:
+   * hidden keeps from being drawn; checkVisibility knows that, but asking
+   * each element in it for its style makes Chrome lay it out and log so.
    * @param {CSSStyleDeclaration} cs the element's computed style
    */
   function flattened(cs) {
+    if (cs.contentVisibility === 'hidden') return true;
     const t = cs.transform;
     if (t && t !== 'none') {
       const m = t.slice(t.indexOf('(') + 1, -1).split(',').map(Number);

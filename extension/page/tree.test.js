@@ -475,3 +475,18 @@ test('text struck through is marked as Markdown marks it', () => {
   assert.equal(snap.tree.filter((/** @type {PageTreeNode} */ n) => n.text !== undefined).map((/** @type {PageTreeNode} */ n) => n.text).join(''),
     'Price: ~~$20~~ $15, was ~~$25~~');
 });
+
+test('what content-visibility: hidden keeps from being drawn is not read, nor its style asked', () => {
+  const page = new TestPage('<section style="content-visibility: hidden"><p id=p>Folded <button id=b>Away</button></p></section><button>Here</button>');
+  /** @type {Element[]} */
+  const asked = [];
+  const styleOf = page.window.getComputedStyle.bind(page.window);
+  page.window.getComputedStyle = (/** @type {Element} */ el, /** @type {string | undefined} */ pseudo) => {
+    asked.push(el);
+    return styleOf(el, pseudo);
+  };
+  const snap = page.ok('snapshot', { refBase: 1 });
+  assert.deepEqual(flat(snap.tree).map((n) => n.name ?? n.text).filter(Boolean), ['Here']);
+  assert.ok(!asked.includes(page.$('#p')) && !asked.includes(page.$('#b')),
+    'Chrome lays out a skipped subtree to give its style, and logs that it did');
+});
