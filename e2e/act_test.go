@@ -410,6 +410,10 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Regexp(t, `"Add to cart" matches 2 elements .* alike: e\d+ \(button "Add to cart" near "Blue shirt"\), e\d+ \(button "Add to cart" near "Red shirt"\); nothing was done`, err.Message)
 		assert.Equal(t, []any{}, runs(t, tab)["cart"])
 
+		// A place the page does not show: the two it does are named.
+		assert.Regexp(t, `no match for "Add to cart near Green shirt" .*: 2 "Add to cart" are on the page, none near "Green shirt": e\d+ near "Blue shirt", e\d+ near "Red shirt"`,
+			ok(t, cs, "find", map[string]any{"query": "Add to cart near Green shirt", "tabId": tab}))
+
 		found := ok(t, cs, "find", map[string]any{"query": "Add to cart", "tabId": tab})
 		red := regexp.MustCompile(`button "Add to cart" (e\d+) near "Red shirt"`).FindStringSubmatch(found)
 		require.NotNil(t, red, found)

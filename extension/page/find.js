@@ -53,8 +53,44 @@
       const gesture = oc.tree.gestureOf(el);
       return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option, gesture };
     });
-    return { candidates, total, hidden, ...handed() };
+    const elsewhere = candidates.length || hidden ? undefined : placedElsewhere(query.trim());
+    return { candidates, total, hidden, elsewhere, ...handed() };
   }
+
+  /**
+   * For a query that names a control and a place ("Add to cart near Green
+   * mug") when nothing matches: the controls of that name the page does
+   * show, and where each is, so the answer can say the place is what is
+   * missing, not the control. Only a query that joins the two with a word
+   * ("near", "for") reads so.
+   * @param {string} q
+   * @returns {{ name: string, where: string, count: number, alike: Array<{ ref: number, near?: string }> } | undefined}
+   */
+  function placedElsewhere(q) {
+    for (const { name: want, where, joined } of splitsOf(q)) {
+      if (!joined) continue;
+      /** @type {Element[]} */
+      const alike = [];
+      let said = '';
+      for (const el of allElements(document)) {
+        const role = roleOf(el);
+        if (!INTERACTIVE.has(role) || !visible(el)) continue;
+        const name = nameOf(el, role);
+        if (name.toLowerCase() !== want) continue;
+        said ||= name;
+        alike.push(el);
+      }
+      if (!alike.length) continue;
+      // The place as the query wrote it.
+      const at = q.toLowerCase().lastIndexOf(where);
+      const place = at < 0 ? where : q.slice(at, at + where.length);
+      return { name: said, where: place, count: alike.length, alike: alike.slice(0, ELSEWHERE_MAX).map((el) => ({ ref: refFor(el), near: near(el) || undefined })) };
+    }
+    return undefined;
+  }
+
+  /** How many of the controls placedElsewhere finds it names. */
+  const ELSEWHERE_MAX = 3;
 
   /**
    * The matches that are another match's wrapper: matched as well and for

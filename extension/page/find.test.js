@@ -108,6 +108,21 @@ test('find reads a query that ends with the kind of control a person calls it', 
   assert.deepEqual(c.map((/** @type {any} */ x) => [x.name, x.why]), [['Close', 'it shows "x"']], 'the X a close button shows');
 });
 
+test('a control named by a place the page does not show says where the controls of that name are', () => {
+  const page = new TestPage(`
+    <h3>Blue mug</h3><button>Add to cart</button><h3>Red mug</h3><button>Add to cart</button>`);
+  const { refFor } = page.ns.refs;
+  const [blue, red] = page.document.querySelectorAll('button');
+  const out = page.ok('find', { query: 'Add to cart near Green Mug', limit: 10, refBase: 1 });
+  assert.deepEqual([out.candidates, out.elsewhere], [[], {
+    name: 'Add to cart', where: 'Green Mug', count: 2,
+    alike: [{ ref: refFor(blue), near: 'Blue mug' }, { ref: refFor(red), near: 'Red mug' }],
+  }]);
+  assert.equal(page.ok('find', { query: 'Add to cart near Red mug', limit: 10, refBase: 1 }).elsewhere, undefined, 'a match says nothing of it');
+  assert.equal(page.ok('find', { query: 'Remove near Green mug', limit: 10, refBase: 1 }).elsewhere, undefined, 'no control of that name');
+  assert.equal(page.ok('find', { query: 'Add to cart Green mug', limit: 10, refBase: 1 }).elsewhere, undefined, 'no joining word: maybe one name');
+});
+
 test('find takes one of several alike by its place in the page: "the second Add to cart button"', () => {
   const page = new TestPage(`
     <label>First name <input></label>

@@ -481,7 +481,7 @@ test('what content-visibility: hidden keeps from being drawn is not read, nor it
   /** @type {Element[]} */
   const asked = [];
   const styleOf = page.window.getComputedStyle.bind(page.window);
-  page.window.getComputedStyle = (/** @type {Element} */ el, /** @type {string | undefined} */ pseudo) => {
+  page.window.getComputedStyle = (/** @type {Element} */ el, /** @type {string | null | undefined} */ pseudo) => {
     asked.push(el);
     return styleOf(el, pseudo);
   };

@@ -272,6 +272,25 @@ type Found struct {
 	// Hidden: nothing a person sees matched, but a control they cannot
 	// see now is named so.
 	Hidden *HiddenMatch `json:"hidden,omitempty"`
+	// Elsewhere: nothing matched a query that names a control and a place
+	// ("Add to cart near Green mug"), but controls of that name are shown
+	// in other places.
+	Elsewhere *Elsewhere `json:"elsewhere,omitempty"`
+}
+
+// Elsewhere is the controls named as a query asked, none in the place it
+// named: how many, and the first few with the heading near each.
+type Elsewhere struct {
+	Name  string   `json:"name"`
+	Where string   `json:"where"`
+	Count int      `json:"count"`
+	Alike []Placed `json:"alike"`
+}
+
+// Placed is an element and the heading of the part of the page it is in.
+type Placed struct {
+	Ref  int    `json:"ref"`
+	Near string `json:"near,omitempty"`
 }
 
 // HiddenMatch is a control hidden now, and the nearest part of the page

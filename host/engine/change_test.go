@@ -217,6 +217,16 @@ func TestAHiddenMatchSaysWhereToLook(t *testing.T) {
 	assert.Equal(t, `open dialog "Settings" first (the page's control that opens it), then act again`, hiddenHint(closed))
 }
 
+func TestAPlaceNotOnThePageSaysWhereTheControlsAre(t *testing.T) {
+	two := &browser.Elsewhere{Name: "Add to cart", Where: "Green mug", Count: 2,
+		Alike: []browser.Placed{{Ref: 5, Near: "Blue mug"}, {Ref: 9, Near: "Red mug"}}}
+	assert.Equal(t, `2 "Add to cart" are on the page, none near "Green mug": e5 near "Blue mug", e9 near "Red mug"`, elsewhereWhat(two))
+	many := &browser.Elsewhere{Name: "Delete", Where: "Invoice 9", Count: 5, Alike: []browser.Placed{{Ref: 1}, {Ref: 2}, {Ref: 3}}}
+	assert.Equal(t, `5 "Delete" are on the page, none near "Invoice 9": e1, e2, e3 and 2 more`, elsewhereWhat(many))
+	one := &browser.Elsewhere{Name: "Edit", Where: "Bob", Count: 1, Alike: []browser.Placed{{Ref: 4, Near: "Ann"}}}
+	assert.Equal(t, `1 "Edit" is on the page, none near "Bob": e4 near "Ann"`, elsewhereWhat(one))
+}
+
 func TestFormInputSaysATextItsFieldsWriteOnce(t *testing.T) {
 	yes := true
 	filled := func(changes string) browser.Acted {

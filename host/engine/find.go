@@ -62,6 +62,9 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 	if len(r.Candidates) == 0 && r.Hidden != nil {
 		return textResult(fmt.Sprintf("no visible match for %q in tab %d: %s; %s", in.Query, tab, hiddenWhere(r.Hidden), hiddenHint(r.Hidden)), structured)
 	}
+	if len(r.Candidates) == 0 && r.Elsewhere != nil {
+		return textResult(fmt.Sprintf("no match for %q in tab %d: %s; %s", in.Query, tab, elsewhereWhat(r.Elsewhere), elsewhereHint), structured)
+	}
 	if len(r.Candidates) == 0 {
 		return textResult(fmt.Sprintf("no match for %q in tab %d; try other words, or read_page", in.Query, tab), structured)
 	}
@@ -91,6 +94,34 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 	}
 	return textResult(strings.TrimSuffix(b.String(), "\n"), structured)
 }
+
+// elsewhereWhat says that the controls a query named are on the page, but
+// none in the place it named, as a clause: `2 "Add to cart" are on the
+// page, none near "Green mug": e5 near "Blue mug", e9 near "Red mug"`.
+func elsewhereWhat(e *browser.Elsewhere) string {
+	verb := "are"
+	if e.Count == 1 {
+		verb = "is"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %q %s on the page, none near %q:", e.Count, e.Name, verb, e.Where)
+	for i, a := range e.Alike {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, " e%d", a.Ref)
+		if a.Near != "" {
+			fmt.Fprintf(&b, " near %q", a.Near)
+		}
+	}
+	if more := e.Count - len(e.Alike); more > 0 {
+		fmt.Fprintf(&b, " and %d more", more)
+	}
+	return b.String()
+}
+
+// elsewhereHint is what to do when the place a query named is not on the page.
+const elsewhereHint = "the place may not be on this page: act on the one you mean by its ref, or call read_page"
 
 // hiddenWhere says where a hidden control is, as a clause:
 // `link "Widgets" is there but hidden, inside div "Products" e3`.

@@ -309,6 +309,10 @@ func (c *call) findOne(ctx context.Context, tab int, query, action string) (brow
 		return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing a person sees on the page of tab %d matches %q (waited %s): %s",
 			tab, query, appearWait, hiddenWhere(r.Hidden)).WithHint(hiddenHint(r.Hidden))
 	}
+	if len(r.Candidates) == 0 && r.Elsewhere != nil {
+		return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s): %s",
+			tab, query, appearWait, elsewhereWhat(r.Elsewhere)).WithHint(elsewhereHint)
+	}
 	if len(r.Candidates) == 0 {
 		return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, query, appearWait).
 			WithHint("call find or read_page for refs, or tabs_context if it is another tab")
