@@ -2305,6 +2305,18 @@ func TestTypedTextFollowsWhatAFieldHolds(t *testing.T) {
 	assert.Equal(t, `"Old title (edited)!"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": edit, "code": `document.querySelector("#title").value`}),
 		"typed on from where the last typing left the caret")
 
+	// A field drawn anew on each key: the first key is its last; the rest
+	// would have gone to the page itself, and is not sent.
+	summary := func() string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": edit, "code": `document.querySelector("#sum").value + "|" + window.stray`})
+	}
+	a := interact(t, cs, map[string]any{"query": "Summary", "action": "type", "text": "Hello", "tabId": edit})
+	assert.True(t, strings.HasPrefix(a.Typed, "1 of 5 characters: then nothing on the page had the focus"), "%+v", a)
+	assert.Equal(t, `"H|0"`, summary(), "no key reached the page outside a field")
+	a = interact(t, cs, map[string]any{"query": "Summary", "action": "fill", "text": "Hello", "tabId": edit})
+	assert.Empty(t, a.Typed)
+	assert.Equal(t, `"Hello|0"`, summary(), "fill sets it in one input")
+
 	interact(t, cs, map[string]any{"query": "Draft", "action": "press", "key": "Home", "tabId": tab})
 	interact(t, cs, map[string]any{"query": "Draft", "action": "type", "text": "> ", "tabId": tab})
 	assert.Equal(t, `"> Dear Ann, see you"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": `document.querySelector("#draft").value`}),

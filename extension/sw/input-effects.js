@@ -137,6 +137,16 @@ export function typedUntilDialog(typed, all) {
 }
 
 /**
+ * What a result says of text whose field lost the focus as it was typed.
+ * @param {number} typed
+ * @param {number} all
+ */
+export function typedUntilFocusLost(typed, all) {
+  return `${typed} of ${all} characters: then nothing on the page had the focus (it drew the field anew?), ` +
+    'and the rest was not sent; fill sets the whole text in one input';
+}
+
+/**
  * Runs input fn unless a dialog blocks the page, and says what it did: where
  * the tab is, whether fn navigated it, opened a dialog or tabs, or closed
  * it. A dialog fn opens ends the wait for fn at once, and aborts stop: input

@@ -25,6 +25,7 @@ import { sleep } from '../lib/abort.js';
 import { describeTarget, kept, quiet, roundBox, scrolled, steady, summarize, truthy } from '../lib/act.js';
 import { ActionError, opensApp } from '../lib/errors.js';
 import { refuseChord, selectAllChord } from '../lib/keys.js';
+import * as cdp from './cdp.js';
 import * as dialogs from './dialogs.js';
 import * as fileChooser from './file-chooser.js';
 import * as frameNavigation from './frame-navigation.js';
@@ -32,7 +33,7 @@ import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
 import {
   LATE_POLL_MS, LEAVING_MS, NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, lateSecond, routeDrawn, scrollStateAt, settleRequests,
-  typedUntilDialog, wheelSaid,
+  typedUntilDialog, typedUntilFocusLost, wheelSaid,
 } from './input-effects.js';
 import * as navigation from './navigation.js';
 import * as pageScript from './page-script.js';
@@ -82,6 +83,10 @@ const FRAMES_MS = 50;
 const SLIDE_KEYS = 200;
 /** A number as a number box keeps it (HTML's valid floating-point number). */
 const NUMBER = /^-?(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+/** Whether the page's focus is on an element, or its whole text is edited. */
+const FOCUS_HELD = '(() => { const a = document.activeElement; return !!a && a !== document.body && a !== document.documentElement ' +
+  "|| document.designMode === 'on' || !!document.body?.isContentEditable; })()";
 
 /**
  * What the page script's actionable says of an element (page/dom.js).
@@ -774,6 +779,19 @@ export class Target {
     return out;
   }
 
+  /**
+   * Whether something in the tab's page still has the focus, as typing
+   * goes on: not when it fell to the page itself (the field it went to was
+   * drawn anew), unless the page is edited as a whole (designMode). A
+   * frame, or a shadow root's host, holding it counts: the element may be
+   * in there.
+   * @returns {Promise<boolean>}
+   */
+  async focusHeld() {
+    const r = await cdp.send(this.t.tabId, 'Runtime.evaluate', { expression: FOCUS_HELD, returnByValue: true }, { signal: this.signal });
+    return r?.result?.value !== false;
+  }
+
   async focus() {
     await this.locate();
     await this.watch();
@@ -849,11 +867,14 @@ export class Target {
     const next = dialogs.next(this.t.tabId);
     const stop = new AbortController();
     let typed = 0;
+    let focusHeld = true;
     /** @type {dialogs.Dialog | undefined} */
     let dialog;
     try {
       const writing = !focused ? this.call('dom', { op: 'setValue', value: text }) :
-        action === 'type' ? input.type(this.t.tabId, text, this.signal, { stop: stop.signal, pressed: () => typed++ }) :
+        action === 'type' ? input.type(this.t.tabId, text, this.signal, {
+          stop: stop.signal, pressed: () => typed++, goOn: async () => (focusHeld = await this.focusHeld()),
+        }) :
         text === '' ? input.press(this.t.tabId, 'Delete', this.signal) :
         input.insert(this.t.tabId, text, this.signal);
       dialog = await Promise.race([
@@ -889,6 +910,10 @@ export class Target {
       wrote = await this.lateAnswer(start, wrote);
     }
     const out = await this.done(action, strategy, wrote);
+    // The page drew the field anew under the caret (an app that renders
+    // on each key): the rest of the text would have gone to the page
+    // itself, where a key may be a shortcut, so it was not sent.
+    if (!focusHeld) out.typed = typedUntilFocusLost(typed, [...text].length);
     if (loc.secret) {
       delete out.value;
       out.value_set = true; // never echo what went into a secret field

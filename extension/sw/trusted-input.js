@@ -354,18 +354,21 @@ async function pressChord(tabId, chord, signal) {
  * Types text key by key, so the page sees keydown, keypress, input and keyup
  * for each character; characters no key types (é, emoji) are inserted as
  * text input. stop ends it between two characters (a key pressed is also
- * released): a page that opened a dialog on one gets no more. Says how many
- * characters went to the page.
+ * released): a page that opened a dialog on one gets no more. goOn, asked
+ * between two characters, ends it too when it says no.
  * @param {number} tabId
  * @param {string} text
  * @param {AbortSignal} signal
- * @param {{ stop?: AbortSignal, pressed?: () => void }} [opts] pressed is
- *   told of each character as it goes
+ * @param {{ stop?: AbortSignal, pressed?: () => void, goOn?: () => Promise<boolean> }} [opts]
+ *   pressed is told of each character as it goes
  */
-export async function type(tabId, text, signal, { stop, pressed } = {}) {
+export async function type(tabId, text, signal, { stop, pressed, goOn } = {}) {
   await showForInput(tabId);
+  let first = true;
   for (const ch of text) {
     if (stop?.aborted) return;
+    if (!first && goOn && !(await goOn())) return;
+    first = false;
     pressed?.();
     // The keys a person presses for them: Enter for a line break (a new
     // line in a textarea, a submit in a form), Tab to the next field.
