@@ -2513,6 +2513,28 @@ func TestACodeSplitAcrossBoxes(t *testing.T) {
 	assert.Equal(t, strconv.Itoa(n+6), eval("window.keys"), "six keys, each heard once")
 }
 
+// TestAScrollToTheEndOfAFeedSaysItGrew: a feed that loads more a moment
+// after the view reaches its end (a timer here, a request on a real site):
+// the scroll's answer says the page grew, so the agent scrolls on, and
+// says when it stops growing.
+func TestAScrollToTheEndOfAFeedSaysItGrew(t *testing.T) {
+	e := sharedEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/more.html")
+	scroll := func() string {
+		a := interact(t, cs, map[string]any{"action": "scroll", "direction": "down", "amount": 5000, "tabId": tab})
+		require.NotNil(t, a.Change, "%+v", a)
+		return a.Change.Summary
+	}
+	for i := 1; i <= 3; i++ {
+		assert.Regexp(t, `^scrolled the page to y \d+ of \d+ px, it grew 1220 px$`, scroll(), "load %d: 20 posts of 61 px", i)
+		assert.Equal(t, strconv.Itoa(i), ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.loads"}))
+	}
+	assert.Regexp(t, `^scrolled the page to y \d+ of 4969 px$`, scroll(), "to its end, where nothing more comes")
+	assert.Contains(t, scroll(), "no visible change: the page did not move (it is at its end")
+}
+
 // TestAPaneScrollsByItsRef reads a pane that scrolls and draws only the
 // rows in its view: read_page gives it a ref and says it scrolls, a scroll
 // by that ref says where the pane is, and brings a row that was not drawn

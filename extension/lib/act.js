@@ -219,6 +219,8 @@ export function scrolled(before, after, byRef = false) {
     const at = `${after.left ? `x ${after.left}, ` : ''}y ${after.top} of ${after.height} px`;
     return `scrolled ${what} to ${at}${grew > 0 ? `, it grew ${grew} px` : ''}`;
   }
+  const grew = before.pane === after.pane ? after.height - before.height : 0;
+  if (grew > 0) return `${what} did not move (it was at its end), and it grew ${grew} px: scroll again for more`;
   return byRef
     ? `no visible change: ${what} did not move (it is at its end)`
     : `no visible change: ${what} did not move (it is at its end, or what scrolls is elsewhere: scroll that element by ref)`;

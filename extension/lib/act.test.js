@@ -89,6 +89,8 @@ test('scrolled says where the view went, how much it grew, or that nothing moved
   assert.equal(scrolled({ ...pane, top: 0 }, pane), 'scrolled list "Inbox" to y 400 of 5000 px');
   assert.match(scrolled(page(0, 900), page(0, 900)), /^no visible change: the page did not move \(it is at its end/);
   assert.equal(scrolled(pane, pane, true), 'no visible change: list "Inbox" did not move (it is at its end)', 'aimed at it, it is what scrolls');
+  assert.equal(scrolled(page(780, 1437), page(780, 2113)), 'the page did not move (it was at its end), and it grew 676 px: scroll again for more',
+    'a feed that loads more once the view is at its end');
 });
 
 test('steady: a click follows a box that moves a little, with the point well inside it', () => {

@@ -438,17 +438,31 @@ export function scrollStateAt(target, point, signal) {
  * runs wheel, asks again, and puts scrolled's account before the rest of
  * the answer's changes. wheel gets the place before (undefined when no
  * page script answers: the wheel turns all the same, unreported) and may
- * send nothing (delivered: false), which needs no second look.
+ * send nothing (delivered: false), which needs no second look. A wheel
+ * turned down that leaves the view at the end is watched LATE_MS longer
+ * for the content to grow: a feed loads more when it is scrolled to its
+ * end, often after a timer or a request the wheel did not wait for.
  * @param {() => Promise<ScrollState>} where
  * @param {(before: ScrollState | undefined) => Promise<Record<string, any>>} wheel
  * @param {boolean} byRef the wheel was aimed at an element, not at the middle of the view
+ * @param {{ down: boolean, signal: AbortSignal }} opts
  * @returns {Promise<Record<string, any>>}
  */
-export async function wheelSaid(where, wheel, byRef) {
+export async function wheelSaid(where, wheel, byRef, { down, signal }) {
   const before = await where().catch(() => undefined);
   const out = await wheel(before);
   if (!before || out.delivered === false || out.navigated || out.closed) return out;
-  const after = await where().catch(() => undefined);
+  let after = await where().catch(() => undefined);
+  if (after?.room && down && !after.room.down && after.pane === before.pane && after.height <= before.height) {
+    for (const deadline = Date.now() + LATE_MS; Date.now() < deadline;) {
+      await sleep(LATE_POLL_MS, signal);
+      const now = await where().catch(() => undefined);
+      if (now && now.pane === after.pane && now.height > after.height) {
+        after = now;
+        break;
+      }
+    }
+  }
   if (after) out.changes = withScrolled(scrolled(before, after, byRef), out.changes);
   return out;
 }

@@ -1218,7 +1218,7 @@ export class Target {
       }
       const a = await this.attempt(() => input.wheel(this.t.tabId, this.tabPoint(point), dx, dy, this.signal));
       return this.done('scroll', undefined, a);
-    }, true);
+    }, true, { down: dy > 0, signal: this.signal });
   }
 
   /**

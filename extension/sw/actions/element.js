@@ -78,7 +78,7 @@ async function actOnce(params, { tabId, signal }) {
     const dy = direction === 'up' ? -px : direction === 'down' ? px : 0;
     const centre = { x: Math.round(w / 2), y: Math.round(h / 2) };
     const where = scrollStateAt({ tabId, frameId: 0 }, centre, signal);
-    const out = await wheelSaid(where, () => runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal), false);
+    const out = await wheelSaid(where, () => runInput(tabId, (s) => input.wheel(tabId, centre, dx, dy, s), signal), false, { down: dy > 0, signal });
     return { action, delivered: true, ...out, changes: out.changes ?? 'no visible change' };
   }
 

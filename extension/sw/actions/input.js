@@ -107,7 +107,7 @@ async function scroll(params, { tabId, signal }) {
   }
   // Where what the wheel moves is, before and after, as interact's scroll says.
   const where = scrollStateAt({ tabId, frameId: 0 }, at, signal);
-  return wheelSaid(where, () => runWatched(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal), true);
+  return wheelSaid(where, () => runWatched(tabId, (s) => input.wheel(tabId, at, dx, dy, s), signal), true, { down: dy > 0, signal });
 }
 
 /**
