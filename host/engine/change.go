@@ -47,6 +47,7 @@ type effects struct {
 	status     int      // the status of 400 or more the server answered a navigation with
 	running    int      // requests the input started, still running when the extension stopped waiting
 	wrote      bool     // a control took the text or option the input gave it
+	stayed     string   // a box check or uncheck was for kept its state: "unchecked"
 	answered   string   // the dialog the input answered
 	focused    string   // where a key moved the focus: `textbox "Bio" e9`
 	offers     int      // the options a combobox's list showed for the text, after a pause
@@ -71,6 +72,10 @@ func actedEffects(a browser.Acted) effects {
 	switch a.Action {
 	case "fill", "type", "clear", "select":
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
+	case "check", "uncheck":
+		if a.Verified != nil && !*a.Verified && a.Checked != nil {
+			e.stayed = map[bool]string{true: "checked", false: "unchecked"}[*a.Checked]
+		}
 	}
 	e.offers = len(a.Offers) + a.MoreOffers
 	if pagetree.KnownGesture(a.Gesture) {
@@ -206,6 +211,10 @@ func changeOf(tab int, e effects) (change, []nextAction) {
 	// The page's account may say more: "no visible change: the page did
 	// not move…". A control's own value is not counted in it.
 	summary := "input delivered; " + e.changes
+	if e.stayed != "" {
+		// The click went, once; the page's handler undid it or stopped it.
+		summary = "input delivered; it stayed " + e.stayed + ": the page kept it so" + strings.TrimPrefix(e.changes, "no visible change")
+	}
 	if e.wrote {
 		summary = valueSet + strings.TrimPrefix(e.changes, "no visible change")
 	}

@@ -26,6 +26,8 @@ func TestChangeOfNamesTheWeightiestChange(t *testing.T) {
 			"none", "input delivered; no visible change; a request it sent failed: POST /api/save: 500 Internal Server Error (requestErrors)", ""},
 		{"a spinner gone, two requests failed", effects{changes: "1 element removed", failed: []string{"GET /a: 404", "GET /b: net::ERR_FAILED"}},
 			"dom", "1 element removed; 2 requests it sent failed, the first GET /a: 404 (requestErrors)", ""},
+		{"a box the page kept unchecked", effects{changes: "no visible change", stayed: "unchecked"}, "none",
+			"input delivered; it stayed unchecked: the page kept it so", ""},
 		{"the page changed", effects{changes: "2 elements added"}, "dom", "2 elements added", ""},
 		{"the page changed, and the handler threw", effects{changes: `1 element added: "Later"`, threw: true}, "dom",
 			`1 element added: "Later"; the page threw an error (pageErrors)`, ""},
@@ -123,6 +125,25 @@ func TestOnlyAValueTheControlKeptCountsAsWritten(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			assert.Equal(t, tt.wrote, actedEffects(tt.a).wrote)
+		})
+	}
+}
+
+func TestABoxThePageKeptSaysItStayed(t *testing.T) {
+	yes, no := true, false
+	tests := []struct {
+		name   string
+		a      browser.Acted
+		stayed string
+	}{
+		{"check refused", browser.Acted{Action: "check", Checked: &no, Verified: &no}, "unchecked"},
+		{"uncheck refused", browser.Acted{Action: "uncheck", Checked: &yes, Verified: &no}, "checked"},
+		{"check took", browser.Acted{Action: "check", Checked: &yes, Verified: &yes}, ""},
+		{"a click on a box", browser.Acted{Action: "click", Checked: &no, Verified: &no}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.stayed, actedEffects(tt.a).stayed)
 		})
 	}
 }
