@@ -2234,6 +2234,18 @@ func TestActRunsStepsAndStopsAtAFailure(t *testing.T) {
 	assert.True(t, out.Steps[2].Navigated)
 	assert.Equal(t, "Secure Area", out.Steps[2].Title)
 
+	// A sign-in that says "Signing in…" and is sent on 400 ms later: the
+	// click's answer is where it went, not the button's new words.
+	tab = openTab(t, cs, site.URL+"/login.html?slow")
+	okJSON(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{
+		{"query": "Username", "action": "fill", "text": "tomsmith"},
+		{"query": "Password", "action": "fill", "text": "SuperSecretPassword!"},
+		{"query": "Login", "action": "click"},
+	}}, &out)
+	require.Len(t, out.Steps, 3)
+	assert.True(t, out.Steps[2].Navigated, "%+v", out.Steps[2])
+	assert.Equal(t, "Secure Area", out.Steps[2].Title)
+
 	tab = openTab(t, cs, site.URL+"/login.html")
 	r := call(t, cs, "act", map[string]any{"tabId": tab, "steps": []map[string]any{
 		{"query": "Username", "action": "fill", "text": "tomsmith"},

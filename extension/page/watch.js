@@ -203,6 +203,9 @@
       // A field's value, which a key may change (Enter that adds a tag and
       // empties the box): never a secret's.
       this.valueWas = fieldValue(el);
+      // Whether it took clicks before: one that stops, or says it is at
+      // work, is busy with what the input started.
+      this.disabledWas = !!el && isDisabled(el);
       // The option a key moves to in a list that keeps the focus
       // (aria-activedescendant): a person sees the highlight move.
       this.activeWas = activeOf(el);
@@ -494,6 +497,10 @@
         url: location.href,
         title: document.title,
         // Not when what went with it is quoted (the row its Delete was in).
+        // At work on what the input started: "Signing in…", or turned
+        // off until it is done (a sign-in's redirect comes after).
+        busy: alive && !this.keys && ((!this.disabledWas && isDisabled(el)) || !!el.closest('[aria-busy="true"]') ||
+          /(?:…|\.\.\.)$/.test(renamed ?? '')) || undefined,
         elementGone: el && !this.keys && !withItem && !(this.removed <= QUOTED && this.removedEls
           .some((r) => r.text && r.el !== el && !r.el.isConnected && r.el.contains(el))) ? !alive : undefined,
         leaving: this.leaving,

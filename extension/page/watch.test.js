@@ -412,6 +412,20 @@ test('a watch says nothing of the list an item picked from it took with it', () 
   assert.equal(closed.elementGone, undefined, 'it went with what is quoted');
 });
 
+test('a watch says the element is busy when it says it is at work or turns itself off', () => {
+  const page = new TestPage('<button id=a>Sign in</button><button id=b>Save</button><button id=c>Next</button><button id=d disabled>Off</button>');
+  const { refFor } = page.ns.refs;
+  const busy = (/** @type {string} */ id, /** @type {() => void} */ change) => {
+    const { watch } = page.ok('watch', { ref: refFor(page.$(id)) });
+    change();
+    return page.ok('changes', { watch, stop: true }).busy;
+  };
+  assert.equal(busy('#a', () => { page.$('#a').textContent = 'Signing in…'; }), true, 'its words end in an ellipsis');
+  assert.equal(busy('#b', () => { /** @type {HTMLButtonElement} */ (page.$('#b')).disabled = true; }), true, 'turned off');
+  assert.equal(busy('#c', () => { page.$('#c').textContent = 'Next step'; }), undefined, 'renamed, not at work');
+  assert.equal(busy('#d', () => {}), undefined, 'off before the input');
+});
+
 test('a toast added to say something is said by its words, not counted again', () => {
   const page = new TestPage('<h1 id=h>Report</h1><div id=rows><div id=r1>Q1.xlsx <button id=rm>Remove</button></div><div>Q2.xlsx</div></div>' +
     '<button id=dup>Duplicate</button><div id=toasts></div>');

@@ -211,7 +211,14 @@ export class Target {
     return unlessClosed(this.t.tabId, async () => {
       const start = Date.now();
       const a = await this.effects(fn);
-      return late && idle(a) ? this.lateAnswer(start, a) : a;
+      if (late && idle(a)) return this.lateAnswer(start, a);
+      // A control that says it is at work ("Signing in…", turned off until
+      // done) is watched the second too, for what comes of it then: a
+      // redirect once signed in, a dialog, a tab. What it drew so far is
+      // the answer otherwise.
+      if (late && a.report?.busy && !a.navigated && !a.dialog && !a.closed &&
+        await lateSecond(this.t.tabId, start, this.stillMs, this.signal) === 'stirred') return this.settled(start);
+      return a;
     }, closed);
   }
 
