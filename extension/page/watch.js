@@ -413,6 +413,8 @@
       const popup = (/** @type {Element} */ e) => !!list && e.contains(list) && textKey(e) === textKey(list);
       const withItem = list && !alive ? this.removedEls.find((r) => !r.el.isConnected && popup(r.el))?.el : undefined;
       if (withItem) goneWith.add(withItem);
+      // What hid as a picked item's list closed, or went with it or a dialog.
+      const hidWith = (/** @type {Element} */ e) => (!!list && (list.contains(e) || popup(e))) || [...goneWith].some((g) => g.contains(e));
       let shown = 0;
       let hidden = 0;
       /** @type {Element[]} */
@@ -420,8 +422,7 @@
       const seenNow = seen(this.near);
       for (const [i, e] of this.near.entries()) {
         const now = e.isConnected && seenNow[i];
-        if (now === this.wasShown[i] || inDialog(e) || (!now && list && (list.contains(e) || popup(e)))) continue;
-        if (!now && [...goneWith].some((g) => g.contains(e))) continue;
+        if (now === this.wasShown[i] || inDialog(e) || (!now && hidWith(e))) continue;
         if (now) {
           shown++;
           // The outermost of what showed: an error line, not its words' span.
@@ -496,11 +497,11 @@
         titleChanged: document.title !== this.title,
         url: location.href,
         title: document.title,
-        // Not when what went with it is quoted (the row its Delete was in).
         // At work on what the input started: "Signing in…", or turned
         // off until it is done (a sign-in's redirect comes after).
         busy: alive && !this.keys && ((!this.disabledWas && isDisabled(el)) || !!el.closest('[aria-busy="true"]') ||
           /(?:…|\.\.\.)$/.test(renamed ?? '')) || undefined,
+        // Not when what went with it is quoted (the row its Delete was in).
         elementGone: el && !this.keys && !withItem && !(this.removed <= QUOTED && this.removedEls
           .some((r) => r.text && r.el !== el && !r.el.isConnected && r.el.contains(el))) ? !alive : undefined,
         leaving: this.leaving,
