@@ -186,6 +186,12 @@ func TestAClickHappensOnce(t *testing.T) {
 		assert.Equal(t, `"pulse 1"`, status(t, cs, tab), "the sliding button never ran")
 	})
 
+	t.Run("a button a script slides along is clicked once it stops", func(t *testing.T) {
+		tab := openTab(t, cs, site.URL+"/moving.html")
+		interact(t, cs, map[string]any{"query": "Slide", "action": "click", "tabId": tab})
+		assert.Equal(t, `"slide at 300"`, status(t, cs, tab))
+	})
+
 	t.Run("a partly covered button is clicked where it shows", func(t *testing.T) {
 		tab := openTab(t, cs, site.URL+"/moving.html")
 		interact(t, cs, map[string]any{"query": "Half covered", "action": "click", "tabId": tab})

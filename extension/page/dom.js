@@ -920,7 +920,8 @@
   }
 
   /**
-   * Whether an animation runs on el or on an element around it.
+   * Whether an animation runs on el or on an element around it, or a
+   * script restyled one of them a moment ago.
    * @param {Element} el
    */
   function isAnimating(el) {
@@ -928,7 +929,9 @@
       const t = /** @type {KeyframeEffect | null} */ (a.effect)?.target;
       if (a.playState === 'running' && t && (t === el || t.contains(el))) return true;
     }
-    return false;
+    // A script that moves it frame by frame runs no animation: its style
+    // set a moment ago says it may (page/watch.js, loaded after this).
+    return oc.watch?.restyled(el) ?? false;
   }
 
   /**

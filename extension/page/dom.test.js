@@ -100,6 +100,25 @@ test('locate never returns a secret field\'s value', () => {
   assert.equal(page.ok('locate', { ref: refFor(page.$('#u')) }).value, 'ada');
 });
 
+test('actionable: an element a script restyled a moment ago may be moving, as an animated one is', async () => {
+  let now = 1000;
+  const page = new TestPage('<div id=track><button id=go>Go</button></div><button id=other>Other</button>', {
+    before: (/** @type {any} */ w) => { w.performance.now = () => now; },
+  });
+  for (const id of ['#go', '#other']) page.place(id, { x: 0, y: 0, width: 100, height: 40 });
+  const { refFor } = page.ns.refs;
+  const animating = (/** @type {string} */ id) => page.ok('actionable', { ref: refFor(page.$(id)) }).animating;
+  const heard = () => new Promise((resolve) => setTimeout(resolve, 0));
+  assert.equal(animating('#go'), false);
+  /** @type {HTMLElement} */ (page.$('#track')).style.left = '3px'; // a script slides what holds it
+  await heard();
+  now = 1050;
+  assert.equal(animating('#go'), true, 'what holds it was restyled 50 ms ago');
+  assert.equal(animating('#other'), false, 'not what holds another');
+  now = 1200;
+  assert.equal(animating('#go'), false, 'nothing since');
+});
+
 test('actionable: a click lands on the element, beside what covers part of it, or through its label', () => {
   const { page, ref } = withRef('<button id=go>Go</button><div id=cover role=dialog aria-label=Cookies></div><label id=l for=box>Agree</label><input id=box type=checkbox style="display:none">');
   page.place('#go', { x: 0, y: 0, width: 100, height: 40 });

@@ -41,6 +41,13 @@
   /** @type {Map<Element, { start: number, last: number, bursts: number }>} */
   const changed = new Map();
   /**
+   * When a script last set an element's style or class, unwatched: one
+   * that slides a button along frame by frame runs no animation of the
+   * document's for getAnimations to show.
+   * @type {WeakMap<Element, number>}
+   */
+  const restyledAt = new WeakMap();
+  /**
    * When the page last changed on its own, as far as this script has seen.
    * A page loaded before it came is taken as still since then: what it did
    * as it loaded is no timer of its own, and an agent that navigates and
@@ -92,6 +99,7 @@
     for (const r of mine) {
       const el = changedEl(r);
       if (!el) continue;
+      if (r.type === 'attributes' && (r.attributeName === 'style' || r.attributeName === 'class')) restyledAt.set(el, now);
       const c = changed.get(el);
       if (!c || now - c.last > TICKER_MS) {
         changed.delete(el);
@@ -953,5 +961,20 @@
     throw new PageError('bad_request', `unknown state ${state}`, 'use visible, hidden, attached, detached or enabled');
   }
 
-  oc.watch = { watch, changes, check, shownControls };
+  /**
+   * Whether a script set the style or class of el, or of what holds it,
+   * in the last RESTYLED_MS: it may be moving it, and a click waits until
+   * its box holds still, as it does for an animation.
+   * @param {Element} el
+   */
+  function restyled(el) {
+    const since = performance.now() - RESTYLED_MS;
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) if ((restyledAt.get(e) ?? -Infinity) >= since) return true;
+    return false;
+  }
+
+  /** How recent a restyling counts as one that may still be moving the element. */
+  const RESTYLED_MS = 100;
+
+  oc.watch = { watch, changes, check, shownControls, restyled };
 })();

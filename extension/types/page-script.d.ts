@@ -314,6 +314,7 @@ interface PageWatch {
     more: number;
     nextRef: number;
   };
+  restyled(el: Element): boolean;
 }
 
 /** page/handoff.js */
