@@ -11,7 +11,7 @@
   const { element, refFor, advance, handed } = oc.refs;
   const {
     isElement, isInput, isTextArea, isSelect, isLabel, isFrame, UNTYPED, INTERACTIVE, CHECKABLE,
-    roleOf, nameOf, textOf, clip, shadowOf, composedContains, childrenOf, visible, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource, editorInput,
+    roleOf, nameOf, textOf, clip, shadowOf, composedContains, childrenOf, visible, clippedToNothing, clippedAway, layoutParent, mapImage, isDisabled, startsPointer, shownLabel, secretOf, valueOf, choicesOf, readOnly, describe, frameSource, editorInput,
   } = oc.roles;
 
   /** How many of a select's options an answer lists. */
@@ -799,18 +799,13 @@
 
   /**
    * Whether el clips itself to nothing, as the visually hidden text of
-   * screen readers does: clip: rect(0 0 0 0) on a positioned element,
-   * clip-path: inset(50%), or a pixel's box that hides its overflow.
+   * screen readers does: clip-path: inset(50%), a clip of no area
+   * (roles.js clippedToNothing), or a pixel's box that hides its overflow.
    * @param {Element} el
    */
   function clipsItself(el) {
     const cs = getComputedStyle(el);
-    if (cs.clipPath === 'inset(50%)') return true;
-    if ((cs.position === 'absolute' || cs.position === 'fixed') && cs.clip.startsWith('rect(')) {
-      // rect(top, right, bottom, left): nothing shows when it has no area.
-      const [top, right, bottom, left] = cs.clip.slice(5, -1).split(/[\s,]+/).map(parseFloat);
-      if (bottom <= top || right <= left) return true;
-    }
+    if (cs.clipPath === 'inset(50%)' || clippedToNothing(cs)) return true;
     if (cs.overflowX === 'visible' && cs.overflowY === 'visible') return false;
     const r = el.getBoundingClientRect();
     return r.width <= 1 && r.height <= 1;

@@ -834,15 +834,21 @@
     if ((r.width <= 1 && r.height <= 1) || r.right + (view?.scrollX ?? 0) <= 0 || r.bottom + (view?.scrollY ?? 0) <= 0) return true;
     // Clipped to nothing by itself or a box around it (clip: rect(0 0 0 0),
     // which text for screen readers is given).
-    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) {
-      const cs = getComputedStyle(e);
-      if ((cs.position === 'absolute' || cs.position === 'fixed') && ZERO_CLIP.test(cs.clip)) return true;
-    }
+    for (let e = /** @type {Element | null} */ (el); e; e = e.parentElement) if (clippedToNothing(getComputedStyle(e))) return true;
     return false;
   }
 
-  /** A clip rectangle of no size: rect(0px, 0px, 0px, 0px), as browsers write it. */
-  const ZERO_CLIP = /^rect\(\s*0(?:px)?,?\s+0(?:px)?,?\s+0(?:px)?,?\s+0(?:px)?\s*\)$/;
+  /**
+   * Whether a positioned element's clip rectangle has no area, as text for
+   * screen readers is given (clip: rect(0 0 0 0)): nothing of it shows.
+   * @param {CSSStyleDeclaration} cs its computed style
+   */
+  function clippedToNothing(cs) {
+    if ((cs.position !== 'absolute' && cs.position !== 'fixed') || !cs.clip.startsWith('rect(')) return false;
+    // rect(top, right, bottom, left)
+    const [top, right, bottom, left] = cs.clip.slice(5, -1).split(/[\s,]+/).map(parseFloat);
+    return bottom <= top || right <= left;
+  }
 
   /** Code editors that take keys in a textarea of their own and draw the text elsewhere. */
   const EDITORS = '.ace_editor, .monaco-editor, .CodeMirror';
@@ -1355,7 +1361,7 @@
   oc.roles = {
     isElement, isInput, isTextArea, isSelect, isLabel, isOption, isFrame, beginCall, endCall, keepShadows, hrefOf,
     BANNER, SKIP, INTERACTIVE, STRUCTURE, CHECKABLE, SVG_NS, XLINK, HEADINGS, SECTION, BLOCK, INLINE, APART, UNTYPED,
-    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, shadowRootsIn, childrenOf, numbersOf, markerOf, visible, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
+    inBanner, roleOf, nameOf, hasOwnName, textOf, clip, words, shadowOf, composedContains, shadowRootsIn, childrenOf, numbersOf, markerOf, visible, clippedToNothing, clipsAll, flattened, drawnOutOf, scrolls, drawsNoContent, containsAbsolute, clippedAway, layoutParent, mapImage, seenThoughAriaHidden, isDisabled, startsPointer, shownLabel, secretOf, isInvalid, valueOf, choicesOf, readOnly, describe, frameSource,
     drawnOn, drawnIn, drawnAround, splitSelectors, contentWords, editorInput,
   };
 })();

@@ -148,6 +148,8 @@ interface PageRoles {
   /** Item n's marker in a list-style-type ("3.", "c."); undefined for none and bullets. */
   markerOf(n: number, type: string): string | undefined;
   visible(el: Element): boolean;
+  /** Whether a positioned element's clip rectangle has no area. */
+  clippedToNothing(cs: CSSStyleDeclaration): boolean;
   /** Whether el shows none of what it holds: no width or height, and it clips its overflow. */
   clipsAll(el: Element): boolean;
   /** Whether a transform (scale(0), edge-on) draws the element it is computed for in no area. */

@@ -74,7 +74,10 @@ func actedEffects(a browser.Acted) effects {
 		e.wrote = (a.Verified == nil || *a.Verified) && (len(a.Value) > 0 || a.ValueSet)
 	case "check", "uncheck":
 		if a.Verified != nil && !*a.Verified && a.Checked != nil {
-			e.stayed = map[bool]string{true: "checked", false: "unchecked"}[*a.Checked]
+			e.stayed = "unchecked"
+			if *a.Checked {
+				e.stayed = "checked"
+			}
 		}
 	}
 	e.offers = len(a.Offers) + a.MoreOffers
