@@ -116,7 +116,7 @@ function changed(r, downloads = []) {
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');
   if (r.elementGone) parts.push('the element itself is gone');
-  if (r.frameGone) parts.push('the frame it was in is gone');
+  if (r.frameGone) parts.push(r.frame ? `the frame it was in is gone: ${r.frame}` : 'the frame it was in is gone');
   return parts;
 }
 

@@ -51,6 +51,7 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ dialogs: ['dialog "Sure?"'], urlChanged: true, titleChanged: true, elementGone: true }),
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
   assert.equal(summarize({ frameGone: true }), 'the frame it was in is gone', "a consent frame its Accept removed");
+  assert.equal(summarize({ frameGone: true, frame: 'iframe "Consent"' }), 'the frame it was in is gone: iframe "Consent"');
   assert.equal(summarize({ requestsRunning: 1 }), 'no visible change yet: 1 request it started still running');
   assert.equal(summarize({ texts: 1, requestsRunning: 2 }), 'text changed, 2 requests it started still running');
   assert.equal(summarize({ invalid: { control: 'textbox "Email"', message: 'Please fill out this field.' } }),

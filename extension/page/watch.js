@@ -172,6 +172,10 @@
       // dialog changes there, where an observer of the document sees
       // nothing. One that comes during the watch is added as it comes.
       this.doc = el?.ownerDocument ?? document;
+      // A same-origin frame's element: the frame, named now, may be taken
+      // out by the action (a consent banner's Accept removes its frame).
+      this.frameEl = this.doc !== document ? this.doc.defaultView?.frameElement ?? null : null;
+      this.frame = this.frameEl ? describe(this.frameEl) : '';
       /** What changes on its own: its words and attributes changing are not said. */
       this.tickers = tickers();
       this.at = performance.now();
@@ -402,6 +406,9 @@
     }
 
     report() {
+      // Its frame gone, the document lays nothing out: every element in it
+      // would count as hidden.
+      if (this.frameEl && (!this.frameEl.isConnected || !this.doc.defaultView)) return { frameGone: true, frame: this.frame };
       this.count(this.observer.takeRecords());
       const el = this.el;
       const alive = !!el?.isConnected;

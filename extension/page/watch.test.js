@@ -622,3 +622,16 @@ test('keys sent to the focus: the focused field is watched, its value and the op
   c.setAttribute('aria-activedescendant', 'o1');
   assert.equal(page.ok('changes', { watch: page2.watch, stop: true }).active, undefined);
 });
+
+test('a watch in a frame the action took out says the frame is gone, not all it held hidden', () => {
+  const page = new TestPage('<iframe id=cmp title="Consent"></iframe>');
+  const frame = /** @type {HTMLIFrameElement} */ (page.$('#cmp'));
+  const doc = /** @type {Document} */ (frame.contentDocument);
+  // jsdom lays nothing out, in the frame's window as in the page's.
+  /** @type {any} */ (frame.contentWindow).Element.prototype.checkVisibility = () => true;
+  doc.body.innerHTML = '<p>We use cookies</p><button id=ok>Accept all</button>';
+  const ref = page.ns.refs.refFor(/** @type {Element} */ (doc.getElementById('ok')));
+  const { watch } = page.ok('watch', { ref });
+  frame.remove();
+  assert.deepEqual(page.ok('changes', { watch, stop: true }), { frameGone: true, frame: 'iframe "Consent"' });
+});
