@@ -218,6 +218,26 @@ func TestCellsThatLightUpAreNoMenus(t *testing.T) {
 	assert.Regexp(t, `generic "Account" e\d+ clickable`, menu)
 }
 
+// TestAnEmptyCellKeepsItsColumn reads an orders table with a total left
+// blank: what follows the blank stays under its own header, not one to the
+// left (the agent would read "Failed" as the total).
+func TestAnEmptyCellKeepsItsColumn(t *testing.T) {
+	e := sharedEnv(t)
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/orders.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Orders</title><table>
+<tr><th>Customer</th><th>Total</th><th>Status</th><th></th></tr>
+<tr><td>Bo Chan</td><td>$35.50</td><td>Pending</td><td><button>Refund</button></td></tr>
+<tr><td>Cy Diaz</td><td></td><td>Failed</td><td></td></tr></table>`)
+		},
+	})
+	cs := e.client("e2e")
+	table := ok(t, cs, "read_page", map[string]any{"tabId": openTab(t, cs, srv.URL+"/orders.html")})
+	assert.Contains(t, table, "| Customer | Total | Status\n")
+	assert.Regexp(t, `\| Bo Chan \| \$35\.50 \| Pending \| button "Refund" e\d+\n`, table)
+	assert.True(t, strings.HasSuffix(table, "| Cy Diaz |  | Failed"), table)
+}
+
 func TestFind(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

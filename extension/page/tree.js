@@ -16,6 +16,8 @@
   const MAX_CHOICES = 100;
   /** Text a person sees struck through. */
   const STRUCK = new Set(['DEL', 'S', 'STRIKE']);
+  /** A table's cells that are not controls: an empty one holds its column's place. */
+  const CELLS = new Set(['cell', 'columnheader', 'rowheader']);
   /** Roles an aria-activedescendant points at. */
   const ACTIVE_ROLES = new Set(['option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'gridcell', 'row', 'tab']);
 
@@ -360,8 +362,8 @@
       if (drags) node.draggable = true;
     }
     if (!node.name && !node.kids && node.ref === undefined && node.value === undefined &&
-        node.checked === undefined && node.level === undefined && role !== 'separator') {
-      return; // an empty status, region or list says nothing
+        node.checked === undefined && node.level === undefined && role !== 'separator' && !CELLS.has(role)) {
+      return; // an empty status, region or list says nothing; an empty cell keeps the next under its header
     }
     out.push(node);
     if (block) breakText(out);

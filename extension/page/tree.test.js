@@ -344,6 +344,14 @@ test('the header a table is sorted by says which way', () => {
     ['cell', undefined], ['cell', undefined], ['cell', undefined]]);
 });
 
+test('an empty cell keeps its place, so the next stays under its header', () => {
+  const { snap } = snapshot(`<table><tr><th>Customer</th><th>Total</th><th>Status</th><th></th></tr>
+    <tr><td>Cy Diaz</td><td></td><td>Failed</td><td><button>Refund</button></td></tr></table>`);
+  const rows = flat(snap.tree).filter((n) => n.role === 'row');
+  assert.deepEqual(rows.map((r) => (r.kids ?? []).filter((/** @type {PageTreeNode} */ c) => c.role).map((/** @type {PageTreeNode} */ c) => c.name ?? c.kids?.[0]?.name ?? '')),
+    [['Customer', 'Total', 'Status', ''], ['Cy Diaz', '', 'Failed', 'Refund']]);
+});
+
 test('a field the page or the browser holds invalid says so', () => {
   const { snap } = snapshot('<input aria-label=Email aria-invalid=true><input aria-label=Name aria-invalid=false><input aria-label=City required>');
   assert.deepEqual(flat(snap.tree).filter((n) => n.role).map((n) => [n.name, !!n.invalid]),

@@ -301,6 +301,11 @@ func (w *treeWriter) row(n *Node, depth int) {
 		}
 		return
 	}
+	// An empty cell keeps the next under its column's header; those after
+	// the last that says something keep nothing in place.
+	for len(cells) > 0 && len(cells[len(cells)-1]) == 0 {
+		cells = cells[:len(cells)-1]
+	}
 	parts := make([]string, len(cells))
 	for i, ls := range cells {
 		if len(ls) == 1 {

@@ -362,12 +362,14 @@ navigation "related" e6: link "next" e7 -> /c`,
 				{Role: "row", Kids: []Node{{Role: "cell", Name: "a"}, {Text: "\n"}, {Role: "cell", Kids: []Node{{Role: "button", Name: "Edit", Ref: 7}}}}},
 				{Role: "row", Ref: 8, Clickable: true, Kids: []Node{{Role: "cell", Name: "b"}, {Text: " \n"}, {Role: "cell", Name: "2"}}},
 				{Role: "row", Kids: []Node{{Role: "cell", Name: "Water | cold"}, {Role: "cell", Name: "350"}}},
+				{Role: "row", Kids: []Node{{Role: "cell"}, {Role: "cell", Name: "9"}, {Role: "cell"}}},
 			}}},
 			want: `table e6
  | Name | Value
  | a | button "Edit" e7
  row e8 clickable: | b | 2
- | Water \| cold | 350`,
+ | Water \| cold | 350
+ |  | 9`,
 		},
 		{
 			name: "a header a person clicks to sort by keeps its ref; the sorted one says so",
