@@ -1321,6 +1321,53 @@ func TestAListDrawnAnewSaysWhatWent(t *testing.T) {
 	assert.Equal(t, "1", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs.del"}))
 }
 
+// TestAControlDrawnAnewIsAnsweredByTheOneInItsPlace ticks, edits and
+// ticks again items of a list the page draws anew after every change: the
+// box clicked is gone, so the answer says the one drawn in its place, by
+// ref and state; a double click's editor is said by what it holds, typed
+// into where the focus is; and a tick the page lost (the editor closing
+// as the pointer went down drew the list anew under it) says the box is
+// as it was.
+func TestAControlDrawnAnewIsAnsweredByTheOneInItsPlace(t *testing.T) {
+	e := sharedEnv(t)
+	site := fixtureSite(t)
+	cs := e.client("e2e")
+	tab := openTab(t, cs, site.URL+"/todos.html")
+	eval := func(code string) string {
+		return ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": code})
+	}
+	boxOf := func(item string) string {
+		tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+		m := regexp.MustCompile(`checkbox (e\d+) (?:un)?checked generic "` + item).FindStringSubmatch(tree)
+		require.NotNil(t, m, "no box before %q:\n%s", item, tree)
+		return m[1]
+	}
+
+	ticked := interact(t, cs, map[string]any{"ref": boxOf("Walk the dog"), "action": "click", "tabId": tab})
+	require.NotNil(t, ticked.Change)
+	assert.Regexp(t, `^drawn anew as e\d+, now checked$`, ticked.Change.Summary)
+	assert.Equal(t, "1", eval("window.runs.ticks"))
+
+	opened := interact(t, cs, map[string]any{"query": "Buy milk", "action": "double_click", "tabId": tab})
+	require.NotNil(t, opened.Change)
+	assert.Contains(t, opened.Change.Summary, `shown: textbox holding "Buy milk", focused`)
+	typed := interact(t, cs, map[string]any{"action": "type", "text": " and bread", "tabId": tab})
+	assert.Equal(t, "Buy milk and bread", typed.Value, "typed where the focus is")
+	kept := interact(t, cs, map[string]any{"action": "press", "key": "Enter", "tabId": tab})
+	require.NotNil(t, kept.Change)
+	assert.Equal(t, `redrawn: "Buy milk Delete" gone, "Buy milk and bread Delete" new`, kept.Change.Summary,
+		"the row drawn twice over went once")
+
+	// The editor open, a tick: the pointer going down closes it, and the
+	// list drawn anew under the pointer takes no click.
+	interact(t, cs, map[string]any{"query": "Write report", "action": "double_click", "tabId": tab})
+	lost := interact(t, cs, map[string]any{"ref": boxOf("Walk the dog"), "action": "click", "tabId": tab})
+	require.NotNil(t, lost.Change)
+	assert.Regexp(t, `^drawn anew as e\d+, still checked`, lost.Change.Summary)
+	assert.Equal(t, "1", eval("window.runs.ticks"))
+	fails(t, cs, "interact", map[string]any{"action": "type", "text": "x", "tabId": tab}, protocol.CodeBadRequest)
+}
+
 func TestDragByRef(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

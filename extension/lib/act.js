@@ -65,6 +65,8 @@ export function quiet(r) {
  */
 function changed(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
+  // The page drew it anew in its place: what changed is the new one's.
+  if (r.anew) parts.push(`drawn anew${r.anewRef ? ` as ${r.anewRef}` : ''}${r.still ? `, still ${r.still}` : ''}`);
   const now = became(r.state?.was, r.state?.now);
   if (now.length) parts.push(`now ${now.join(', ')}`);
   // The element's own words: "Copy" that turned "Copied".
@@ -88,7 +90,8 @@ function changed(r, downloads = []) {
     const { gone, came, reordered } = r.redrawn;
     const said = [...gone.map((/** @type {string} */ t) => `${t} gone`), ...came.map((/** @type {string} */ t) => `${t} new`)];
     if (reordered) said.push('the rest in another order');
-    parts.push(said.length ? `redrawn: ${said.join(', ')}` : 'redrawn, the same words');
+    if (said.length) parts.push(`redrawn: ${said.join(', ')}`);
+    else if (!r.anew) parts.push('redrawn, the same words');
   } else {
     if (r.added) {
       const quoted = r.addedText?.length ? `: ${r.addedText.join(', ')}` : '';

@@ -52,6 +52,11 @@ test('summarize says what changed in one line', () => {
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
   assert.equal(summarize({ frameGone: true }), 'the frame it was in is gone', "a consent frame its Accept removed");
   assert.equal(summarize({ frameGone: true, frame: 'iframe "Consent"' }), 'the frame it was in is gone: iframe "Consent"');
+  // A list drawn anew around the box clicked: the new box's state is the answer.
+  const same = { gone: [], came: [], reordered: false };
+  assert.equal(summarize({ anew: 'checkbox', anewRef: 'e9', redrawn: same,
+    state: { was: { checked: 'false', selected: false }, now: { checked: 'true', selected: false } } }), 'drawn anew as e9, now checked');
+  assert.equal(summarize({ anew: 'checkbox', anewRef: 'e9', still: 'unchecked', redrawn: same }), 'drawn anew as e9, still unchecked');
   assert.equal(summarize({ requestsRunning: 1 }), 'no visible change yet: 1 request it started still running');
   assert.equal(summarize({ texts: 1, requestsRunning: 2 }), 'text changed, 2 requests it started still running');
   assert.equal(summarize({ invalid: { control: 'textbox "Email"', message: 'Please fill out this field.' } }),

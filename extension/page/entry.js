@@ -29,6 +29,7 @@
     changes: oc.watch.changes,
     check: oc.watch.check,
     shownControls: oc.watch.shownControls,
+    successor: oc.watch.successor,
     crawl: oc.text.crawl,
     handoffState: oc.handoff.handoffState,
     feedbackMarks: oc.feedback.feedbackMarks,

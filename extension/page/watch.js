@@ -129,6 +129,25 @@
   }
 
   /**
+   * The one text field e is or holds, if it holds one.
+   * @param {Element} e
+   */
+  function fieldIn(e) {
+    if (fieldValue(e) !== undefined) return e;
+    const inner = [...e.querySelectorAll('input, textarea, [contenteditable=""], [contenteditable="true"]')].filter((f) => fieldValue(f) !== undefined);
+    return inner.length === 1 ? inner[0] : undefined;
+  }
+
+  /**
+   * A field as a change names it: textbox "Title" holding "Buy milk", focused.
+   * @param {Element} field
+   */
+  function fieldSaid(field) {
+    const value = fieldValue(field);
+    return `${describe(field)}${value ? ` holding ${JSON.stringify(words(value, QUOTED_MAX))}` : ''}${deepActive() === field ? ', focused' : ''}`;
+  }
+
+  /**
    * Whether a node is the document's title or inside it.
    * @param {Node} n
    */
@@ -201,6 +220,13 @@
       /** Every element removed, to know one put back. @type {WeakSet<Node>} */
       this.taken = new WeakSet();
       /**
+       * The elements removed and not put back since: Chrome may record the
+       * removal of one twice, when the page's handler of the blur a
+       * removal fires draws the list anew inside it.
+       * @type {WeakSet<Node>}
+       */
+      this.out = new WeakSet();
+      /**
        * How many times an element taken out was put back: moved (a row of
        * a table sorted anew); and which ones were, to say each once (a row
        * a sortable list moves along under the pointer is put back at each
@@ -212,6 +238,14 @@
       // The states of the element itself a person sees change (a switch
       // turned on, a section expanded), as the tree shows them.
       this.was = stateOf(el);
+      // Where a control is and what it is among: a page that draws itself
+      // anew (a list rendered again) puts another in its place, whose
+      // states are what the action changed.
+      this.role = el ? roleOf(el) : '';
+      this.spot = el && INTERACTIVE.has(this.role) ? spotOf(el) : undefined;
+      this.context = this.spot && el ? contextOf(el) : '';
+      /** The control the last report found drawn in its place. @type {Element | undefined} */
+      this.successor = undefined;
       // A field's value, which a key may change (Enter that adds a tag and
       // empties the box): never a secret's.
       this.valueWas = fieldValue(el);
@@ -312,6 +346,7 @@
           }
           if (n.nodeType !== Node.ELEMENT_NODE) continue;
           this.added++;
+          this.out.delete(n);
           const d = /** @type {Element} */ (n);
           if (this.taken.has(n)) {
             this.moved++;
@@ -324,6 +359,8 @@
         }
         for (const n of r.removedNodes) {
           if (n.nodeType === Node.ELEMENT_NODE) {
+            if (this.out.has(n)) continue;
+            this.out.add(n);
             this.removed++;
             this.taken.add(n);
             const d = /** @type {Element} */ (n);
@@ -401,6 +438,12 @@
         if (!e.isConnected || inBanner(e) || !visible(e) || told.some((s) => s.contains(e) || e.contains(s))) continue;
         const text = words(textOf(e, true), QUOTED_MAX);
         if (text && !said.some((s) => s.includes(text))) out.push(JSON.stringify(text));
+        // A field has no words of its own: an editor that opened in place
+        // is said by what it is and holds.
+        else if (!text) {
+          const field = fieldIn(e);
+          if (field) out.push(fieldSaid(field));
+        }
       }
       return out;
     }
@@ -468,11 +511,14 @@
       // name, not counted again as elements added.
       const speakers = this.addedEls.filter((e) => e.isConnected && !this.taken.has(e) &&
         (this.saying(e) || opened.some((d) => e === d || (e.contains(d) && textKey(e) === textKey(d)))));
-      const now = alive ? stateOf(el) : undefined;
+      const successor = alive ? undefined : this.successorOf();
+      this.successor = successor;
+      const present = alive ? el : successor;
+      const now = present ? stateOf(present) : undefined;
       // A state that changed says what the element's own attributes did.
       const restated = !!now && JSON.stringify(now) !== JSON.stringify(this.was);
       // Words that changed on the element itself say what its text did.
-      const name = alive && this.name ? ownWords(el) : '';
+      const name = present && this.name ? ownWords(present) : '';
       const renamed = name && name !== this.name ? words(name, QUOTED_MAX) : undefined;
       const value = alive ? fieldValue(el) : undefined;
       return {
@@ -499,6 +545,10 @@
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected && !goneWith.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),
         redrawn: this.redrawn(speakers, goneWith),
+        // Drawn anew in its place, and a state it kept: a click the page
+        // lost as it drew (a field's blur that rendered the list again).
+        anew: successor ? describe(successor) : undefined,
+        still: successor && !restated ? kept(now) : undefined,
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         // A menu or a list to pick from came up (a context menu, a "⋯"
         // button's): what it offers can be said with refs.
@@ -517,7 +567,7 @@
         busy: alive && !this.keys && ((!this.disabledWas && isDisabled(el)) || !!el.closest('[aria-busy="true"]') ||
           /(?:…|\.\.\.)$/.test(renamed ?? '')) || undefined,
         // Not when what went with it is quoted (the row its Delete was in).
-        elementGone: el && !this.keys && !withItem && !(this.removed <= QUOTED && this.removedEls
+        elementGone: el && !this.keys && !withItem && !successor && !(this.removed <= QUOTED && this.removedEls
           .some((r) => r.text && r.el !== el && !r.el.isConnected && r.el.contains(el))) ? !alive : undefined,
         leaving: this.leaving,
         active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
@@ -526,13 +576,31 @@
         newValue: value !== undefined && this.valueWas !== undefined && value !== this.valueWas
           ? words(value, QUOTED_MAX) : undefined,
         value: alive && el && !secretOf(el) ? valueOf(el, roleOf(el)) : undefined,
-        checked: alive && isInput(el) && (el.type === 'checkbox' || el.type === 'radio')
-          ? el.checked : undefined,
+        checked: present && isInput(present) && (present.type === 'checkbox' || present.type === 'radio')
+          ? present.checked : undefined,
         focused: alive ? deepActive() === el : undefined,
         invalid: this.invalid,
         invalidNow: invalidNow.length ? invalidNow : undefined,
         settling: this.settling(),
       };
+    }
+
+    /**
+     * The control of the same kind the page drew where the element was,
+     * among the same words (the item it belongs to): not one of another
+     * row that came up into its place as its own went.
+     * @returns {Element | undefined}
+     */
+    successorOf() {
+      const w = this.doc.defaultView;
+      if (!this.spot || !this.el || !w) return undefined;
+      const hit = this.doc.elementFromPoint(this.spot.x - w.scrollX, this.spot.y - w.scrollY);
+      for (let e = hit, up = 0; e && up < SUCCESSOR_UP; e = e.parentElement, up++) {
+        const c = e.tagName === 'LABEL' ? /** @type {HTMLLabelElement} */ (e).control ?? e : e;
+        if (c !== this.el && c.isConnected && c.tagName === this.el.tagName && roleOf(c) === this.role &&
+          contextOf(c) === this.context) return c;
+      }
+      return undefined;
     }
 
     /**
@@ -655,6 +723,51 @@
   function ownWords(el) {
     if (!el || isInput(el) || /** @type {HTMLElement} */ (el).isContentEditable) return '';
     return ['TEXTAREA', 'SELECT'].includes(el.tagName) ? '' : nameOf(el, roleOf(el));
+  }
+
+  /** How far above what lies at a control's place its successor may be (a label's span, the label). */
+  const SUCCESSOR_UP = 3;
+
+  /**
+   * The middle of el on its document, scrolled or not.
+   * @param {Element} el
+   */
+  function spotOf(el) {
+    const r = el.getBoundingClientRect();
+    const w = el.ownerDocument.defaultView;
+    return { x: r.x + r.width / 2 + (w?.scrollX ?? 0), y: r.y + r.height / 2 + (w?.scrollY ?? 0) };
+  }
+
+  /**
+   * The words around el that are not its own: those of the nearest element
+   * above it that says more (the item or row it is in).
+   * @param {Element} el
+   */
+  function contextOf(el) {
+    const own = textKey(el);
+    for (let e = el.parentElement, up = 0; e && up < CONTEXT_UP; e = e.parentElement, up++) {
+      const key = textKey(e);
+      if (key !== own) return key.replace(own, '').replace(/\s+/g, ' ').trim();
+    }
+    return '';
+  }
+
+  /** How far above a control contextOf looks for words. */
+  const CONTEXT_UP = 4;
+
+  /**
+   * The state a control kept, as the tree writes it: "unchecked",
+   * "collapsed"; undefined when it has none to keep.
+   * @param {ElementState | undefined} s
+   */
+  function kept(s) {
+    if (s?.checked !== undefined) {
+      const pressed = /^pressed=(.*)$/.exec(s.checked);
+      if (pressed) return pressed[1] === 'false' ? 'not pressed' : 'pressed';
+      return s.checked === 'true' ? 'checked' : s.checked === 'false' ? 'unchecked' : s.checked;
+    }
+    if (s?.expanded !== undefined) return s.expanded ? 'expanded' : 'collapsed';
+    return undefined;
   }
 
   /**
@@ -876,6 +989,18 @@
   }
 
   /**
+   * successor: the control a watch's last report found drawn in its
+   * element's place, with a ref, for the answer to name.
+   * @param {{ watch: number, refBase: number, refSkip?: [number, number][] }} args
+   */
+  function successor({ watch: id, refBase, refSkip }) {
+    advance(refBase, refSkip);
+    const w = watches.get(id) ?? (ended?.id === id ? ended.w : undefined);
+    const next = w?.successor?.isConnected ? w.successor : undefined;
+    return { ...offers(next ? [next] : []), ...handed() };
+  }
+
+  /**
    * check: whether a wait_for condition holds now, and what was seen.
    * @param {{ text?: string, textGone?: string, ref?: number, selector?: string,
    *   predicate?: string, state?: string }} c
@@ -983,5 +1108,5 @@
   /** How recent a restyling counts as one that may still be moving the element. */
   const RESTYLED_MS = 100;
 
-  oc.watch = { watch, changes, check, shownControls, restyled };
+  oc.watch = { watch, changes, check, shownControls, successor, restyled };
 })();

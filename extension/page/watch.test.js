@@ -635,3 +635,55 @@ test('a watch in a frame the action took out says the frame is gone, not all it 
   frame.remove();
   assert.deepEqual(page.ok('changes', { watch, stop: true }), { frameGone: true, frame: 'iframe "Consent"' });
 });
+
+test('a control the page drew anew in its place is said with its states; one of another row is not it', () => {
+  const page = new TestPage('<ul id=l></ul>');
+  const list = page.$('#l');
+  /**
+   * Renders the list anew, as a page that draws it from its data does.
+   * @param {Array<[string, boolean]>} tasks
+   */
+  const render = (tasks) => {
+    list.innerHTML = tasks.map(([name, done]) => `<li><input type=checkbox ${done ? 'checked' : ''}><label>${name}</label> <button>Delete</button></li>`).join('');
+    list.querySelectorAll('li').forEach((li, i) => {
+      page.place(/** @type {Element} */ (li.querySelector('input')), { x: 0, y: i * 20, width: 10, height: 10 });
+      page.place(/** @type {Element} */ (li.querySelector('button')), { x: 100, y: i * 20, width: 40, height: 10 });
+    });
+  };
+  render([['Buy milk', false], ['Walk dog', false]]);
+  const box = () => /** @type {Element} */ (list.querySelector('li:nth-child(2) input'));
+  const clicked = (/** @type {Array<[string, boolean]>} */ after) => {
+    const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(box()) });
+    render(after);
+    return page.ok('changes', { watch, stop: true });
+  };
+
+  const checked = clicked([['Buy milk', false], ['Walk dog', true]]);
+  assert.deepEqual([checked.anew, checked.still, checked.state?.now?.checked, checked.checked, checked.elementGone],
+    ['checkbox', undefined, 'true', true, undefined], 'the click took: the new box is checked');
+
+  const lost = clicked([['Buy milk', false], ['Walk dog', true]]);
+  assert.deepEqual([lost.anew, lost.still, lost.state, lost.checked], ['checkbox', 'checked', undefined, true],
+    'drawn anew as it was: the click changed nothing of it');
+
+  // The first row's Delete: the rows are drawn anew without it, and the
+  // second row's Delete comes up into its place. It is not the one clicked.
+  const del = /** @type {Element} */ (list.querySelector('li button'));
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(del) });
+  render([['Walk dog', true]]);
+  const r = page.ok('changes', { watch, stop: true });
+  assert.equal(r.anew, undefined);
+  assert.deepEqual(r.redrawn, { gone: ['"Buy milk Delete"'], came: [], reordered: false });
+});
+
+test('an editor a double click opens in place is said by what it holds', () => {
+  const page = new TestPage('<ul><li><label id=l>Buy milk</label><input id=e class=edit style="display:none"></li></ul>');
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#l')) });
+  const edit = /** @type {HTMLInputElement} */ (page.$('#e'));
+  /** @type {HTMLElement} */ (page.$('#l')).style.display = 'none';
+  edit.style.display = '';
+  edit.value = 'Buy milk';
+  edit.focus();
+  const r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.shown, r.shownText], [1, ['textbox holding "Buy milk", focused']]);
+});

@@ -673,6 +673,11 @@ export class Target {
         if (a.running) r.requestsRunning = a.running;
         // The value fill, type, clear and select set is their answer's own.
         if (WRITES.has(action)) delete r.newValue;
+        if (r.anew && this.watchId !== undefined) {
+          // The control the page drew in its place: its ref, to act on next.
+          const h = await pageScript.onRefHanding(this.t, 'successor', { watch: this.watchId }, this.signal).catch(() => undefined);
+          if (h?.offered.length) r.anewRef = `e${h.offered[0].ref}`;
+        }
         out.changes = summarize(r, a.downloads);
         if (r.value !== undefined) out.value = r.value;
         if (r.checked !== undefined) out.checked = r.checked;

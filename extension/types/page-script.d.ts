@@ -316,6 +316,11 @@ interface PageWatch {
     more: number;
     nextRef: number;
   };
+  successor(args: { watch: number; refBase: number; refSkip?: [number, number][] }): {
+    offered: Array<{ ref: number; role: string; name: string }>;
+    more: number;
+    nextRef: number;
+  };
   restyled(el: Element): boolean;
 }
 

@@ -44,8 +44,10 @@ func (s step) validate() error {
 	bad := func(format string, args ...any) *protocol.Error {
 		return protocol.Errorf(protocol.CodeBadRequest, format, args...)
 	}
-	// A key goes to whatever has focus; a scroll without an element scrolls the page.
-	noTarget := s.Action == "accept_dialog" || s.Action == "dismiss_dialog" || s.Action == "press" || s.Action == "scroll"
+	// A key, or text typed, goes to whatever has focus (an editor a double
+	// click opened in place); a scroll without an element scrolls the page.
+	noTarget := s.Action == "accept_dialog" || s.Action == "dismiss_dialog" || s.Action == "press" || s.Action == "scroll" ||
+		s.Action == "type"
 	switch {
 	case s.Ref != "" && s.Query != "":
 		return bad("pass ref or query, not both")

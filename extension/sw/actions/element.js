@@ -67,6 +67,20 @@ async function actOnce(params, { tabId, signal }) {
     }
     return result;
   }
+  if (action === 'type' && params.ref === undefined) {
+    // Into what has the focus (an editor a double click opened in place),
+    // as typed into it by its ref.
+    const now = await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
+    if (!now?.ref) {
+      throw new ActionError('bad_request', 'type without ref types into what has the focus, and nothing on the page has it',
+        'pass the ref or query of the field to type into');
+    }
+    if (now.name?.startsWith('iframe')) {
+      throw new ActionError('bad_request', `the focus is inside ${now.name}: type without ref reaches no further`,
+        'pass the ref of the field in the frame (read_page shows it)');
+    }
+    params = { ...params, ref: `e${now.ref}` };
+  }
   if (action === 'scroll' && params.ref === undefined) {
     // The page itself, as a person scrolls with the wheel over it: what
     // moves is what lies under the middle of the view, a pane or the page.
