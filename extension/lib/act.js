@@ -111,9 +111,9 @@ function changed(r, downloads = []) {
   if (r.hidden && !r.removed) parts.push(`${r.hidden} hidden`);
   // Words that changed beside what a region said (a title renamed, and a
   // toast that says so) are quoted; a region's own are what it said.
-  if (r.texts && !r.added && !r.removed && (!r.said?.length || r.textText?.length)) {
-    parts.push(r.textText?.length ? `text changed: ${r.textText.join(', ')}` : 'text changed');
-  }
+  // Quoted beside elements added or removed too: a count of results.
+  if (r.textText?.length) parts.push(`text changed: ${r.textText.join(', ')}`);
+  else if (r.texts && !r.added && !r.removed && !r.said?.length) parts.push('text changed');
   // The attributes a highlight that moved set (aria-selected) are its move.
   if (r.attributes && !r.added && !r.removed && !r.active) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');

@@ -52,6 +52,9 @@ test('summarize says what changed in one line', () => {
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
   assert.equal(summarize({ frameGone: true }), 'the frame it was in is gone', "a consent frame its Accept removed");
   assert.equal(summarize({ frameGone: true, frame: 'iframe "Consent"' }), 'the frame it was in is gone: iframe "Consent"');
+  // Search results drawn, and the count of them beside.
+  assert.equal(summarize({ added: 3, addedText: ['"Apple Apricot Grape"'], texts: 1, textText: ['"3 results"'] }),
+    '3 elements added: "Apple Apricot Grape", text changed: "3 results"');
   // A list drawn anew around the box clicked: the new box's state is the answer.
   const same = { gone: [], came: [], reordered: false };
   assert.equal(summarize({ anew: 'checkbox', anewRef: 'e9', redrawn: same,

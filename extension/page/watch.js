@@ -423,18 +423,19 @@
 
     /**
      * The words of the elements added or shown, when they are few enough
-     * to quote (an error under a field, a line in a cart): shown ones, not
-     * those a region or a dialog that opened already said.
+     * to quote (an error under a field, a line in a cart), or all of one
+     * new list: shown ones, not those a region or a dialog that opened
+     * already said.
      * @param {number} count how many there were
-     * @param {Element[]} els the first of them
+     * @param {Element[]} els them, or the first of them
      * @param {string[]} said
      * @param {Element[]} told the regions that spoke and the dialogs that opened
      */
     quoted(count, els, said, told) {
-      if (count > QUOTED) return [];
+      if (count > QUOTED) return this.quotedTogether(count, els, said, told);
       /** @type {string[]} */
       const out = [];
-      for (const e of els) {
+      for (const e of els.slice(0, QUOTED)) {
         if (!e.isConnected || inBanner(e) || !visible(e) || told.some((s) => s.contains(e) || e.contains(s))) continue;
         const text = words(textOf(e, true), QUOTED_MAX);
         if (text && !said.some((s) => s.includes(text))) out.push(JSON.stringify(text));
@@ -446,6 +447,22 @@
         }
       }
       return out;
+    }
+
+    /**
+     * Many elements that are all of one new list (search results drawn in
+     * an empty list), quoted as that list's words: `"Apple Apricot Grape"`.
+     * @param {number} count
+     * @param {Element[]} els
+     * @param {string[]} said
+     * @param {Element[]} told
+     * @returns {string[]}
+     */
+    quotedTogether(count, els, said, told) {
+      const list = els[0]?.parentElement;
+      if (!list || els.length !== count || count > REDRAWN_MAX || els.some((e) => e.parentElement !== list) ||
+        [...list.children].some((c) => !els.includes(c))) return [];
+      return this.quoted(1, [list], said, told);
     }
 
     report() {
@@ -540,7 +557,7 @@
         dialogs: opened.map((d) => describe(d)),
         dialogsClosed: closed.map((d) => /** @type {string} */ (this.dialogsShown.get(d))),
         said,
-        addedText: this.quoted(this.added - moves - speakers.length, this.addedEls.filter((e) => !this.taken.has(e)).slice(0, QUOTED), quotedBefore, told),
+        addedText: this.quoted(this.added - moves - speakers.length, this.addedEls.filter((e) => !this.taken.has(e)), quotedBefore, told),
         // Gone for good (not moved elsewhere, as a sorted row is), and few.
         removedText: this.removed > QUOTED ? [] : this.removedEls
           .filter((r) => r.text && !r.el.isConnected && !goneWith.has(r.el)).map((r) => JSON.stringify(words(r.text, QUOTED_MAX))),

@@ -687,3 +687,17 @@ test('an editor a double click opens in place is said by what it holds', () => {
   const r = page.ok('changes', { watch, stop: true });
   assert.deepEqual([r.shown, r.shownText], [1, ['textbox holding "Buy milk", focused']]);
 });
+
+test('results drawn into an empty list are quoted as the list, with the count beside them', () => {
+  const page = new TestPage('<input id=q aria-label=Search><ul id=r></ul><p id=n>No results</p>');
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#q')), keys: true });
+  page.$('#r').innerHTML = '<li><a href="#a">Apple</a></li><li><a href="#b">Apricot</a></li><li><a href="#g">Grape</a></li>';
+  page.$('#n').textContent = '3 results';
+  const r = page.ok('changes', { watch, stop: true });
+  assert.deepEqual([r.added, r.addedText, r.textText], [3, ['"Apple Apricot Grape"'], ['"3 results"']]);
+
+  // Items added to a list that had some: counted, not quoted as the list.
+  const more = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#q')), keys: true });
+  page.$('#r').insertAdjacentHTML('beforeend', '<li>Banana</li><li>Cherry</li><li>Kiwi</li>');
+  assert.deepEqual(page.ok('changes', { watch: more.watch, stop: true }).addedText, []);
+});
