@@ -1368,6 +1368,28 @@ func TestAControlDrawnAnewIsAnsweredByTheOneInItsPlace(t *testing.T) {
 	fails(t, cs, "interact", map[string]any{"action": "type", "text": "x", "tabId": tab}, protocol.CodeBadRequest)
 }
 
+// TestAButtonDrawnAnewWhileDisabledIsNotClicked asks for a disabled
+// button a page draws anew every 200 ms: nothing is clicked, and the
+// answer says it was drawn anew as it waited, and that it was disabled.
+func TestAButtonDrawnAnewWhileDisabledIsNotClicked(t *testing.T) {
+	e := sharedEnv(t)
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/poll.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>Poll</title><div id="app"></div><script>
+window.runs = 0;
+const draw = () => { document.getElementById("app").innerHTML = "<button disabled onclick=\"runs++\">Submit</button>"; };
+draw(); setInterval(draw, 200);
+</script>`)
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/poll.html")
+	err := fails(t, cs, "interact", map[string]any{"query": "Submit", "action": "click", "tabId": tab}, protocol.CodeStaleRef)
+	assert.Contains(t, err.Message, "the page drew the element anew 3 times as the action waited for it, and nothing was sent")
+	assert.Contains(t, err.Message, "it was disabled till then")
+	assert.Equal(t, "0", ok(t, cs, "javascript_tool", map[string]any{"tabId": tab, "code": "window.runs"}))
+}
+
 func TestDragByRef(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

@@ -334,7 +334,17 @@ export class Target {
     let movedAway = false;
     for (;;) {
       /** @type {Reach} */
-      let r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      let r;
+      try {
+        r = await pageScript.onRefHanding(this.t, 'actionable', {}, this.signal);
+      } catch (err) {
+        // Gone while it was waited for: what it was waited out of says why
+        // nothing was sent (a disabled button a page draws anew each second).
+        if (err instanceof ActionError && err.code === 'stale_ref' && prev && prev.state !== 'ok') {
+          throw new ActionError('stale_ref', `${err.message}; it was ${prev.state} till then`, err.hint);
+        }
+        throw err;
+      }
       r.inFrame = this.t.frameId;
       // Steady over two spells running, so a slide caught as it turns
       // back (the same place twice) is not taken for a pause.

@@ -357,8 +357,14 @@ const (
 func refinding(lookedUp bool, act func() (browser.Acted, error)) (browser.Acted, error) {
 	for tries := 1; ; tries++ {
 		done, err := act()
-		if err == nil || !lookedUp || tries == maxRefinds || protocol.AsError(err).Code != protocol.CodeStaleRef {
+		if err == nil || !lookedUp || protocol.AsError(err).Code != protocol.CodeStaleRef {
 			return done, err
+		}
+		if tries == maxRefinds {
+			// Each ref was gone before it could be used: the agent's next
+			// read would hold one no longer than these did.
+			return done, protocol.Errorf(protocol.CodeStaleRef, "the page drew the element anew %d times as the action waited for it, and nothing was sent (%s)",
+				tries, protocol.AsError(err).Message).WithHint("wait_for the page to settle, or for what enables the element, then try again")
 		}
 	}
 }

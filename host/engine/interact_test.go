@@ -178,6 +178,9 @@ func TestAQueryIsLookedUpAgainWhenThePageChangesUnderIt(t *testing.T) {
 				}))
 			r := run(t, e, "interact", tt.args)
 			assert.EqualValues(t, tt.wantActs, acts.Load())
+			if tt.wantActs == maxRefinds {
+				assert.Contains(t, textOf(t, r), "the page drew the element anew 3 times as the action waited for it, and nothing was sent (no)")
+			}
 			if tt.wantError != "" {
 				wantError(t, r, tt.wantError)
 			} else {
