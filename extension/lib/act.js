@@ -66,7 +66,10 @@ export function quiet(r) {
 function changed(r, downloads = []) {
   const parts = downloads.map((d) => `download started: ${d.name}`);
   // The page drew it anew in its place: what changed is the new one's.
-  if (r.anew) parts.push(`drawn anew${r.anewRef ? ` as ${r.anewRef}` : ''}${r.still ? `, still ${r.still}` : ''}`);
+  if (r.anew) {
+    const still = keptWord(r.still);
+    parts.push(`drawn anew${r.anewRef ? ` as ${r.anewRef}` : ''}${still ? `, still ${still}` : ''}`);
+  }
   const now = became(r.state?.was, r.state?.now);
   if (now.length) parts.push(`now ${now.join(', ')}`);
   // The element's own words: "Copy" that turned "Copied".
@@ -134,15 +137,33 @@ export function became(was, now) {
   if (!was || !now) return [];
   /** @type {string[]} */
   const out = [];
-  if (now.checked !== undefined && now.checked !== was.checked) {
-    const pressed = /^pressed=(.*)$/.exec(now.checked);
-    out.push(pressed ? (pressed[1] === 'false' ? 'not pressed' : 'pressed')
-      : now.checked === 'true' ? 'checked' : now.checked === 'false' ? 'unchecked' : now.checked);
-  }
+  if (now.checked !== undefined && now.checked !== was.checked) out.push(checkedWord(now.checked));
   if (now.selected !== was.selected) out.push(now.selected ? 'selected' : 'not selected');
   if (now.expanded !== undefined && now.expanded !== was.expanded) out.push(now.expanded ? 'expanded' : 'collapsed');
   if (now.sort !== was.sort) out.push(now.sort ? `sorted ${now.sort === 'other' ? '' : now.sort}`.trim() : 'not sorted');
   return out;
+}
+
+/**
+ * A checked state as read_page writes it: "checked", "unchecked",
+ * "mixed", "pressed", "not pressed".
+ * @param {string} checked
+ */
+function checkedWord(checked) {
+  const pressed = /^pressed=(.*)$/.exec(checked);
+  if (pressed) return pressed[1] === 'false' ? 'not pressed' : 'pressed';
+  return checked === 'true' ? 'checked' : checked === 'false' ? 'unchecked' : checked;
+}
+
+/**
+ * The state a control drawn anew kept, as read_page writes it; '' when it
+ * has none a click would change.
+ * @param {ElementState | undefined} s
+ */
+function keptWord(s) {
+  if (s?.checked !== undefined) return checkedWord(s.checked);
+  if (s?.expanded !== undefined) return s.expanded ? 'expanded' : 'collapsed';
+  return '';
 }
 
 /**

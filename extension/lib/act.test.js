@@ -59,7 +59,9 @@ test('summarize says what changed in one line', () => {
   const same = { gone: [], came: [], reordered: false };
   assert.equal(summarize({ anew: 'checkbox', anewRef: 'e9', redrawn: same,
     state: { was: { checked: 'false', selected: false }, now: { checked: 'true', selected: false } } }), 'drawn anew as e9, now checked');
-  assert.equal(summarize({ anew: 'checkbox', anewRef: 'e9', still: 'unchecked', redrawn: same }), 'drawn anew as e9, still unchecked');
+  assert.equal(summarize({ anew: 'checkbox', anewRef: 'e9', still: { checked: 'false', selected: false }, redrawn: same }),
+    'drawn anew as e9, still unchecked');
+  assert.equal(summarize({ anew: 'button "Save"', anewRef: 'e9', still: { selected: false }, redrawn: same }), 'drawn anew as e9');
   assert.equal(summarize({ requestsRunning: 1 }), 'no visible change yet: 1 request it started still running');
   assert.equal(summarize({ texts: 1, requestsRunning: 2 }), 'text changed, 2 requests it started still running');
   assert.equal(summarize({ invalid: { control: 'textbox "Email"', message: 'Please fill out this field.' } }),

@@ -565,7 +565,7 @@
         // Drawn anew in its place, and a state it kept: a click the page
         // lost as it drew (a field's blur that rendered the list again).
         anew: successor ? describe(successor) : undefined,
-        still: successor && !restated ? kept(now) : undefined,
+        still: successor && !restated ? now : undefined,
         shownText: this.quoted(appeared.length, appeared, quotedBefore, told),
         // A menu or a list to pick from came up (a context menu, a "⋯"
         // button's): what it offers can be said with refs.
@@ -771,21 +771,6 @@
 
   /** How far above a control contextOf looks for words. */
   const CONTEXT_UP = 4;
-
-  /**
-   * The state a control kept, as the tree writes it: "unchecked",
-   * "collapsed"; undefined when it has none to keep.
-   * @param {ElementState | undefined} s
-   */
-  function kept(s) {
-    if (s?.checked !== undefined) {
-      const pressed = /^pressed=(.*)$/.exec(s.checked);
-      if (pressed) return pressed[1] === 'false' ? 'not pressed' : 'pressed';
-      return s.checked === 'true' ? 'checked' : s.checked === 'false' ? 'unchecked' : s.checked;
-    }
-    if (s?.expanded !== undefined) return s.expanded ? 'expanded' : 'collapsed';
-    return undefined;
-  }
 
   /**
    * The states of el that acting on it may change, as the tree writes them.
