@@ -1955,15 +1955,18 @@ func TestAClickSaysWhatItOpenedAndTurned(t *testing.T) {
 	interact(t, cs, map[string]any{"ref": menu.Offers[1].Ref, "action": "click", "tabId": tab})
 	assert.Equal(t, `"chose: Phones"`, status(t, cs, tab))
 
-	// An element no role marks, whose menu opens as the pointer comes over
-	// it: it has a ref to point at.
+	// An element no role marks, whose menu opens once the pointer has
+	// rested on it: it has a ref to point at, and the hover's answer waits
+	// for the menu and offers its button.
 	tree = ok(t, cs, "read_page", map[string]any{"tabId": tab})
 	account := refOf(t, tree, `generic "Account"`)
 	assert.Contains(t, tree, `generic "Account" `+account+" clickable")
 	hovered := interact(t, cs, map[string]any{"ref": account, "action": "hover", "tabId": tab})
 	require.NotNil(t, hovered.Change, "%+v", hovered)
 	assert.Contains(t, hovered.Change.Summary, `"Sign out"`)
-	interact(t, cs, map[string]any{"query": "Sign out", "action": "click", "tabId": tab})
+	require.Len(t, hovered.Offers, 1, "%+v", hovered)
+	assert.Equal(t, `button "Sign out"`, hovered.Offers[0].Name)
+	interact(t, cs, map[string]any{"ref": hovered.Offers[0].Ref, "action": "click", "tabId": tab})
 	assert.Equal(t, `"signed out"`, status(t, cs, tab))
 
 	// The page's own context menu, which nothing says the item opens: a

@@ -32,7 +32,7 @@ import * as frameNavigation from './frame-navigation.js';
 import * as downloads from './downloads.js';
 import * as evidence from './evidence.js';
 import {
-  LATE_POLL_MS, LEAVING_MS, NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, lateSecond, routeDrawn, scrollStateAt, settleRequests,
+  LATE_MS, LATE_POLL_MS, LEAVING_MS, NAVIGATION_MS, WRITE_SETTLE_MS, followLeaving, lateSecond, routeDrawn, scrollStateAt, settleRequests,
   typedUntilDialog, typedUntilFocusLost, wheelSaid,
 } from './input-effects.js';
 import * as navigation from './navigation.js';
@@ -787,7 +787,12 @@ export class Target {
     const at = await this.pointOrCovered('hover');
     if (at.covered) return at.covered;
     // pointAt's move was the hover: this only looks at what it did.
-    const a = await this.attempt(() => Promise.resolve());
+    let a = await this.attempt(() => Promise.resolve());
+    // Only hid something (the menu an earlier hover held open): it may show
+    // its own yet.
+    if (!a.dialog && !a.closed && !a.navigated && !a.opened.length && !a.report?.shown && !a.report?.listShown) {
+      a = await this.restedOn(a);
+    }
     const out = await this.done('hover', 'pointer', a);
     if (this.watchId !== undefined && !out.navigated && !out.dialog && (a.report?.shown || a.report?.added)) {
       // What the hover showed (a menu that opens under the pointer), with
@@ -799,6 +804,24 @@ export class Target {
       }
     }
     return out;
+  }
+
+  /**
+   * What a hover that showed nothing at once shows once the pointer has
+   * rested on the element (a menu that opens after a moment, so that one
+   * passing over does not open it): looked at until something shows near
+   * it or a list comes up, LATE_MS at most.
+   * @param {Attempt} a
+   * @returns {Promise<Attempt>}
+   */
+  async restedOn(a) {
+    for (const deadline = Date.now() + LATE_MS; Date.now() < deadline;) {
+      await sleep(LATE_POLL_MS, this.signal);
+      const r = await this.report();
+      if (r.dialogOpen || r.navigated || r.frameGone || r.lost) return a;
+      if (r.shown || r.listShown) return { ...a, report: r, quietReport: undefined };
+    }
+    return a;
   }
 
   /**
