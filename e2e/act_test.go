@@ -1147,9 +1147,13 @@ func TestFillMovesASliderThePageDraws(t *testing.T) {
 	d := fill(`slider "Depth"`, "47")
 	assert.Equal(t, "47", d.Value, "the keys turned round are followed")
 
+	z := fill(`slider "Zoom"`, "7")
+	assert.Equal(t, "7", z.Value, "moved along its track when Up moved nothing")
+	assert.Equal(t, float64(4), keys()["zoom"], "Right four times; the keys that moved nothing are not counted by the page")
+
 	r := fill(`slider "Rating"`, "70")
 	assert.False(t, *r.Verified)
-	assert.Equal(t, "it did not move on ArrowUp: it stands at 50", r.Unkept)
+	assert.Equal(t, "it did not move on ArrowRight: it stands at 50", r.Unkept)
 
 	// A spin button the page draws, with no top: above any slider's 100.
 	g := fill(`spinbutton "Guests"`, "120")

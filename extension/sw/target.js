@@ -1001,8 +1001,9 @@ export class Target {
    * behind it) as a person does with the keyboard: focused, then Home or End
    * for its ends, else one key at a time, reading where it stands after
    * each: PageUp or PageDown while a page's step still falls short of the
-   * value (when it has both ends), then the arrows. Each key is sent once;
-   * the keys stop at the value, at the step nearest it, at the first key
+   * value (when it has both ends), then the arrows (Up and Down, or Right
+   * and Left when Up moved nothing). Each key is sent once; the keys stop
+   * at the value, at the step nearest it, at the first key after those
    * that moves nothing, or at SLIDE_KEYS.
    * @param {{ now: number, min?: number, max?: number }} range
    * @param {string} text
@@ -1051,9 +1052,12 @@ export class Target {
         if (now === want || lost) return;
       }
       // Up raises the value on every slider ARIA describes; a page that
-      // turns it round is followed after the first key.
+      // turns it round is followed after the first key, and one that
+      // hears only the arrows of its own axis (Right and Left along a
+      // track drawn across) after the first key that moves nothing.
       let up = true;
       let flipped = false;
+      let across = false;
       let paging = Math.abs(want - now) > (max - min) / 10; // never without both ends
       /** @type {number | undefined} */
       let pageStep;
@@ -1064,7 +1068,8 @@ export class Target {
         // The step nearest the value is reached: the next would pass it by more.
         if (!paging && step !== undefined && left < step / 2) return;
         const rising = want > now;
-        const key = (rising === up) ? (paging ? 'PageUp' : 'ArrowUp') : (paging ? 'PageDown' : 'ArrowDown');
+        const arrows = across ? ['ArrowRight', 'ArrowLeft'] : ['ArrowUp', 'ArrowDown'];
+        const key = (rising === up) ? (paging ? 'PageUp' : arrows[0]) : (paging ? 'PageDown' : arrows[1]);
         const moved = await press(key);
         if (lost) {
           stuck = 'it was drawn anew as it moved';
@@ -1073,6 +1078,10 @@ export class Target {
         if (moved === 0) {
           if (paging) {
             paging = false; // a slider without page keys
+            continue;
+          }
+          if (!across && step === undefined) {
+            across = true;
             continue;
           }
           stuck = `it did not move on ${key}`;

@@ -337,6 +337,10 @@ func (c *call) fillField(ctx context.Context, tab int, f formField, last bool, f
 	r.OK = done.Verified == nil || *done.Verified
 	r.Formatted = done.Formatted
 	switch {
+	case !r.OK && done.Unkept != "" && done.Keys > 0:
+		// A slider the page draws, set by its keys: where they left it.
+		r.Error = protocol.Errorf(protocol.CodeConflict, "the control did not keep the value: %s", done.Unkept).
+			WithHint("give a value its steps reach, or drag it (interact drag with to)")
 	case !r.OK && done.Unkept != "":
 		r.Error = protocol.Errorf(protocol.CodeConflict, "the control did not keep the value: %s", done.Unkept).
 			WithHint("shorten the value to what the field takes, or check what the page asks for")

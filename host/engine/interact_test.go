@@ -116,6 +116,35 @@ func TestAFormFieldIsFilledOnce(t *testing.T) {
 	assert.Contains(t, textOf(t, r), "e4 is the field e4 filled above")
 }
 
+func TestAFieldThatKeptAnotherValueSaysWhatToDo(t *testing.T) {
+	no := false
+	tests := []struct {
+		name  string
+		acted browser.Acted
+		hint  string
+	}{
+		{"a field that cut the text", browser.Acted{Unkept: "it keeps at most 5 characters"}, "shorten the value"},
+		{"a slider its keys left elsewhere", browser.Acted{Unkept: "it moves in steps of 5: 610 is the nearest it takes", Keys: 3},
+			"give a value its steps reach, or drag it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/form", Active: true}},
+				func(cmd protocol.Command) (any, *protocol.Error) {
+					if cmd.Action == "element.act" {
+						a := tt.acted
+						a.Action, a.Ref, a.Verified = "fill", "e1", &no
+						return a, nil
+					}
+					return pageBrowser(cmd)
+				}))
+			out := textOf(t, run(t, e, "form_input", `{"tabId":7,"fields":[{"ref":"e1","value":"612"}]}`))
+			assert.Contains(t, out, tt.acted.Unkept)
+			assert.Contains(t, out, tt.hint)
+		})
+	}
+}
+
 func TestAFormValueMayBeABooleanANumberOrAList(t *testing.T) {
 	var got []string
 	e, _ := newEngine(t, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/form", Active: true}},
