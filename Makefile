@@ -11,8 +11,8 @@ EXT_FILES := $(shell find extension -path extension/node_modules -prune -o -type
 .PHONY: setup build install launch test deps lint test-go test-ext test-short bench bench-pages bench-sweep fuzz clean
 
 setup: install
-	@if ./$(BIN) launch >/dev/null 2>&1; then \
-		echo "Launched Chromium with the OpenChrome extension (openchrome doctor checks the chain)."; \
+	@if ./$(BIN) launch 2>/dev/null; then \
+		echo "openchrome doctor checks the chain at any time."; \
 	else \
 		echo "No Chromium to launch here: load the extension into Chrome as shown above,"; \
 		echo "or install Chromium and run: $(BIN) launch"; \

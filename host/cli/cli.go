@@ -293,6 +293,7 @@ func launchCmd(ctx context.Context, args []string, env Env) error {
 		Root:     os.Geteuid() == 0,
 		URL:      fs.Arg(0),
 	}
+	before := doctor.Linked(ctx, h)
 	pid, err := launch.Start(ctx, opts)
 	if err != nil {
 		return err
@@ -302,9 +303,20 @@ func launchCmd(ctx context.Context, args []string, env Env) error {
 		mode = "headless"
 	}
 	fmt.Fprintf(env.Stdout, "Started Chromium (pid %d, %s) with the OpenChrome extension in %s.\n"+
-		"Its log: %s. Check the chain with: openchrome doctor\n", pid, mode, h.Profile(), launch.LogFile(h))
+		"Its log: %s.\n", pid, mode, h.Profile(), launch.LogFile(h))
+	// The extension links to the daemon a moment after Chromium starts (its
+	// service worker starts the native host): said here, so that a setup
+	// ends knowing whether the chain works.
+	if b, ok := doctor.NewLink(ctx, h, before, linkWait); ok {
+		fmt.Fprintf(env.Stdout, "The extension is linked (%s %s): agents can use it now.\n", b.ID, b.Browser)
+	} else {
+		fmt.Fprintf(env.Stdout, "The extension has not linked to OpenChrome within %s: openchrome doctor says why.\n", linkWait)
+	}
 	return nil
 }
+
+// How long launch waits for the browser it started to link.
+const linkWait = 20 * time.Second
 
 func mcpCmd(ctx context.Context, args []string, env Env) error {
 	fs := newFlags("mcp", env)

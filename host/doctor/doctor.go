@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -285,6 +286,45 @@ func daemonAndBrowser(ctx context.Context, home ledger.Home) []Check {
 		checks = append(checks, c)
 	}
 	return checks
+}
+
+// Linked lists the browsers linked to the home's daemon now; none when no
+// daemon runs or answers.
+func Linked(ctx context.Context, home ledger.Home) []protocol.BrowserInfo {
+	d, err := bridge.ReadDiscovery(home.BridgeFile())
+	if err != nil || !ledger.ProcessAlive(d.PID) {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	cl, err := bridge.Dial(ctx, d, "openchrome launch")
+	if err != nil {
+		return nil
+	}
+	defer cl.Close()
+	return cl.Ready().Browsers
+}
+
+// NewLink waits, until wait has passed, for a browser that is not among
+// before to link to the home's daemon (the one a launch started: its
+// extension's worker starts the native host a moment after).
+func NewLink(ctx context.Context, home ledger.Home, before []protocol.BrowserInfo, wait time.Duration) (protocol.BrowserInfo, bool) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		for _, b := range Linked(ctx, home) {
+			if !slices.ContainsFunc(before, func(o protocol.BrowserInfo) bool { return o.ID == b.ID }) {
+				return b, true
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return protocol.BrowserInfo{}, false
+		case <-tick.C:
+		}
+	}
 }
 
 // links describes the browsers linked to the daemon: "2 browser links (b1

@@ -101,6 +101,33 @@ func TestDoctorWithADaemonAndNoBrowser(t *testing.T) {
 	assert.Contains(t, b.Fix, "reconnects within 30 s by itself")
 }
 
+func TestLaunchWaitsForTheBrowserItStartedToLink(t *testing.T) {
+	opts := options(t)
+	srv := bridge.NewServer(bridge.Options{Token: "t", Handler: noHandler{}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+	home := opts.Install.Home
+	require.NoError(t, bridge.WriteDiscovery(home.BridgeFile(), bridge.Discovery{
+		Port: ln.Addr().(*net.TCPAddr).Port, Token: "t", PID: os.Getpid(), Version: protocol.Version, StartedAt: time.Now()}))
+
+	assert.Empty(t, Linked(context.Background(), home))
+	_, ok := NewLink(context.Background(), home, nil, 100*time.Millisecond)
+	assert.False(t, ok, "no browser linked in the time given")
+
+	srv.Registry().Add(&protocol.Hello{Role: "extension", Version: protocol.Version, Browser: "Chromium/156"}, func(protocol.Frame) error { return nil })
+	before := Linked(context.Background(), home)
+	require.Len(t, before, 1)
+	b, ok := NewLink(context.Background(), home, nil, time.Second)
+	require.True(t, ok)
+	assert.Equal(t, before[0].ID, b.ID)
+	_, ok = NewLink(context.Background(), home, before, 100*time.Millisecond)
+	assert.False(t, ok, "a browser linked before the launch is not the one it started")
+}
+
 // noHandler is a handler no test calls.
 type noHandler struct{}
 
