@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,9 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 		return textResult(fmt.Sprintf("no match for %q in tab %d: %s; %s", in.Query, tab, elsewhereWhat(r.Elsewhere), elsewhereHint), structured)
 	}
 	if len(r.Candidates) == 0 {
+		if fewer := c.fewerWords(ctx, tab, in.Query); fewer != "" {
+			return textResult(fmt.Sprintf("no match for %q in tab %d; %s: if one is meant, use its ref", in.Query, tab, fewer), structured)
+		}
 		return textResult(fmt.Sprintf("no match for %q in tab %d; try other words, or read_page", in.Query, tab), structured)
 	}
 	var b strings.Builder
@@ -94,6 +98,42 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 	}
 	return textResult(strings.TrimSuffix(b.String(), "\n"), structured)
 }
+
+// fewerWords says what matches a query that matched nothing once one of
+// its words is left out, the last first ("retain method": a kind of thing
+// the page does not call so), as a clause: `without "method": e1 (link
+// "retain"), e2 (link "retain_mut"), 14 in all`; "" when no word left out
+// finds anything. It is only said, never acted on: the word left out may be
+// the one that told the element apart ("Delete account").
+func (c *call) fewerWords(ctx context.Context, tab int, query string) string {
+	words := strings.Fields(query)
+	if len(words) < 2 || len(words) > fewerWordsMax {
+		return ""
+	}
+	for i := len(words) - 1; i >= 0; i-- {
+		rest := strings.Join(slices.Concat(words[:i], words[i+1:]), " ")
+		if len([]rune(rest)) < 3 {
+			continue
+		}
+		r, err := browser.ElementFind(tab, rest, fewerWordsShown).Run(ctx, c)
+		if err != nil || len(r.Candidates) == 0 {
+			continue
+		}
+		said := make([]string, len(r.Candidates))
+		for j, cand := range r.Candidates {
+			said[j] = describeCandidate(cand)
+		}
+		return fmt.Sprintf("without %q: %s, %d in all", words[i], strings.Join(said, ", "), r.Total)
+	}
+	return ""
+}
+
+// How many words a query may have for fewerWords to try it without each,
+// and how many of what it finds it names.
+const (
+	fewerWordsMax   = 6
+	fewerWordsShown = 3
+)
 
 // elsewhereWhat says that the controls a query named are on the page, but
 // none in the place it named, as a clause: `2 "Add to cart" are on the

@@ -316,6 +316,10 @@ func (c *call) findOne(ctx context.Context, tab int, query, action string) (brow
 			tab, query, appearWait, elsewhereWhat(r.Elsewhere)).WithHint(elsewhereHint)
 	}
 	if len(r.Candidates) == 0 {
+		if fewer := c.fewerWords(ctx, tab, query); fewer != "" {
+			return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s); %s",
+				tab, query, appearWait, fewer).WithHint("nothing was done: act on the ref of the one meant, or call read_page")
+		}
 		return browser.Candidate{}, protocol.Errorf(protocol.CodeNotFound, "nothing on the page of tab %d matches %q (waited %s)", tab, query, appearWait).
 			WithHint("call find or read_page for refs, or tabs_context if it is another tab")
 	}

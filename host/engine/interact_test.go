@@ -116,6 +116,46 @@ func TestAFormFieldIsFilledOnce(t *testing.T) {
 	assert.Contains(t, textOf(t, r), "e4 is the field e4 filled above")
 }
 
+func TestAQueryThatMatchesNothingSaysWhatItsWordsLessOneMatch(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Unix(0, 0)
+	clock := func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		now = now.Add(time.Second)
+		return now
+	}
+	var asked []string
+	e, fb := newEngineWith(t, Options{Now: clock}, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/docs", Active: true}},
+		func(cmd protocol.Command) (any, *protocol.Error) {
+			if cmd.Action == "element.find" {
+				var p struct{ Query string }
+				_ = json.Unmarshal(cmd.Params, &p)
+				mu.Lock()
+				asked = append(asked, p.Query)
+				mu.Unlock()
+				if p.Query == "retain" {
+					return browser.Found{Total: 14, Candidates: []browser.Candidate{{Ref: 1, Role: "link", Name: "retain", Near: "Methods"}}}, nil
+				}
+				return browser.Found{}, nil
+			}
+			return pageBrowser(cmd)
+		}))
+
+	found := textOf(t, run(t, e, "find", `{"query":"retain method","tabId":7}`))
+	assert.Equal(t, `no match for "retain method" in tab 7; without "method": e1 (link "retain" near "Methods"), 14 in all: if one is meant, use its ref`, found)
+
+	err := wantError(t, run(t, e, "interact", `{"query":"retain method","action":"click","tabId":7}`), protocol.CodeNotFound)
+	assert.Contains(t, err.Message, `without "method": e1 (link "retain" near "Methods"), 14 in all`)
+	assert.NotContains(t, fb.actions(), "element.act", "what the words less one match is only said")
+
+	mu.Lock()
+	asked = nil
+	mu.Unlock()
+	run(t, e, "find", `{"query":"Nothing like it","tabId":7}`)
+	assert.Equal(t, []string{"Nothing like it", "Nothing like", "Nothing it", "like it"}, asked, "the last word left out first")
+}
+
 func TestAFieldThatKeptAnotherValueSaysWhatToDo(t *testing.T) {
 	no := false
 	tests := []struct {
