@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -236,6 +237,30 @@ func TestAnEmptyCellKeepsItsColumn(t *testing.T) {
 	assert.Contains(t, table, "| Customer | Total | Status\n")
 	assert.Regexp(t, `\| Bo Chan \| \$35\.50 \| Pending \| button "Refund" e\d+\n`, table)
 	assert.True(t, strings.HasSuffix(table, "| Cy Diaz |  | Failed"), table)
+}
+
+// TestASourceViewSaysItsLineLinksOnce reads code whose every line starts
+// with a link to itself (rustdoc's source view): the code reads as code,
+// the links are said in one line, and a line's ref, by that line's rule,
+// goes to that line.
+func TestASourceViewSaysItsLineLinksOnce(t *testing.T) {
+	e := sharedEnv(t)
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/src.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>src</title><pre><code>`+
+				`<a href="#1" id="1">1</a>fn main() {
+<a href="#2" id="2">2</a>    run();
+<a href="#3" id="3">3</a>}</code></pre>`)
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/src.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	m := regexp.MustCompile("line numbers 1–3 are links e(\\d+)–e\\d+ \\(line N: eN\\+(\\d+)\\)\n```\nfn main\\(\\) \\{\n    run\\(\\);\n\\}\n```").FindStringSubmatch(tree)
+	require.NotNil(t, m, tree)
+	by, _ := strconv.Atoi(m[2])
+	a := interact(t, cs, map[string]any{"ref": fmt.Sprintf("e%d", 2+by), "action": "click", "tabId": tab})
+	assert.True(t, strings.HasSuffix(a.URL, "#2"), a.URL)
 }
 
 func TestFind(t *testing.T) {

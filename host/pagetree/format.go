@@ -225,7 +225,19 @@ func (w *treeWriter) element(n *Node, depth int) {
 	// Content that fits one line goes on the node's own line.
 	sub := w.sub(depth + 1)
 	sub.pre = sub.pre || n.Role == "code"
-	sub.nodes(n.Kids, 0)
+	kids := n.Kids
+	numbers := ""
+	if n.Role == "code" && !w.pre && n.Ref == 0 && n.Name == "" {
+		kids, numbers = w.lineLinks(kids)
+	}
+	sub.nodes(kids, 0)
+	if numbers != "" && len(sub.lines) < minLineLinks {
+		// Not lines of code after all: the links are written as they are.
+		numbers = ""
+		sub = w.sub(depth + 1)
+		sub.pre = true
+		sub.nodes(n.Kids, 0)
+	}
 	if len(sub.lines) == 1 && !strings.HasPrefix(sub.lines[0], " ") {
 		if n.Name != "" && strings.IndexFunc(sub.lines[0], isWordRune) < 0 {
 			// A named control drawn as a sign (× for "Close", >>> for "Hide
@@ -247,6 +259,9 @@ func (w *treeWriter) element(n *Node, depth int) {
 		// Lines of code between fences, as Markdown has them: their own
 		// indentation is the only one they need.
 		fence := indent(depth) + "```"
+		if numbers != "" {
+			w.lines = append(w.lines, indent(depth)+numbers)
+		}
 		w.lines = append(append(append(w.lines, fence), sub.lines...), fence)
 		return
 	}
@@ -254,6 +269,60 @@ func (w *treeWriter) element(n *Node, depth int) {
 	for _, l := range sub.lines {
 		w.lines = append(w.lines, indent(depth+1)+l)
 	}
+}
+
+// lineLinks takes out of a code block's kids the links a source view
+// numbers its lines with (rustdoc's, a code browser's: "1", "2", … each to
+// its own #1, #L2 on this page), when there are at least minLineLinks,
+// numbered one after another with refs one after another, and says them
+// in one line: "line numbers 1–1390 are links e16–e1405 (line N: eN+15)".
+// A link a line would stand between every two lines of the code, doubling
+// what the agent reads; each is still reached by its ref.
+func (w *treeWriter) lineLinks(kids []Node) ([]Node, string) {
+	var first, last *Node
+	rest := make([]Node, 0, len(kids))
+	for i := range kids {
+		k := &kids[i]
+		n, ok := lineNumber(k, w.f.Base)
+		if !ok {
+			rest = append(rest, *k)
+			continue
+		}
+		if last != nil {
+			prev, _ := strconv.Atoi(last.Name)
+			if n != prev+1 || k.Ref != last.Ref+1 {
+				return kids, ""
+			}
+		} else {
+			first = k
+		}
+		last = k
+	}
+	if first == nil || last.Ref-first.Ref+1 < minLineLinks {
+		return kids, ""
+	}
+	from, _ := strconv.Atoi(first.Name)
+	return rest, fmt.Sprintf("line numbers %d–%s are links e%d–e%d (line N: eN%+d)", from, last.Name, first.Ref, last.Ref, first.Ref-from)
+}
+
+// minLineLinks is how many numbered line links lineLinks folds at least.
+const minLineLinks = 3
+
+// lineNumber is the line a link numbers: a link with a ref, named by a
+// number, that goes to the anchor of that number on this page (#12, #L12).
+func lineNumber(k *Node, base *url.URL) (int, bool) {
+	if k.Role != "link" || k.Ref == 0 || len(k.Kids) > 0 || k.Name == "" || !SamePage(base, k.Href) {
+		return 0, false
+	}
+	n, err := strconv.Atoi(k.Name)
+	if err != nil || n < 0 || strconv.Itoa(n) != k.Name {
+		return 0, false
+	}
+	_, frag, _ := strings.Cut(k.Href, "#")
+	if frag != k.Name && frag != "L"+k.Name {
+		return 0, false
+	}
+	return n, true
 }
 
 // item writes a list item: its first line in its place, the rest under it.

@@ -147,6 +147,31 @@ Next paragraph.`,
 			want: "h2 \"Draft\" e1 clickable (double_click)\nlistitem \"report.pdf\" e2 clickable (right_click)\ngeneric \"Odd\" e3 clickable",
 		},
 		{
+			name: "a source view's numbered line links are said in one line, the code between fences",
+			nodes: []Node{
+				{Role: "code", Kids: []Node{
+					{Role: "link", Name: "1", Ref: 5, Href: "http://127.0.0.1:8080/library/index.html#1", Inline: true},
+					{Text: "fn main() {\n"},
+					{Role: "link", Name: "2", Ref: 6, Href: "http://127.0.0.1:8080/library/index.html#2", Inline: true},
+					{Text: "    run();\n"},
+					{Role: "link", Name: "3", Ref: 7, Href: "http://127.0.0.1:8080/library/index.html#3", Inline: true},
+					{Text: "}"},
+				}},
+				// Refs that skip one: written as they are.
+				{Role: "code", Kids: []Node{
+					{Role: "link", Name: "1", Ref: 8, Href: "http://127.0.0.1:8080/library/index.html#L1", Inline: true},
+					{Text: "a\n"},
+					{Role: "link", Name: "2", Ref: 9, Href: "http://127.0.0.1:8080/library/index.html#L2", Inline: true},
+					{Text: "b\n"},
+					{Role: "link", Name: "3", Ref: 11, Href: "http://127.0.0.1:8080/library/index.html#L3", Inline: true},
+					{Text: "c"},
+				}},
+			},
+			f: Options{Base: base},
+			want: "line numbers 1–3 are links e5–e7 (line N: eN+4)\n```\nfn main() {\n    run();\n}\n```\n```\n" +
+				"link \"1\" e8 a\nlink \"2\" e9 b\nlink \"3\" e11 c\n```",
+		},
+		{
 			name: "code keeps its lines and indentation, and brackets between links",
 			nodes: []Node{
 				{Role: "code", Kids: []Node{
