@@ -117,12 +117,14 @@ function changed(r, downloads = []) {
   // Quoted beside elements added or removed too: a count of results.
   if (r.textText?.length) parts.push(`text changed: ${r.textText.join(', ')}`);
   else if (r.texts && !r.added && !r.removed && !r.said?.length) parts.push('text changed');
-  // The attributes a highlight that moved set (aria-selected) are its move.
-  if (r.attributes && !r.added && !r.removed && !r.active) parts.push('attributes changed');
   if (r.urlChanged) parts.push('URL changed (same document)');
   if (r.titleChanged) parts.push('title changed');
   if (r.elementGone) parts.push('the element itself is gone');
   if (r.frameGone) parts.push(r.frame ? `the frame it was in is gone: ${r.frame}` : 'the frame it was in is gone');
+  // Said only when nothing else is: what else changed says what the
+  // attributes did (a panel shown, a field now invalid, a tab selected, a
+  // highlight moved).
+  if (r.attributes && !parts.length && !r.active) parts.push('attributes changed');
   return parts;
 }
 

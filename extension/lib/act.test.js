@@ -33,11 +33,12 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: ['"Call Ann"'], reordered: true } }),
     'redrawn: "Call Ann" new, the rest in another order');
   assert.equal(summarize({ added: 3, removed: 3, redrawn: { gone: [], came: [], reordered: false } }), 'redrawn, the same words');
-  assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed, attributes changed');
+  assert.equal(summarize({ texts: 1, attributes: 1 }), 'text changed');
+  assert.equal(summarize({ attributes: 2 }), 'attributes changed', 'when nothing else says what they did');
   assert.equal(summarize({ texts: 2, said: ['status "Duplicated"'], textText: ['"Report (copy)"'] }),
     'it says status "Duplicated", text changed: "Report (copy)"', 'words changed beside what a toast said');
   assert.equal(summarize({ texts: 1, said: ['status "Saved"'], textText: [] }), 'it says status "Saved"', 'the region\'s own words');
-  assert.equal(summarize({ moved: 3, attributes: 1 }), '3 elements moved, attributes changed', 'a table sorted anew');
+  assert.equal(summarize({ moved: 3, attributes: 1 }), '3 elements moved', 'a table sorted anew');
   assert.equal(summarize({ texts: 2, textText: ['"Checked"'] }), 'text changed: "Checked"', 'a few are quoted');
   assert.equal(summarize({ renamed: 'Copied' }), 'it now reads "Copied"', "the element's own words");
   assert.equal(summarize({ newValue: '' }), 'it was emptied', 'a field a key emptied');
@@ -67,7 +68,7 @@ test('summarize says what changed in one line', () => {
   assert.equal(summarize({ invalid: { control: 'textbox "Email"', message: 'Please fill out this field.' } }),
     'the form was not sent: textbox "Email": Please fill out this field.', 'the browser stopped the submit');
   assert.equal(summarize({ attributes: 2, invalidNow: [{ control: 'textbox "Email"', message: 'Enter a valid email' }, { control: 'textbox "Name"', message: '' }] }),
-    'now invalid: textbox "Email" ("Enter a valid email"), textbox "Name", attributes changed', 'the fields the page\'s own check marked');
+    'now invalid: textbox "Email" ("Enter a valid email"), textbox "Name"', 'the fields the page\'s own check marked');
 });
 
 test('normalize, truthy and roundBox', () => {
@@ -164,7 +165,7 @@ test("became says how an element's own states changed, as read_page writes them"
 test("summarize puts the element's new state first", () => {
   const state = { was: { checked: 'false', selected: false }, now: { checked: 'true', selected: false } };
   assert.equal(summarize({ state }), 'now checked');
-  assert.equal(summarize({ state, shown: 2, shownText: ['"Proxy"'], attributes: 1 }), 'now checked, 2 elements shown: "Proxy", attributes changed');
+  assert.equal(summarize({ state, shown: 2, shownText: ['"Proxy"'], attributes: 1 }), 'now checked, 2 elements shown: "Proxy"');
   assert.equal(quiet({ state }), false);
 });
 
