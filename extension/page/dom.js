@@ -621,7 +621,7 @@
       // The part a person sees first; then the rest of the box, in case
       // the clipping was misjudged: the hit test has the last word.
       candidates = [...(seen ? pointsIn(seen) : []), ...pointsIn(box)];
-      if (!candidates.length) return { state: 'offscreen', box, animating };
+      if (!candidates.length && scrolled) break;
       for (const p of candidates) {
         const h = hitAt(p.x, p.y);
         if (h && lands(el, h)) return { state: 'ok', point: p, box, animating, via: viaOf(el, h) };
@@ -631,6 +631,12 @@
       if (scrolled) break;
       scroll();
     }
+    // What a person sees of it may be drawn out of its own box (a sidebar's
+    // toggle whose arrow is fixed mid-screen while the bar it belongs to
+    // lies below the view): a click there is on it too.
+    const drawn = pointOnDrawnPart(el, face);
+    if (drawn) return { state: 'ok', point: drawn.point, box: drawn.box, animating, via: viaOf(el, drawn.hit) };
+    if (!candidates.length) return { state: 'offscreen', box, animating };
     const c = candidates[0];
     const h = hitAt(c.x, c.y);
     return { state: 'covered', box, animating, ...blockerOf(face, h), away: h ? awayFrom(h, el, c) : undefined };
@@ -866,6 +872,34 @@
     }
     return out;
   }
+
+  /**
+   * A point of the view on a part of face drawn out of its box (fixed or
+   * absolutely placed), among its first DRAWN_PARTS elements, where a
+   * click lands on el; undefined when there is none.
+   * @param {Element} el
+   * @param {Element} face
+   * @returns {{ point: PagePoint, box: PageBox, hit: Element } | undefined}
+   */
+  function pointOnDrawnPart(el, face) {
+    let looked = 0;
+    for (const d of face.querySelectorAll('*')) {
+      if (++looked > DRAWN_PARTS) break;
+      const position = getComputedStyle(d).position;
+      if (position !== 'fixed' && position !== 'absolute') continue;
+      const box = boxOf(d);
+      const seen = seenPart(d, box);
+      if (!seen) continue;
+      for (const p of pointsIn(seen)) {
+        const h = hitAt(p.x, p.y);
+        if (h && lands(el, h)) return { point: p, box, hit: h };
+      }
+    }
+    return undefined;
+  }
+
+  /** How many of an element's own elements pointOnDrawnPart looks at. */
+  const DRAWN_PARTS = 50;
 
   /**
    * Whether a click that hits h reaches el: on it, inside it, or on a label

@@ -136,6 +136,14 @@ test('actionable: a click lands on the element, beside what covers part of it, o
   assert.deepEqual([box.state, box.via, box.point], ['ok', 'label', { x: 25, y: 110 }], 'a label forwards its click');
 });
 
+test('actionable: a toggle whose bar lies below the view is clicked on its arrow fixed in view', () => {
+  const { page, ref } = withRef('<div id=bar title="Collapse sidebar" onclick="1"><span id=arrow style="position: fixed">«</span></div>');
+  page.place('#bar', { x: 244, y: 2000, width: 2, height: 658 });
+  page.place('#arrow', { x: 246, y: 300, width: 10, height: 18 });
+  const r = page.ok('actionable', { ref });
+  assert.deepEqual([r.state, r.point], ['ok', { x: 251, y: 309 }]);
+});
+
 test('actionable: a link with no box of its own is clicked where its content shows', () => {
   const page = new TestPage(`<a id=contents href="/b" style="display:contents"><span id=b>Card B</span></a>
     <a id=floated href="/c"><span id=c style="float:left">Card C</span></a><a id=empty href="/d"><span id=d></span></a>`);
