@@ -76,6 +76,8 @@ function changed(r, downloads = []) {
   if (r.renamed) parts.push(`it now reads ${JSON.stringify(r.renamed)}`);
   // A field a key or click changed, not one being filled: what it holds.
   if (r.newValue !== undefined) parts.push(r.newValue ? `its value is now ${JSON.stringify(r.newValue)}` : 'it was emptied');
+  // Other fields the page wrote (a date picker's field, a slug).
+  if (r.fieldsSet?.length) parts.push(...r.fieldsSet);
   // A list that keeps the focus moved its highlight (aria-activedescendant).
   if (r.active) parts.push(r.active === 'none' ? 'no option active' : `${r.active} active`);
   if (r.invalid) parts.push(`the form was not sent: ${r.invalid.control}: ${r.invalid.message}`);

@@ -53,6 +53,8 @@ test('summarize says what changed in one line', () => {
     'dialog opened: dialog "Sure?", URL changed (same document), title changed, the element itself is gone');
   assert.equal(summarize({ frameGone: true }), 'the frame it was in is gone', "a consent frame its Accept removed");
   assert.equal(summarize({ frameGone: true, frame: 'iframe "Consent"' }), 'the frame it was in is gone: iframe "Consent"');
+  assert.equal(summarize({ dialogsClosed: ['dialog "Choose date"'], fieldsSet: ['textbox "Check-in" now holds "2026-12-08"'] }),
+    'textbox "Check-in" now holds "2026-12-08", dialog closed: dialog "Choose date"', 'a date picker\'s day');
   // Search results drawn, and the count of them beside.
   assert.equal(summarize({ added: 3, addedText: ['"Apple Apricot Grape"'], texts: 1, textText: ['"3 results"'] }),
     '3 elements added: "Apple Apricot Grape", text changed: "3 results"');

@@ -139,6 +139,38 @@
   }
 
   /**
+   * The values of doc's text fields but el, the first FIELDS_MAX: what an
+   * action may set in others is looked for among them.
+   * @param {Document} doc
+   * @param {Element | null} el
+   * @returns {Map<Element, string | undefined>}
+   */
+  function fieldValues(doc, el) {
+    /** @type {Map<Element, string | undefined>} */
+    const out = new Map();
+    for (const f of doc.querySelectorAll('input, textarea')) {
+      if (out.size >= FIELDS_MAX) break;
+      if (f === el) continue;
+      const v = fieldValue(f);
+      if (v !== undefined) out.set(f, v);
+    }
+    return out;
+  }
+
+  /** How many of a document's fields a watch keeps the values of. */
+  const FIELDS_MAX = 200;
+
+  /**
+   * What a field the page wrote holds now: textbox "Check-in" now holds
+   * "2026-12-08".
+   * @param {Element} field
+   */
+  function fieldNow(field) {
+    const value = fieldValue(field);
+    return value ? `${describe(field)} now holds ${JSON.stringify(words(value, QUOTED_MAX))}` : `${describe(field)} was emptied`;
+  }
+
+  /**
    * A field as a change names it: textbox "Title" holding "Buy milk", focused.
    * @param {Element} field
    */
@@ -249,6 +281,9 @@
       // A field's value, which a key may change (Enter that adds a tag and
       // empties the box): never a secret's.
       this.valueWas = fieldValue(el);
+      // The other fields' values, which the page may set as the action's
+      // answer (a date picker's day writes its field, a title its slug).
+      this.fieldsWas = fieldValues(this.doc, el);
       // Whether it took clicks before: one that stops, or says it is at
       // work, is busy with what the input started.
       this.disabledWas = !!el && isDisabled(el);
@@ -590,6 +625,9 @@
         active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
         state: restated ? { was: this.was, now } : undefined,
         // Its value, as a person sees it now, when the action changed it.
+        // Other fields the page wrote, said with what they hold now.
+        fieldsSet: [...this.fieldsWas].filter(([f, v]) => f.isConnected && fieldValue(f) !== v && visible(f))
+          .slice(0, QUOTED).map(([f]) => fieldNow(f)),
         newValue: value !== undefined && this.valueWas !== undefined && value !== this.valueWas
           ? words(value, QUOTED_MAX) : undefined,
         value: alive && el && !secretOf(el) ? valueOf(el, roleOf(el)) : undefined,

@@ -701,3 +701,12 @@ test('results drawn into an empty list are quoted as the list, with the count be
   page.$('#r').insertAdjacentHTML('beforeend', '<li>Banana</li><li>Cherry</li><li>Kiwi</li>');
   assert.deepEqual(page.ok('changes', { watch: more.watch, stop: true }).addedText, []);
 });
+
+test('a field the page writes as the answer to an action is said with what it holds', () => {
+  const page = new TestPage('<label>Check-in <input id=d readonly></label><label>Code <input id=p type=password value=x></label><button id=day>8</button>');
+  const { watch } = page.ok('watch', { ref: page.ns.refs.refFor(page.$('#day')) });
+  /** @type {HTMLInputElement} */ (page.$('#d')).value = '2026-12-08';
+  /** @type {HTMLInputElement} */ (page.$('#p')).value = 'secret';
+  assert.deepEqual(page.ok('changes', { watch, stop: true }).fieldsSet, ['textbox "Check-in" now holds "2026-12-08"'],
+    'a secret field is never said');
+});
