@@ -80,15 +80,7 @@ func TestDoctorWithADaemonAndNoBrowser(t *testing.T) {
 	_, err := install.Install(opts.Install)
 	require.NoError(t, err)
 	// A daemon whose browser went (Chrome closed, or its worker stopped).
-	srv := bridge.NewServer(bridge.Options{Token: "t", Handler: noHandler{}})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
-	require.NoError(t, bridge.WriteDiscovery(opts.Install.Home.BridgeFile(), bridge.Discovery{
-		Port: ln.Addr().(*net.TCPAddr).Port, Token: "t", PID: os.Getpid(), Version: protocol.Version, StartedAt: time.Now().Add(-time.Minute)}))
+	serveDaemon(t, opts.Install.Home, time.Now().Add(-time.Minute))
 
 	checks := Run(context.Background(), opts)
 	d := find(checks, "daemon")
@@ -102,17 +94,8 @@ func TestDoctorWithADaemonAndNoBrowser(t *testing.T) {
 }
 
 func TestLaunchWaitsForTheBrowserItStartedToLink(t *testing.T) {
-	opts := options(t)
-	srv := bridge.NewServer(bridge.Options{Token: "t", Handler: noHandler{}})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	require.NoError(t, err)
-	ctx, cancel := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() { cancel(); <-served })
-	home := opts.Install.Home
-	require.NoError(t, bridge.WriteDiscovery(home.BridgeFile(), bridge.Discovery{
-		Port: ln.Addr().(*net.TCPAddr).Port, Token: "t", PID: os.Getpid(), Version: protocol.Version, StartedAt: time.Now()}))
+	home := options(t).Install.Home
+	srv := serveDaemon(t, home, time.Now())
 
 	assert.Empty(t, Linked(context.Background(), home))
 	_, ok := NewLink(context.Background(), home, nil, 100*time.Millisecond)
@@ -126,6 +109,22 @@ func TestLaunchWaitsForTheBrowserItStartedToLink(t *testing.T) {
 	assert.Equal(t, before[0].ID, b.ID)
 	_, ok = NewLink(context.Background(), home, before, 100*time.Millisecond)
 	assert.False(t, ok, "a browser linked before the launch is not the one it started")
+}
+
+// serveDaemon serves a daemon's bridge, started at startedAt, with no
+// browser linked, and writes its bridge.json in home, as the daemon does.
+func serveDaemon(t *testing.T, home ledger.Home, startedAt time.Time) *bridge.Server {
+	t.Helper()
+	srv := bridge.NewServer(bridge.Options{Token: "t", Handler: noHandler{}})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	t.Cleanup(func() { cancel(); <-served })
+	require.NoError(t, bridge.WriteDiscovery(home.BridgeFile(), bridge.Discovery{
+		Port: ln.Addr().(*net.TCPAddr).Port, Token: "t", PID: os.Getpid(), Version: protocol.Version, StartedAt: startedAt}))
+	return srv
 }
 
 // noHandler is a handler no test calls.

@@ -41,19 +41,22 @@ func TestAQueryWaitsForItsElementToAppear(t *testing.T) {
 	assert.Equal(t, 1, acts, "and acted once")
 }
 
-func TestAQueryThatNeverMatchesIsNotFoundAfterTheWait(t *testing.T) {
-	// Each look at the clock is a second later: the wait ends after a few
-	// finds, not after five seconds.
+// steppingClock is a clock each look at which is a second later: a wait
+// for something to appear ends after a few looks, not after five seconds.
+func steppingClock() func() time.Time {
 	var mu sync.Mutex
 	now := time.Unix(0, 0)
-	clock := func() time.Time {
+	return func() time.Time {
 		mu.Lock()
 		defer mu.Unlock()
 		now = now.Add(time.Second)
 		return now
 	}
+}
+
+func TestAQueryThatNeverMatchesIsNotFoundAfterTheWait(t *testing.T) {
 	var finds atomic.Int32
-	e, fb := newEngineWith(t, Options{Now: clock}, protocol.Version, appearingBrowser(1000, &finds))
+	e, fb := newEngineWith(t, Options{Now: steppingClock()}, protocol.Version, appearingBrowser(1000, &finds))
 	r := run(t, e, "interact", `{"query":"Nothing like it","action":"click","tabId":7}`)
 	err := wantError(t, r, protocol.CodeNotFound)
 	assert.Contains(t, err.Message, `nothing on the page of tab 7 matches "Nothing like it" (waited 5s)`)
@@ -118,15 +121,8 @@ func TestAFormFieldIsFilledOnce(t *testing.T) {
 
 func TestAQueryThatMatchesNothingSaysWhatItsWordsLessOneMatch(t *testing.T) {
 	var mu sync.Mutex
-	now := time.Unix(0, 0)
-	clock := func() time.Time {
-		mu.Lock()
-		defer mu.Unlock()
-		now = now.Add(time.Second)
-		return now
-	}
 	var asked []string
-	e, fb := newEngineWith(t, Options{Now: clock}, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/docs", Active: true}},
+	e, fb := newEngineWith(t, Options{Now: steppingClock()}, protocol.Version, tabs([]browser.Tab{{TabID: 7, URL: "http://127.0.0.1/docs", Active: true}},
 		func(cmd protocol.Command) (any, *protocol.Error) {
 			if cmd.Action == "element.find" {
 				var p struct{ Query string }

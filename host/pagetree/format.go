@@ -279,30 +279,26 @@ func (w *treeWriter) element(n *Node, depth int) {
 // A link a line would stand between every two lines of the code, doubling
 // what the agent reads; each is still reached by its ref.
 func (w *treeWriter) lineLinks(kids []Node) ([]Node, string) {
-	var first, last *Node
+	var from, to, firstRef, lastRef, count int
 	rest := make([]Node, 0, len(kids))
-	for i := range kids {
-		k := &kids[i]
-		n, ok := lineNumber(k, w.f.Base)
-		if !ok {
-			rest = append(rest, *k)
+	for _, k := range kids {
+		n, ok := lineNumber(&k, w.f.Base)
+		switch {
+		case !ok:
+			rest = append(rest, k)
 			continue
+		case count == 0:
+			from, firstRef = n, k.Ref
+		case n != to+1 || k.Ref != lastRef+1:
+			return kids, ""
 		}
-		if last != nil {
-			prev, _ := strconv.Atoi(last.Name)
-			if n != prev+1 || k.Ref != last.Ref+1 {
-				return kids, ""
-			}
-		} else {
-			first = k
-		}
-		last = k
+		to, lastRef = n, k.Ref
+		count++
 	}
-	if first == nil || last.Ref-first.Ref+1 < minLineLinks {
+	if count < minLineLinks {
 		return kids, ""
 	}
-	from, _ := strconv.Atoi(first.Name)
-	return rest, fmt.Sprintf("line numbers %d–%s are links e%d–e%d (line N: eN%+d)", from, last.Name, first.Ref, last.Ref, first.Ref-from)
+	return rest, fmt.Sprintf("line numbers %d–%d are links e%d–e%d (line N: eN%+d)", from, to, firstRef, lastRef, firstRef-from)
 }
 
 // minLineLinks is how many numbered line links lineLinks folds at least.

@@ -50,9 +50,10 @@ async function actOnce(params, { tabId, signal }) {
     // dialog, when there is one, is the next one the page opened.
     return { action, answered: dialogs.describe(d), delivered: true, ...out };
   }
+  /** What has the focus, with a ref; nothing when the page itself has it. */
+  const focused = () => pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
   if (action === 'press' && params.ref === undefined) {
     const key = requireString(params, 'key', 'press needs key, e.g. "Enter" or "ctrl+a"');
-    const focused = () => pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
     const before = await focused();
     refuseChord(key, before?.app, `the focused ${before?.name}`);
     // What the key did is watched on the whole page: Escape closing a
@@ -70,7 +71,7 @@ async function actOnce(params, { tabId, signal }) {
   if (action === 'type' && params.ref === undefined) {
     // Into what has the focus (an editor a double click opened in place),
     // as typed into it by its ref.
-    const now = await pageScript.callHanding(tabId, 'focused', {}, signal).catch(() => undefined);
+    const now = await focused();
     if (!now?.ref) {
       throw new ActionError('bad_request', 'type without ref types into what has the focus, and nothing on the page has it',
         'pass the ref or query of the field to type into');
