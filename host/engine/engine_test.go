@@ -318,6 +318,8 @@ func TestUnknownToolAndBadArguments(t *testing.T) {
 		{"act", `{"steps":null}`, `missing required field "steps"`},
 		{"form_input", `{"fields":null}`, `missing required field "fields"`},
 		{"wait_for", `{"text":""}`, "text is empty"},
+		{"javascript_tool", `{"code":" "}`, "code is empty"},
+		{"find", `{"query":""}`, "query is empty"},
 		{"wait_for", `{"url":" "}`, "url is empty"},
 		{"downloads", `{"tabId":0}`, "tabId: must be at least 1"},
 	}

@@ -24,7 +24,8 @@ func (in findIn) target() target { return in.sentTarget() }
 
 func (in *findIn) validate() error {
 	if strings.TrimSpace(in.Query) == "" {
-		return protocol.Errorf(protocol.CodeBadRequest, "query is empty")
+		return protocol.Errorf(protocol.CodeBadRequest, "query is empty").
+			WithHint(`pass what to look for: a name ("Sign in"), a role and a name ("button Save"), or a CSS selector`)
 	}
 	if in.Limit == 0 {
 		in.Limit = 10

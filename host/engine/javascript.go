@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -23,6 +24,14 @@ type javascriptIn struct {
 }
 
 func (in javascriptIn) target() target { return in.sentTarget() }
+
+func (in *javascriptIn) validate() error {
+	if strings.TrimSpace(in.Code) == "" {
+		return protocol.Errorf(protocol.CodeBadRequest, "code is empty").
+			WithHint(`pass the script to run, e.g. "document.title"`)
+	}
+	return nil
+}
 
 func javascriptTool() Tool {
 	return defineTab("javascript_tool", GroupCore,
