@@ -263,6 +263,34 @@ func TestASourceViewSaysItsLineLinksOnce(t *testing.T) {
 	assert.True(t, strings.HasSuffix(a.URL, "#2"), a.URL)
 }
 
+// TestAChangelogSaysItsIssueLinksOnce: a changelog's issue links, each to
+// its own number's page, are said once above the tree, and each is still
+// followed by its ref, and written whole by a read of it.
+func TestAChangelogSaysItsIssueLinksOnce(t *testing.T) {
+	e := sharedEnv(t)
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/changes.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>changes</title><ul>`+
+				`<li>Faster startup (<a href="/issues/101.html">gh-101</a>)</li>`+
+				`<li>Fewer copies (<a href="/issues/204.html">gh-204</a>)</li>`+
+				`<li>A crash fixed (<a href="/issues/311.html">gh-311</a>)</li></ul>`)
+		},
+		"/issues/": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprintf(w, `<!doctype html><title>%s</title><h1>Issue</h1>`, r.URL.Path)
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/changes.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.Contains(t, tree, "\n"+`links "gh-N" go to issues/N.html`+"\n", tree)
+	assert.NotContains(t, tree, "-> issues/", "no issue link writes its target again")
+	ref := regexp.MustCompile(`link "gh-204" (e\d+)`).FindStringSubmatch(tree)
+	require.NotNil(t, ref, tree)
+	assert.Contains(t, ok(t, cs, "read_page", map[string]any{"tabId": tab, "ref": ref[1]}), `link "gh-204" `+ref[1]+` -> issues/204.html`)
+	a := interact(t, cs, map[string]any{"ref": ref[1], "action": "click", "tabId": tab})
+	assert.True(t, strings.HasSuffix(a.URL, "/issues/204.html"), a.URL)
+}
+
 func TestFind(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

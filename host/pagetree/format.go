@@ -55,7 +55,14 @@ const shownOptions = 8
 // "navigation e96: same as e1": its controls do what the first one's do.
 func Format(nodes []Node, f Options) []string {
 	w := &treeWriter{f: f, landmarks: map[string]int{}, linked: map[string]int{}}
+	var note string
+	if !f.FullLinks {
+		w.numbered, note = numberedLinks(nodes, f)
+	}
 	w.nodes(nodes, 0)
+	if note != "" {
+		return append([]string{note}, w.lines...)
+	}
 	return w.lines
 }
 
@@ -68,6 +75,9 @@ type treeWriter struct {
 	landmarks map[string]int
 	// links written so far with a target, by name and href: the ref of the first
 	linked map[string]int
+	// numbered are the kinds of numbered links said once above the tree; see
+	// numberedLinks
+	numbered map[numberedKind]bool
 	// within is the page (a URL without its fragment) that the link leading
 	// the list item around these nodes goes to; lead, the page of the item
 	// being written, which its nested items are within. See outlined.
@@ -76,7 +86,8 @@ type treeWriter struct {
 
 // sub returns a writer for content written apart and placed at depth.
 func (w *treeWriter) sub(depth int) *treeWriter {
-	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks, linked: w.linked, within: w.within, lead: w.lead}
+	return &treeWriter{f: w.f, base: w.base + depth, pre: w.pre, landmarks: w.landmarks, linked: w.linked, numbered: w.numbered,
+		within: w.within, lead: w.lead}
 }
 
 // nodes writes a run of sibling nodes at depth.
@@ -628,7 +639,7 @@ func (w *treeWriter) label(n *Node) string {
 	// following it does not leave the page; nor does a javascript: one,
 	// which only runs the page's script; nor does one named by its URL.
 	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) && !w.outlined(n.Href) &&
-		!namedByURL(n) && !w.repeated(n) {
+		!namedByURL(n) && !w.numberedKind(n) && !w.repeated(n) {
 		b.WriteString(" -> " + w.linkTarget(n.Href))
 	}
 	if n.Frame != nil {
@@ -723,6 +734,75 @@ func leadPage(kids []Node) string {
 	}
 	return ""
 }
+
+// numberedKind is a kind of link named by a word and a number whose target
+// holds that number: "gh-90927" -> https://github.com/python/cpython/issues/90927
+// is of the kind {"gh-", "https://github.com/python/cpython/issues/N"}.
+type numberedKind struct{ prefix, target string }
+
+// kindOf is n's numbered kind; the zero kind when it is of none.
+func kindOf(n *Node, f Options) numberedKind {
+	if n.Role != "link" || n.Href == "" || SamePage(f.Base, n.Href) || isScriptURL(n.Href) || namedByURL(n) {
+		return numberedKind{}
+	}
+	num := strings.TrimLeftFunc(n.Name, func(r rune) bool { return r < '0' || r > '9' })
+	prefix := n.Name[:len(n.Name)-len(num)]
+	if prefix == "" || num == "" || strings.IndexFunc(num, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return numberedKind{}
+	}
+	t := RelativeURL(f.Base, n.Href)
+	i := strings.Index(t, num)
+	if i < 0 || strings.Contains(t[i+len(num):], num) || isDigitAt(t, i-1) || isDigitAt(t, i+len(num)) {
+		return numberedKind{}
+	}
+	return numberedKind{prefix, t[:i] + "N" + t[i+len(num):]}
+}
+
+// numberedKind reports whether n is of a kind numberedLinks said.
+func (w *treeWriter) numberedKind(n *Node) bool {
+	return len(w.numbered) > 0 && n.Role == "link" && w.numbered[kindOf(n, w.f)]
+}
+
+func isDigitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+
+// numberedLinks finds the kinds of numbered links a page has at least
+// minNumbered of, and says them in one line: "links "gh-N" go to
+// https://github.com/python/cpython/issues/N". A changelog's hundreds of
+// issue links then cost their names and refs, not an address each that
+// says again what the line did; each is still followed by its ref, and a
+// read of its ref writes its target whole.
+func numberedLinks(nodes []Node, f Options) (map[numberedKind]bool, string) {
+	count := map[numberedKind]int{}
+	var order []numberedKind
+	var walk func([]Node)
+	walk = func(ns []Node) {
+		for i := range ns {
+			if k := kindOf(&ns[i], f); k != (numberedKind{}) {
+				if count[k] == 0 {
+					order = append(order, k)
+				}
+				count[k]++
+			}
+			walk(ns[i].Kids)
+		}
+	}
+	walk(nodes)
+	kinds := map[numberedKind]bool{}
+	var said []string
+	for _, k := range order {
+		if count[k] >= minNumbered {
+			kinds[k] = true
+			said = append(said, fmt.Sprintf("%s go to %s", strconv.Quote(k.prefix+"N"), k.target))
+		}
+	}
+	if len(said) == 0 {
+		return nil, ""
+	}
+	return kinds, "links " + strings.Join(said, ", ")
+}
+
+// minNumbered is how many links of a numbered kind numberedLinks says at least.
+const minNumbered = 3
 
 // linkTarget writes a link's target relative to the page. An anchor into
 // another page (documentation sites name them for the whole qualified

@@ -437,6 +437,59 @@ navigation "related" e6: link "next" e7 -> /c`,
 			want: `main e1`,
 		},
 		{
+			name: "numbered links of one kind are said once, above the tree",
+			nodes: []Node{
+				{Text: "Fixed in "},
+				{Role: "link", Name: "gh-90927", Ref: 2, Href: "https://github.com/python/cpython/issues/90927", Inline: true},
+				{Text: " and "},
+				{Role: "link", Name: "gh-91218", Ref: 3, Href: "https://github.com/python/cpython/issues/91218", Inline: true},
+				{Text: "."},
+				{Role: "paragraph", Kids: []Node{
+					{Text: "See "},
+					{Role: "link", Name: "gh-87518", Ref: 4, Href: "https://github.com/python/cpython/issues/87518", Inline: true},
+					{Text: " and "},
+					{Role: "link", Name: "bpo-40059", Ref: 5, Href: "https://bugs.python.org/issue?bpo=40059", Inline: true},
+				}},
+				// Two of a kind are written as they are; so is a number the
+				// target holds twice, or inside a longer one (pep-0680).
+				{Role: "link", Name: "bpo-42012", Ref: 6, Href: "https://bugs.python.org/issue?bpo=42012"},
+				{Role: "link", Name: "Item 7", Ref: 7, Href: "http://127.0.0.1:8080/items/7?from=7"},
+				{Role: "link", Name: "PEP 680", Ref: 8, Href: "https://peps.python.org/pep-0680/"},
+				{Role: "link", Name: "PEP 681", Ref: 9, Href: "https://peps.python.org/pep-0681/"},
+				{Role: "link", Name: "PEP 682", Ref: 10, Href: "https://peps.python.org/pep-0682/"},
+				// A page of the site, relative as every target is.
+				{Role: "list", Kids: []Node{
+					{Role: "listitem", Kids: []Node{{Role: "link", Name: "Page 2", Ref: 11, Href: "http://127.0.0.1:8080/library/index.html?page=2"}}},
+					{Role: "listitem", Kids: []Node{{Role: "link", Name: "Page 3", Ref: 12, Href: "http://127.0.0.1:8080/library/index.html?page=3"}}},
+					{Role: "listitem", Kids: []Node{{Role: "link", Name: "Page 4", Ref: 13, Href: "http://127.0.0.1:8080/library/index.html?page=4"}}},
+				}},
+			},
+			f: Options{Base: base},
+			want: `links "gh-N" go to https://github.com/python/cpython/issues/N, "Page N" go to index.html?page=N
+Fixed in link "gh-90927" e2 and link "gh-91218" e3
+paragraph: See link "gh-87518" e4 and link "bpo-40059" e5 -> https://bugs.python.org/issue?bpo=40059
+link "bpo-42012" e6 -> https://bugs.python.org/issue?bpo=42012
+link "Item 7" e7 -> /items/7?from=7
+link "PEP 680" e8 -> https://peps.python.org/pep-0680/
+link "PEP 681" e9 -> https://peps.python.org/pep-0681/
+link "PEP 682" e10 -> https://peps.python.org/pep-0682/
+link "Page 2" e11
+link "Page 3" e12
+link "Page 4" e13`,
+		},
+		{
+			name: "a read of a ref writes numbered links whole",
+			nodes: []Node{
+				{Role: "link", Name: "gh-1", Ref: 2, Href: "https://github.com/python/cpython/issues/1"},
+				{Role: "link", Name: "gh-2", Ref: 3, Href: "https://github.com/python/cpython/issues/2"},
+				{Role: "link", Name: "gh-3", Ref: 4, Href: "https://github.com/python/cpython/issues/3"},
+			},
+			f: Options{Base: base, FullLinks: true},
+			want: `link "gh-1" e2 -> https://github.com/python/cpython/issues/1
+link "gh-2" e3 -> https://github.com/python/cpython/issues/2
+link "gh-3" e4 -> https://github.com/python/cpython/issues/3`,
+		},
+		{
 			name: "frames show where they come from, unless written in place",
 			nodes: []Node{
 				{Role: "iframe", Name: "Ads", Ref: 3, Frame: &FrameInfo{URL: "http://ads.example/x", CrossOrigin: true, Unreadable: true}},
