@@ -740,17 +740,23 @@ func leadPage(kids []Node) string {
 // is of the kind {"gh-", "https://github.com/python/cpython/issues/N"}.
 type numberedKind struct{ prefix, target string }
 
-// kindOf is n's numbered kind; the zero kind when it is of none.
+// kindOf is n's numbered kind; the zero kind when it is of none. The
+// number follows a mark that sets it apart ("gh-", "Page ", "#"), not a
+// name's own letters (BOM_UTF8, c_int16), and shows in the target as the
+// link writes it: once, whole, and not in an anchor left out as "#…".
 func kindOf(n *Node, f Options) numberedKind {
 	if n.Role != "link" || n.Href == "" || SamePage(f.Base, n.Href) || isScriptURL(n.Href) || namedByURL(n) {
 		return numberedKind{}
 	}
 	num := strings.TrimLeftFunc(n.Name, func(r rune) bool { return r < '0' || r > '9' })
 	prefix := n.Name[:len(n.Name)-len(num)]
-	if prefix == "" || num == "" || strings.IndexFunc(num, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+	if num == "" || strings.IndexFunc(num, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
 		return numberedKind{}
 	}
-	t := RelativeURL(f.Base, n.Href)
+	if last, _ := utf8.DecodeLastRuneInString(prefix); prefix == "" || isWordRune(last) {
+		return numberedKind{}
+	}
+	t := (&treeWriter{f: f}).linkTarget(n.Href)
 	i := strings.Index(t, num)
 	if i < 0 || strings.Contains(t[i+len(num):], num) || isDigitAt(t, i-1) || isDigitAt(t, i+len(num)) {
 		return numberedKind{}
@@ -766,18 +772,20 @@ func (w *treeWriter) numberedKind(n *Node) bool {
 func isDigitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
 
 // numberedLinks finds the kinds of numbered links a page has at least
-// minNumbered of, and says them in one line: "links "gh-N" go to
+// minNumbered of, each to its own target, and says them in one line: "links "gh-N" go to
 // https://github.com/python/cpython/issues/N". A changelog's hundreds of
 // issue links then cost their names and refs, not an address each that
 // says again what the line did; each is still followed by its ref, and a
 // read of its ref writes its target whole.
 func numberedLinks(nodes []Node, f Options) (map[numberedKind]bool, string) {
 	count := map[numberedKind]int{}
+	seen := map[string]bool{}
 	var order []numberedKind
 	var walk func([]Node)
 	walk = func(ns []Node) {
 		for i := range ns {
-			if k := kindOf(&ns[i], f); k != (numberedKind{}) {
+			if k := kindOf(&ns[i], f); k != (numberedKind{}) && !seen[ns[i].Href] {
+				seen[ns[i].Href] = true
 				if count[k] == 0 {
 					order = append(order, k)
 				}

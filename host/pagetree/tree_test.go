@@ -478,6 +478,30 @@ link "Page 3" e12
 link "Page 4" e13`,
 		},
 		{
+			name: "numbers that are a name's own, or hidden in an anchor, or one target thrice, are no kind",
+			nodes: []Node{
+				{Role: "link", Name: "BOM_UTF8", Ref: 2, Href: "http://127.0.0.1:8080/library/codecs.html#utf8"},
+				{Role: "link", Name: "BOM_UTF16", Ref: 3, Href: "http://127.0.0.1:8080/library/codecs.html#utf16"},
+				{Role: "link", Name: "BOM_UTF32", Ref: 4, Href: "http://127.0.0.1:8080/library/codecs.html#utf32"},
+				{Role: "link", Name: "step 1", Ref: 5, Href: "http://127.0.0.1:8080/library/guide.html#installing.step.1"},
+				{Role: "link", Name: "step 2", Ref: 6, Href: "http://127.0.0.1:8080/library/guide.html#installing.step.2"},
+				{Role: "link", Name: "step 3", Ref: 7, Href: "http://127.0.0.1:8080/library/guide.html#installing.step.3"},
+				{Role: "link", Name: "RFC 2616", Ref: 8, Href: "https://datatracker.ietf.org/doc/html/rfc2616.html"},
+				{Role: "link", Name: "RFC 2616", Ref: 9, Href: "https://datatracker.ietf.org/doc/html/rfc2616.html"},
+				{Role: "link", Name: "RFC 2616", Ref: 10, Href: "https://datatracker.ietf.org/doc/html/rfc2616.html"},
+			},
+			f: Options{Base: base},
+			want: `link "BOM_UTF8" e2 -> codecs.html#utf8
+link "BOM_UTF16" e3 -> codecs.html#utf16
+link "BOM_UTF32" e4 -> codecs.html#utf32
+link "step 1" e5 -> guide.html#…
+link "step 2" e6 -> guide.html#…
+link "step 3" e7 -> guide.html#…
+link "RFC 2616" e8 -> https://datatracker.ietf.org/doc/html/rfc2616.html
+link "RFC 2616" e9
+link "RFC 2616" e10`,
+		},
+		{
 			name: "a read of a ref writes numbered links whole",
 			nodes: []Node{
 				{Role: "link", Name: "gh-1", Ref: 2, Href: "https://github.com/python/cpython/issues/1"},
