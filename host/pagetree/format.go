@@ -640,7 +640,7 @@ func (w *treeWriter) label(n *Node) string {
 	// which only runs the page's script; nor does one named by its URL.
 	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) && !w.outlined(n.Href) &&
 		!namedByURL(n) && !w.numberedKind(n) && !w.repeated(n) {
-		b.WriteString(" -> " + w.linkTarget(n.Href))
+		b.WriteString(" -> " + linkTarget(w.f, n.Href))
 	}
 	if n.Frame != nil {
 		// A frame written in place (srcdoc, about:blank) comes from nowhere
@@ -681,7 +681,7 @@ func (w *treeWriter) outlined(href string) bool {
 		return false
 	}
 	page, _, _ := strings.Cut(href, "#")
-	return page == w.within && strings.HasSuffix(w.linkTarget(href), "#…")
+	return page == w.within && strings.HasSuffix(linkTarget(w.f, href), "#…")
 }
 
 // repeated reports whether a link of n's name to n's place was written
@@ -748,15 +748,15 @@ func kindOf(n *Node, f Options) numberedKind {
 	if n.Role != "link" || n.Href == "" || SamePage(f.Base, n.Href) || isScriptURL(n.Href) || namedByURL(n) {
 		return numberedKind{}
 	}
-	num := strings.TrimLeftFunc(n.Name, func(r rune) bool { return r < '0' || r > '9' })
+	num := n.Name[strings.LastIndexFunc(n.Name, notDigit)+1:]
 	prefix := n.Name[:len(n.Name)-len(num)]
-	if num == "" || strings.IndexFunc(num, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+	if num == "" {
 		return numberedKind{}
 	}
 	if last, _ := utf8.DecodeLastRuneInString(prefix); prefix == "" || isWordRune(last) {
 		return numberedKind{}
 	}
-	t := (&treeWriter{f: f}).linkTarget(n.Href)
+	t := linkTarget(f, n.Href)
 	i := strings.Index(t, num)
 	if i < 0 || strings.Contains(t[i+len(num):], num) || isDigitAt(t, i-1) || isDigitAt(t, i+len(num)) {
 		return numberedKind{}
@@ -769,14 +769,16 @@ func (w *treeWriter) numberedKind(n *Node) bool {
 	return len(w.numbered) > 0 && n.Role == "link" && w.numbered[kindOf(n, w.f)]
 }
 
-func isDigitAt(s string, i int) bool { return i >= 0 && i < len(s) && s[i] >= '0' && s[i] <= '9' }
+func isDigitAt(s string, i int) bool { return i >= 0 && i < len(s) && !notDigit(rune(s[i])) }
+
+func notDigit(r rune) bool { return r < '0' || r > '9' }
 
 // numberedLinks finds the kinds of numbered links a page has at least
-// minNumbered of, each to its own target, and says them in one line: "links "gh-N" go to
-// https://github.com/python/cpython/issues/N". A changelog's hundreds of
-// issue links then cost their names and refs, not an address each that
-// says again what the line did; each is still followed by its ref, and a
-// read of its ref writes its target whole.
+// minNumbered of, each to its own target, and says them in one line:
+// "links "gh-N" go to https://github.com/python/cpython/issues/N". A
+// changelog's hundreds of issue links then cost their names and refs, not
+// an address each that says again what the line did; each is still
+// followed by its ref, and a read of its ref writes its target whole.
 func numberedLinks(nodes []Node, f Options) (map[numberedKind]bool, string) {
 	count := map[numberedKind]int{}
 	seen := map[string]bool{}
@@ -818,9 +820,9 @@ const minNumbered = 3
 // where the link goes, the ref follows it exactly, and a read of the
 // link's ref writes it whole. A fragment that routes an app (#/inbox,
 // #!/a, #tab=2) or is short is always written.
-func (w *treeWriter) linkTarget(href string) string {
-	t := RelativeURL(w.f.Base, href)
-	if w.f.FullLinks {
+func linkTarget(f Options, href string) string {
+	t := RelativeURL(f.Base, href)
+	if f.FullLinks {
 		return t
 	}
 	i := strings.IndexByte(t, '#')
