@@ -291,6 +291,36 @@ func TestAChangelogSaysItsIssueLinksOnce(t *testing.T) {
 	assert.True(t, strings.HasSuffix(a.URL, "/issues/204.html"), a.URL)
 }
 
+// TestABoxInABarRepeatedBelowIsTheFirstOnes: a documentation page repeats
+// its navigation bar, search box and all, below its text, and read_page
+// writes the second "same as" the first: a query or label that names the
+// box types into the first, where a step by query was refused as two alike.
+func TestABoxInABarRepeatedBelowIsTheFirstOnes(t *testing.T) {
+	e := sharedEnv(t)
+	bar := func(id string) string {
+		return `<nav aria-label="related navigation"><a href="/genindex.html">index</a> | <a href="/next.html">next</a>` +
+			`<form role="search"><input id="` + id + `" aria-label="Quick search"><button type="button">Go</button></form></nav>`
+	}
+	srv := siteWith(t, map[string]http.HandlerFunc{
+		"/doc.html": func(w http.ResponseWriter, r *http.Request) {
+			fmt.Fprint(w, `<!doctype html><title>doc</title>`+bar("top")+`<main><h1>Built-in Functions</h1>`+
+				`<p>`+strings.Repeat("Text of the page. ", 40)+`</p></main>`+bar("bottom"))
+		},
+	})
+	cs := e.client("e2e")
+	tab := openTab(t, cs, srv.URL+"/doc.html")
+	tree := ok(t, cs, "read_page", map[string]any{"tabId": tab})
+	assert.Regexp(t, `navigation "related navigation" e\d+: same as e1`, tree)
+	assert.Regexp(t, `textbox "Quick search" e\d+ same as e\d+`, ok(t, cs, "find", map[string]any{"tabId": tab, "query": "Quick search"}))
+
+	a := interact(t, cs, map[string]any{"query": "Quick search", "action": "type", "text": "zip", "tabId": tab})
+	assert.Equal(t, "zip", a.Value)
+	r := call(t, cs, "form_input", map[string]any{"tabId": tab, "fields": []map[string]any{{"label": "Quick search", "value": "map"}}})
+	require.False(t, r.IsError, textOf(r))
+	assert.Equal(t, `"map|"`, ok(t, cs, "javascript_tool", map[string]any{"tabId": tab,
+		"code": "document.getElementById('top').value + '|' + document.getElementById('bottom').value"}))
+}
+
 func TestFind(t *testing.T) {
 	e := sharedEnv(t)
 	site := fixtureSite(t)

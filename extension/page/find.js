@@ -45,13 +45,16 @@
         hidden = undefined;
       }
     }
-    const candidates = ranked.slice(0, limit).map(([el, { score, why, option }]) => {
+    const shown = ranked.slice(0, limit);
+    const candidates = shown.map(([el, { score, why, option }]) => {
       const role = roleOf(el);
       const href = role === 'link' ? hrefOf(el) || undefined : undefined;
       // An element only a double or right click reaches says so, as
       // read_page does: a click on it would change nothing.
       const gesture = oc.tree.gestureOf(el);
-      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option, gesture };
+      const twin = shown.find(([other]) => other !== el && twins(other, el))?.[0];
+      const repeats = twin ? refFor(twin) : undefined;
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option, gesture, repeats };
     });
     const elsewhere = candidates.length || hidden ? undefined : placedElsewhere(query.trim());
     return { candidates, total, hidden, elsewhere, ...handed() };
@@ -87,6 +90,49 @@
       return { name: said, where: place, count: alike.length, alike: alike.slice(0, ELSEWHERE_MAX).map((el) => ({ ref: refFor(el), near: near(el) || undefined })) };
     }
     return undefined;
+  }
+
+  /** The landmarks a site repeats: a navigation bar above and below the page. */
+  const REPEATED = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search']);
+
+  /**
+   * Whether b, later in the page, is a's twin in a landmark that repeats
+   * a's word for word (the navigation bar, with its search box, that many
+   * sites put above and below the page, which read_page writes "same as
+   * e1"): named alike, in the same place there, it does what a does. A
+   * landmark with no words of its own (a search form and its box) says
+   * nothing of what its box searches, and repeats nothing.
+   * @param {Element} a
+   * @param {Element} b
+   */
+  function twins(a, b) {
+    if (a.tagName !== b.tagName || !(inPageOrder(a, b) < 0)) return false;
+    const role = roleOf(a);
+    if (roleOf(b) !== role || nameOf(a, role) !== nameOf(b, role)) return false;
+    const la = repeatedLandmark(a);
+    const lb = la && repeatedLandmark(b);
+    if (!la || !lb || la === lb || la.contains(lb) || lb.contains(la) || roleOf(la) !== roleOf(lb)) return false;
+    const words = readText(la);
+    if (!words.trim() || words !== readText(lb)) return false;
+    return [...la.querySelectorAll('*')].indexOf(a) === [...lb.querySelectorAll('*')].indexOf(b);
+  }
+
+  /**
+   * What a person reads of el (jsdom, in tests, has no innerText).
+   * @param {Element} el
+   */
+  function readText(el) {
+    return /** @type {HTMLElement} */ (el).innerText ?? el.textContent ?? '';
+  }
+
+  /**
+   * The outermost landmark of a kind sites repeat that holds el.
+   * @param {Element} el
+   */
+  function repeatedLandmark(el) {
+    let found = null;
+    for (let up = el.parentElement; up; up = up.parentElement) if (REPEATED.has(roleOf(up))) found = up;
+    return found;
   }
 
   /** How many of the controls placedElsewhere finds it names. */
@@ -739,17 +785,19 @@
       throw new PageError('not_found', `no form field labelled "${label}"`, 'call find or read_page to see the fields');
     }
     found.sort((a, b) => b.score - a.score);
-    const { el } = found[0];
+    // Fields a label names alike (a sign-in's Email and a newsletter's):
+    // the caller says which, the page cannot. A field of a bar the page
+    // repeats below it (a search box) is the first one's twin, and no
+    // second choice.
+    const best = found.filter((f) => f.score === found[0].score);
+    const tied = best.filter((f) => !best.some((g) => twins(g.el, f.el)));
+    const { el, group } = tied[0];
     const role = roleOf(el);
     const ref = refFor(el);
-    // Fields a label names alike (a sign-in's Email and a newsletter's):
-    // the caller says which, the page cannot.
-    const tied = found.filter((f) => f.score === found[0].score);
     const alike = tied.length > 1 ? tied.map((f) => {
       const r = roleOf(f.el);
       return { ref: refFor(f.el), role: r, name: nameOf(f.el, r), near: near(f.el) };
     }) : undefined;
-    const { group } = found[0];
     if (!group) return { ref, role, name: nameOf(el, role), alike, ...handed() };
     /** @type {{ boxes?: Array<{ ref: number, role: string, name: string, on: boolean }>, missing?: string[] }} */
     const set = {};

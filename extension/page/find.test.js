@@ -456,3 +456,36 @@ test('field finds a field the page names nowhere by the words a person reads bes
   assert.equal(id('Street'), 'a', 'a labelled field, by its label');
   assert.equal(id('courier'), 'not_found', 'too many words for a label');
 });
+
+test('find says which match is its twin in a navigation bar the page repeats below', () => {
+  const bar = '<nav aria-label="related"><a href="/i">index</a><form role="search"><input aria-label="Quick search"></form></nav>';
+  const page = new TestPage(`${bar}<main><p>Text</p><input aria-label="Quick search" id=other></main>${bar}`);
+  const out = page.ok('find', { query: 'Quick search', limit: 10, refBase: 1 });
+  const [top, mid, bottom] = out.candidates;
+  assert.equal(out.candidates.length, 3);
+  assert.equal(top.repeats, undefined);
+  assert.equal(mid.repeats, undefined, 'a box outside the bar is its own');
+  assert.equal(bottom.repeats, top.ref, 'the bottom bar repeats the top one');
+
+  const differs = new TestPage(`${bar}<nav aria-label="related"><a href="/j">jump</a><form role="search"><input aria-label="Quick search"></form></nav>`);
+  assert.deepEqual(differs.ok('find', { query: 'Quick search', limit: 10, refBase: 1 }).candidates.map((/** @type {any} */ c) => c.repeats),
+    [undefined, undefined], 'a bar that says other words is another bar');
+});
+
+test('two search forms of no words of their own are not twins', () => {
+  const page = new TestPage(`<form role="search"><input aria-label="Search products"></form>
+    <form role="search"><input aria-label="Search orders"></form>
+    <header><form role="search"><input aria-label="Search"></form></header><footer><form role="search"><input aria-label="Search"></form></footer>`);
+  const out = page.ok('find', { query: 'search', limit: 10, refBase: 1 }).candidates;
+  assert.ok(out.length >= 4);
+  assert.deepEqual(out.filter((/** @type {any} */ c) => c.repeats), []);
+});
+
+test('field takes the first of a box and its twin in a bar the page repeats below', () => {
+  const bar = '<nav aria-label="related"><a href="/i">index</a><input aria-label="Quick search"></nav>';
+  const page = new TestPage(`${bar}<main><p>Text</p></main>${bar}`);
+  const top = page.ok('find', { query: 'Quick search', limit: 1, refBase: 1 }).candidates[0].ref;
+  const out = page.ok('field', { label: 'Quick search', refBase: 1 });
+  assert.equal(out.ref, top);
+  assert.equal(out.alike, undefined);
+});

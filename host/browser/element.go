@@ -263,6 +263,9 @@ type Candidate struct {
 	// Gesture: what reaches the element's listeners when a click does not
 	// ("double_click", "right_click"), as read_page's marks say.
 	Gesture string `json:"gesture,omitempty"`
+	// Repeats: the ref of the element this one stands for in a landmark the
+	// page repeats word for word (a navigation bar above and below it).
+	Repeats int `json:"repeats,omitempty"`
 }
 
 // Found answers element.find: the best candidates, and how many matched.

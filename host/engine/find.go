@@ -94,6 +94,10 @@ func find(ctx context.Context, c *call, tab int, in findIn) (*protocol.ToolResul
 		if pagetree.KnownGesture(m.Gesture) {
 			mm.Gesture, gesture = m.Gesture, " clickable ("+m.Gesture+")"
 		}
+		if m.Repeats != 0 {
+			// As read_page writes the landmark it is in.
+			near = fmt.Sprintf(" same as e%d", m.Repeats)
+		}
 		fmt.Fprintf(&b, "%s%s e%d%s%s (%s)\n", m.Role, name, m.Ref, gesture, near, m.Why)
 		structured.Matches = append(structured.Matches, mm)
 	}

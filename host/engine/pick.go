@@ -48,11 +48,30 @@ func pick(tab int, query, action string, cs []browser.Candidate) (browser.Candid
 			}
 		}
 	}
+	tied = withoutRepeats(tied)
 	best := tied[0]
 	if len(tied) == 1 || sameLinks(tied) {
 		return best, nil
 	}
 	return best, alike(tab, query, tied)
+}
+
+// withoutRepeats drops the matches that stand for another in a landmark
+// the page repeats (the search box of a navigation bar above and below the
+// page): read_page writes the second bar "same as" the first, and what its
+// controls do, the first's do.
+func withoutRepeats(cs []browser.Candidate) []browser.Candidate {
+	in := map[int]bool{}
+	for _, c := range cs {
+		in[c.Ref] = true
+	}
+	var out []browser.Candidate
+	for _, c := range cs {
+		if !in[c.Repeats] {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // alike is the error of a query or label that several elements answer as

@@ -41,6 +41,12 @@ func TestPickChoosesOneOrRefuses(t *testing.T) {
 			`"q" matches 2 elements on the page of tab 7 alike: e5 (link "Next"), e6 (link "Next"); nothing was done`},
 		{"one name in several cards", "click", []browser.Candidate{cart(7, "Blue shirt"), cart(8, "Red shirt"), {Ref: 9, Role: "button", Name: "Add to cart", Score: 60}}, 0,
 			`"q" matches 2 elements on the page of tab 7 alike: e7 (button "Add to cart" near "Blue shirt"), e8 (button "Add to cart" near "Red shirt"); nothing was done`},
+		{"a box the page repeats in a bar below is the first one's", "fill", []browser.Candidate{
+			{Ref: 10, Role: "textbox", Name: "Quick search", Score: 95},
+			{Ref: 11, Role: "textbox", Name: "Quick search", Score: 95, Near: "This Page", Repeats: 10}}, 10, ""},
+		{"a repeat of a match less good is no help", "fill", []browser.Candidate{
+			cart(7, "Blue shirt"), cart(8, "Red shirt"), {Ref: 9, Role: "button", Name: "Add to cart", Score: 95, Repeats: 3}}, 0,
+			`"q" matches 3 elements on the page of tab 7 alike: e7 (button "Add to cart" near "Blue shirt"), e8 (button "Add to cart" near "Red shirt"), e9 (button "Add to cart"); nothing was done`},
 		{"hover has no preference", "hover", []browser.Candidate{box, go1}, 0,
 			`"q" matches 2 elements on the page of tab 7 alike: e1 (searchbox "Search"), e2 (button "Search"); nothing was done`},
 	}
