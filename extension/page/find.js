@@ -52,9 +52,13 @@
       // An element only a double or right click reaches says so, as
       // read_page does: a click on it would change nothing.
       const gesture = oc.tree.gestureOf(el);
-      const twin = shown.find(([other]) => other !== el && twins(other, el))?.[0];
-      const repeats = twin ? refFor(twin) : undefined;
-      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option, gesture, repeats };
+      return { ref: refFor(el), role: role || el.tagName.toLowerCase(), name: nameOf(el, role), why, score, href, near: near(el), option, gesture,
+        /** @type {number | undefined} */ repeats: undefined };
+    });
+    // A match that is another's twin in a bar the page repeats says so.
+    candidates.forEach((c, i) => {
+      const j = candidates.findIndex((d, k) => k !== i && d.role === c.role && d.name === c.name && twins(shown[k][0], shown[i][0]));
+      if (j >= 0) c.repeats = candidates[j].ref;
     });
     const elsewhere = candidates.length || hidden ? undefined : placedElsewhere(query.trim());
     return { candidates, total, hidden, elsewhere, ...handed() };
