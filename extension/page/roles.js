@@ -108,7 +108,7 @@
   const inBanner = (el) => !!el.closest('openchrome-banner');
   const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE', 'BASE', BANNER]);
   /** Elements whose content is only for browsers that cannot draw them. */
-  const FALLBACK = new Set(['CANVAS', 'VIDEO', 'AUDIO']);
+  const FALLBACK = new Set(['CANVAS', 'VIDEO', 'AUDIO', 'PROGRESS', 'METER']);
   const INTERACTIVE = new Set([
     'link', 'button', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
     'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
@@ -886,8 +886,8 @@
   /**
    * Whether el draws none of its content but the elements that say they
    * show (a closed details's summary): its text a person does not see. A
-   * canvas or a player draws its picture, not the words put in it for
-   * browsers that cannot.
+   * canvas or a player draws its picture, and a progress bar or a meter
+   * its bar, not the words put in it for browsers that cannot.
    * @param {Element} el
    */
   function drawsNoContent(el) {

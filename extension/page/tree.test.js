@@ -401,7 +401,8 @@ test('a link with no name, nothing in it and no size is not shown', () => {
 test('the words of a closed details, of what is hidden until found and of a fallback are not shown', () => {
   const { snap } = snapshot('<details><summary>More</summary>Folded words</details>' +
     '<details open><summary>Open</summary>Unfolded words</details><div hidden="until-found">Found later</div>' +
-    '<canvas>Canvas fallback</canvas><video>Video fallback</video><p>After</p>');
+    '<canvas>Canvas fallback</canvas><video>Video fallback</video>' +
+    '<progress value="7" max="10">Progress fallback</progress><meter value="0.6">Meter fallback</meter><p>After</p>');
   const text = JSON.stringify(snap.tree);
   assert.doesNotMatch(text, /Folded words|Found later|fallback/);
   assert.match(text, /Unfolded words/);
