@@ -24,4 +24,4 @@ export const PAGE_FILES = Object.freeze([
  * tab that still runs an older extension's) gets these files injected anew;
  * page/page-files.test.js checks that the two agree.
  */
-export const PAGE_VERSION = 172;
+export const PAGE_VERSION = 173;

@@ -27,7 +27,7 @@
 // whenever a method changes) and the error the methods throw.
 
 (() => {
-  const VERSION = 172;
+  const VERSION = 173;
   const g = globalThis;
   if (g.__openchrome?.version === VERSION) return;
 

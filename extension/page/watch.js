@@ -624,10 +624,10 @@
         leaving: this.leaving,
         active: alive && activeOf(el) !== this.activeWas ? describeActive(activeOf(el)) : undefined,
         state: restated ? { was: this.was, now } : undefined,
-        // Its value, as a person sees it now, when the action changed it.
         // Other fields the page wrote, said with what they hold now.
         fieldsSet: [...this.fieldsWas].filter(([f, v]) => f.isConnected && fieldValue(f) !== v && visible(f))
           .slice(0, QUOTED).map(([f]) => fieldNow(f)),
+        // Its value, as a person sees it now, when the action changed it.
         newValue: value !== undefined && this.valueWas !== undefined && value !== this.valueWas
           ? words(value, QUOTED_MAX) : undefined,
         value: alive && el && !secretOf(el) ? valueOf(el, roleOf(el)) : undefined,

@@ -639,7 +639,7 @@ func (w *treeWriter) label(n *Node) string {
 	// following it does not leave the page; nor does a javascript: one,
 	// which only runs the page's script; nor does one named by its URL.
 	if n.Href != "" && !SamePage(w.f.Base, n.Href) && !isScriptURL(n.Href) && !w.outlined(n.Href) &&
-		!namedByURL(n) && !w.numberedKind(n) && !w.repeated(n) {
+		!namedByURL(n) && !w.saidAbove(n) && !w.repeated(n) {
 		b.WriteString(" -> " + linkTarget(w.f, n.Href))
 	}
 	if n.Frame != nil {
@@ -735,7 +735,7 @@ func leadPage(kids []Node) string {
 	return ""
 }
 
-// numberedKind is a kind of link named by a word and a number whose target
+// numberedKind is a kind of link named by a mark and a number whose target
 // holds that number: "gh-90927" -> https://github.com/python/cpython/issues/90927
 // is of the kind {"gh-", "https://github.com/python/cpython/issues/N"}.
 type numberedKind struct{ prefix, target string }
@@ -764,8 +764,9 @@ func kindOf(n *Node, f Options) numberedKind {
 	return numberedKind{prefix, t[:i] + "N" + t[i+len(num):]}
 }
 
-// numberedKind reports whether n is of a kind numberedLinks said.
-func (w *treeWriter) numberedKind(n *Node) bool {
+// saidAbove reports whether n is of a numbered kind numberedLinks said
+// above the tree.
+func (w *treeWriter) saidAbove(n *Node) bool {
 	return len(w.numbered) > 0 && n.Role == "link" && w.numbered[kindOf(n, w.f)]
 }
 
